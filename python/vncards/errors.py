@@ -1,0 +1,64 @@
+"""The vncards exception hierarchy.
+
+Every error the library raises on bad input is a :class:`VncardsError`, and each concrete
+subclass is also a :class:`ValueError`, so ``except ValueError`` keeps working for callers that
+do not know this library.
+
+>>> from vncards import parse_card, InvalidCardError
+>>> try:
+...     parse_card("1♥")
+... except InvalidCardError as e:
+...     (e.token, e.position)
+('1♥', 0)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "VncardsError",
+    "InvalidCardError",
+    "IllegalMoveError",
+    "RulesError",
+    "SnapshotError",
+]
+
+
+class VncardsError(Exception):
+    """Base class of every vncards error."""
+
+
+class InvalidCardError(VncardsError, ValueError):
+    """Text or a value that is not a card, or a duplicate where a set of cards is required.
+
+    ``token`` is the offending text and ``position`` its character offset in the input (or its
+    item number when the input was a sequence).
+    """
+
+    def __init__(self, message: str, *, token: str | None = None, position: int | None = None):
+        super().__init__(message)
+        self.token = token
+        self.position = position
+
+
+class IllegalMoveError(VncardsError, ValueError):
+    """An action the rules forbid now. The game state is exactly as before the call.
+
+    ``reason`` is a short snake_case code a server can switch on, e.g. ``"not_your_turn"``,
+    ``"cards_not_in_hand"``, ``"invalid_combination"``, ``"does_not_beat"``,
+    ``"must_include_lowest"``, ``"cannot_pass_on_lead"``, ``"game_over"``.
+    """
+
+    def __init__(self, reason: str, message: str | None = None):
+        super().__init__(message or reason.replace("_", " "))
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str]]:
+        return (type(self), (self.reason, str(self)))
+
+
+class RulesError(VncardsError, ValueError):
+    """An unknown rules option, a bad value, or an inconsistent combination of options."""
+
+
+class SnapshotError(VncardsError, ValueError):
+    """A snapshot that is malformed or does not describe a valid game state."""

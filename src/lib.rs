@@ -1,0 +1,14 @@
+//! vncards core: rules engines for Vietnamese card games.
+//!
+//! Pure Rust; the Python bindings live in [`python`] behind the `python` feature, so
+//! `cargo test` and `cargo bench` run without Python.
+
+pub mod cards;
+pub mod error;
+pub mod rng;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use cards::{Card, CardSet};
+pub use error::{Error, Result};

@@ -1,0 +1,22 @@
+//! The Python binding layer: every `#[pyclass]` and `#[pyfunction]` lives under this module and
+//! nothing else in the crate imports PyO3. Game modules add a `register` function in a file of
+//! their own here and one line in the module below.
+
+use pyo3::prelude::*;
+
+mod cards;
+mod errors;
+mod rng;
+
+#[allow(unused_imports)] // used by the game bindings
+pub(crate) use cards::{cards_from_mask, mask_from_py};
+#[allow(unused_imports)]
+pub(crate) use errors::to_py;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    cards::register(m)?;
+    rng::register(m)?;
+    Ok(())
+}
