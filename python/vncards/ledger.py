@@ -1,0 +1,77 @@
+"""The settlement ledger: itemised payments whose per-seat sums are the settlement.
+
+Every payment moves units from one seat to another, so the settlement always sums to zero.
+
+>>> ledger = Ledger(3)
+>>> ledger.pay(1, 0, 7, "cards_left")
+>>> ledger.pay(2, 0, 26, "cong")
+>>> ledger.totals()
+[33, -7, -26]
+>>> ledger.entries[0]
+{'from': 1, 'to': 0, 'units': 7, 'reason': 'cards_left'}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import SnapshotError
+
+__all__ = ["Ledger"]
+
+
+class Ledger:
+    """Append-only list of ``{"from", "to", "units", "reason"}`` payments between seats."""
+
+    __slots__ = ("_players", "_entries")
+
+    def __init__(self, players: int) -> None:
+        self._players = players
+        self._entries: list[dict[str, Any]] = []
+
+    def pay(self, payer: int, payee: int, units: int, reason: str) -> None:
+        """Record that ``payer`` pays ``payee`` ``units`` (> 0) for ``reason``; 0 is skipped."""
+        if isinstance(units, bool) or not isinstance(units, int) or units < 0:
+            raise ValueError(f"units must be a non-negative int, not {units!r}")
+        if not (0 <= payer < self._players and 0 <= payee < self._players) or payer == payee:
+            raise ValueError(f"bad payment seats {payer} -> {payee}")
+        if units:
+            self._entries.append({"from": payer, "to": payee, "units": units, "reason": reason})
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """A copy of the itemised payments, in the order they were recorded."""
+        return [dict(e) for e in self._entries]
+
+    def totals(self) -> list[int]:
+        """Net units per seat (positive = won); sums to zero."""
+        out = [0] * self._players
+        for e in self._entries:
+            out[e["from"]] -= e["units"]
+            out[e["to"]] += e["units"]
+        return out
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @classmethod
+    def from_entries(cls, players: int, entries: Any) -> Ledger:
+        """A ledger restored from ``entries``; anything malformed raises SnapshotError."""
+        ledger = cls(players)
+        if not isinstance(entries, list):
+            raise SnapshotError("ledger must be a list")
+        for i, e in enumerate(entries):
+            if not isinstance(e, dict) or set(e) != {"from", "to", "units", "reason"}:
+                raise SnapshotError(f"ledger entry {i} must have keys from, to, units, reason")
+            if not isinstance(e["reason"], str):
+                raise SnapshotError(f"ledger entry {i}: reason must be a string")
+            for key in ("from", "to", "units"):
+                if isinstance(e[key], bool) or not isinstance(e[key], int):
+                    raise SnapshotError(f"ledger entry {i}: {key} must be an int")
+            if e["units"] <= 0:
+                raise SnapshotError(f"ledger entry {i}: units must be positive")
+            try:
+                ledger.pay(e["from"], e["to"], e["units"], e["reason"])
+            except ValueError as err:
+                raise SnapshotError(f"ledger entry {i}: {err}") from None
+        return ledger

@@ -1,0 +1,95 @@
+"""Rules as plain frozen data: the base every game's ``Rules`` dataclass derives from.
+
+A game declares its options as dataclass fields typed ``bool``, ``int`` or a ``Literal`` of
+strings; this base validates every value once, at construction, and raises
+:class:`~vncards.errors.RulesError` for an unknown option name, a wrong type or a value outside
+its ``Literal``. A game adds cross-option checks in ``_check``.
+
+>>> from dataclasses import dataclass
+>>> from typing import Literal
+>>> @dataclass(frozen=True)
+... class Demo(RulesBase):
+...     players_max: int = 4
+...     scoring: Literal["count", "ranked"] = "count"
+>>> Demo().replace(scoring="ranked").scoring
+'ranked'
+>>> Demo().replace(scoring="money")
+Traceback (most recent call last):
+...
+vncards.errors.RulesError: Demo.scoring must be one of 'count', 'ranked', not 'money'
+>>> Demo().replace(colour=True)
+Traceback (most recent call last):
+...
+vncards.errors.RulesError: unknown option for Demo: 'colour' (options: players_max, scoring)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any, Literal, TypeVar, get_args, get_origin
+
+from .errors import RulesError
+
+__all__ = ["RulesBase"]
+
+R = TypeVar("R", bound="RulesBase")
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = typing.get_type_hints(cls)
+        _HINTS[cls] = hints
+    return hints
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesBase:
+    """Base of every game's rules: frozen, validated, JSON-friendly."""
+
+    def __post_init__(self) -> None:
+        name = type(self).__name__
+        hints = _hints(type(self))
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            expected = hints[f.name]
+            if get_origin(expected) is Literal:
+                choices = get_args(expected)
+                if value not in choices:
+                    shown = ", ".join(repr(c) for c in choices)
+                    raise RulesError(f"{name}.{f.name} must be one of {shown}, not {value!r}")
+            elif expected is bool:
+                if not isinstance(value, bool):
+                    raise RulesError(f"{name}.{f.name} must be True or False, not {value!r}")
+            elif expected is int:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise RulesError(f"{name}.{f.name} must be an int, not {value!r}")
+        self._check()
+
+    def _check(self) -> None:
+        """Cross-option consistency; raise RulesError. Games override."""
+
+    def replace(self: R, **options: Any) -> R:
+        """A copy with some options changed (names as in RULES.md)."""
+        known = {f.name for f in dataclasses.fields(self)}
+        for key in options:
+            if key not in known:
+                raise RulesError(
+                    f"unknown option for {type(self).__name__}: {key!r} "
+                    f"(options: {', '.join(sorted(known))})"
+                )
+        return dataclasses.replace(self, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a JSON-safe dict."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls: type[R], data: Any) -> R:
+        """Rules from a dict such as ``to_dict()`` made; validates every key and value."""
+        if not isinstance(data, dict):
+            raise RulesError(f"{cls.__name__} options must be a dict, not {type(data).__name__}")
+        return cls().replace(**data)
