@@ -16,9 +16,13 @@ pub const SUITS: u8 = 4;
 pub const DECK_SIZE: u8 = 52;
 
 /// Rank symbols, index 0 = `3`, index 12 = `2`.
-pub const RANK_TEXT: [&str; 13] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
+pub const RANK_TEXT: [&str; 13] = [
+    "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
+];
 /// ASCII rank symbols (`T` for ten).
-pub const RANK_ASCII: [char; 13] = ['3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A', '2'];
+pub const RANK_ASCII: [char; 13] = [
+    '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A', '2',
+];
 /// Suit symbols in order: bích, chuồn (tép/nhép), rô, cơ.
 pub const SUIT_TEXT: [char; 4] = ['♠', '♣', '♦', '♥'];
 /// ASCII suit letters.
@@ -78,7 +82,12 @@ impl Card {
 impl fmt::Display for Card {
     /// Canonical Unicode text, rank first: `10♥`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", RANK_TEXT[self.rank() as usize], SUIT_TEXT[self.suit() as usize])
+        write!(
+            f,
+            "{}{}",
+            RANK_TEXT[self.rank() as usize],
+            SUIT_TEXT[self.suit() as usize]
+        )
     }
 }
 
@@ -96,7 +105,11 @@ impl CardSet {
     /// A set from a raw mask; bits above 51 are an error.
     pub fn from_mask(mask: u64) -> Result<CardSet, Error> {
         if mask & !FULL_DECK != 0 {
-            return Err(Error::invalid_card(format!("{mask:#x}"), 0, "mask has bits above 2♥ (bit 51)"));
+            return Err(Error::invalid_card(
+                format!("{mask:#x}"),
+                0,
+                "mask has bits above 2♥ (bit 51)",
+            ));
         }
         Ok(CardSet(mask))
     }
@@ -389,12 +402,23 @@ mod tests {
 
     #[test]
     fn separators_or_none() {
-        let want: Vec<Card> = ["4♠", "4♣"].iter().map(|t| parse_card(t).unwrap()).collect();
+        let want: Vec<Card> = ["4♠", "4♣"]
+            .iter()
+            .map(|t| parse_card(t).unwrap())
+            .collect();
         for text in ["♠4♣4", "4s4c", "4♠ 4♣", "4♠,4♣", " 4s , 4c ", "s4c4"] {
-            let got: Vec<Card> = parse_cards_list(text).unwrap().into_iter().map(|p| p.0).collect();
+            let got: Vec<Card> = parse_cards_list(text)
+                .unwrap()
+                .into_iter()
+                .map(|p| p.0)
+                .collect();
             assert_eq!(got, want, "{text}");
         }
-        let ten: Vec<Card> = parse_cards_list("10♥10♠").unwrap().into_iter().map(|p| p.0).collect();
+        let ten: Vec<Card> = parse_cards_list("10♥10♠")
+            .unwrap()
+            .into_iter()
+            .map(|p| p.0)
+            .collect();
         assert_eq!(ten.len(), 2);
     }
 

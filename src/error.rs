@@ -6,9 +6,16 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// Text or an index that is not a card (or a duplicate where a set is required).
-    InvalidCard { token: String, position: usize, message: String },
+    InvalidCard {
+        token: String,
+        position: usize,
+        message: String,
+    },
     /// A move the rules forbid now; `reason` is a short snake_case code.
-    IllegalMove { reason: &'static str, message: String },
+    IllegalMove {
+        reason: &'static str,
+        message: String,
+    },
     /// An inconsistent or unknown rules option.
     Rules(String),
     /// A snapshot that does not describe a valid state.
@@ -17,17 +24,28 @@ pub enum Error {
 
 impl Error {
     pub fn invalid_card(token: impl Into<String>, position: usize, message: &str) -> Error {
-        Error::InvalidCard { token: token.into(), position, message: message.to_string() }
+        Error::InvalidCard {
+            token: token.into(),
+            position,
+            message: message.to_string(),
+        }
     }
     pub fn illegal(reason: &'static str, message: impl Into<String>) -> Error {
-        Error::IllegalMove { reason, message: message.into() }
+        Error::IllegalMove {
+            reason,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidCard { token, position, message } => {
+            Error::InvalidCard {
+                token,
+                position,
+                message,
+            } => {
                 write!(f, "{message}: {token:?} at position {position}")
             }
             Error::IllegalMove { message, .. } => f.write_str(message),

@@ -61,13 +61,19 @@ impl Rng {
         for (w, chunk) in words.iter_mut().zip(key.chunks_exact(4)) {
             *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
         }
-        Rng { key: words, position: 0, block: chacha20_block(&words, 0, [0; 3]), block_index: 0 }
+        Rng {
+            key: words,
+            position: 0,
+            block: chacha20_block(&words, 0, [0; 3]),
+            block_index: 0,
+        }
     }
 
     /// A stream keyed from the operating system's CSPRNG.
     pub fn from_os() -> Result<Rng, Error> {
         let mut key = [0u8; 32];
-        getrandom::fill(&mut key).map_err(|e| Error::Rules(format!("OS random source failed: {e}")))?;
+        getrandom::fill(&mut key)
+            .map_err(|e| Error::Rules(format!("OS random source failed: {e}")))?;
         Ok(Rng::from_key(key))
     }
 

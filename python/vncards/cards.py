@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Union
 
 from ._core import Card, cards_to_mask, mask_to_cards, mask_to_text, parse_card, parse_cards
 
@@ -34,7 +33,7 @@ __all__ = [
 ]
 
 #: What every function taking cards accepts: ``"3♠ 4♦ ♥5"``, ``["3♠", "4♦"]`` or ``Card``s.
-CardsLike = Union[str, Iterable[Union[str, Card]]]
+CardsLike = str | Iterable[str | Card]
 
 #: The 52 cards, low to high in Tiến Lên order.
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))

@@ -64,9 +64,8 @@ class RulesBase:
             elif expected is bool:
                 if not isinstance(value, bool):
                     raise RulesError(f"{name}.{f.name} must be True or False, not {value!r}")
-            elif expected is int:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise RulesError(f"{name}.{f.name} must be an int, not {value!r}")
+            elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(f"{name}.{f.name} must be an int, not {value!r}")
         self._check()
 
     def _check(self) -> None:
@@ -78,8 +77,7 @@ class RulesBase:
         for key in options:
             if key not in known:
                 raise RulesError(
-                    f"unknown option for {type(self).__name__}: {key!r} "
-                    f"(options: {', '.join(sorted(known))})"
+                    f"unknown option for {type(self).__name__}: {key!r} (options: {', '.join(sorted(known))})"
                 )
         return dataclasses.replace(self, **options)
 

@@ -41,8 +41,7 @@ G = TypeVar("G", bound="TableGame")
 #: A seed: ``None`` (OS CSPRNG), an int ``0 <= seed < 2**256``, or up to 32 bytes.
 Seed = int | bytes | None
 
-_ENVELOPE = ("format", "game", "version", "players", "rules", "rng", "events", "actions",
-             "ledger", "state")
+_ENVELOPE = ("format", "game", "version", "players", "rules", "rng", "events", "actions", "ledger", "state")
 
 
 class TableGame:
@@ -220,7 +219,14 @@ class TableGame:
                 expect_str(expect_dict(item, f"{name}[{i}]").get("type"), f"{name}[{i}].type")
             setattr(game, f"_{name}", [dict(item) for item in items])
         game._ledger = Ledger.from_entries(players, d["ledger"])
-        game._load_state(expect_dict(d["state"], "state"))
+        state = expect_dict(d["state"], "state")
+        try:
+            game._load_state(state)
+        except SnapshotError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            # A game's own checks name the field; this net keeps any slip typed.
+            raise SnapshotError(f"state: malformed ({type(e).__name__}: {e})") from None
         return game
 
     @classmethod

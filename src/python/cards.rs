@@ -30,7 +30,13 @@ impl PyCard {
             .ok()
             .and_then(Card::from_index)
             .map(PyCard)
-            .ok_or_else(|| to_py(Error::invalid_card(index.to_string(), 0, "card index out of range 0..51")))
+            .ok_or_else(|| {
+                to_py(Error::invalid_card(
+                    index.to_string(),
+                    0,
+                    "card index out of range 0..51",
+                ))
+            })
     }
 
     /// The rank as text: `"3"` … `"10"`, `"J"`, `"Q"`, `"K"`, `"A"`, `"2"`.
@@ -85,7 +91,9 @@ impl PyCard {
 /// A duplicate card raises `InvalidCardError`.
 pub(crate) fn mask_from_py(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if let Ok(text) = obj.cast::<PyString>() {
-        return cards::parse_card_set(text.to_str()?).map(|(_, s)| s.0).map_err(to_py);
+        return cards::parse_card_set(text.to_str()?)
+            .map(|(_, s)| s.0)
+            .map_err(to_py);
     }
     if let Ok(c) = obj.cast::<PyCard>() {
         return Ok(c.get().0.bit());
@@ -107,7 +115,11 @@ pub(crate) fn mask_from_py(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
             )));
         };
         if mask & card.bit() != 0 {
-            return Err(to_py(Error::invalid_card(card.to_string(), position, "duplicate card")));
+            return Err(to_py(Error::invalid_card(
+                card.to_string(),
+                position,
+                "duplicate card",
+            )));
         }
         mask |= card.bit();
     }
@@ -116,7 +128,11 @@ pub(crate) fn mask_from_py(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 fn at_item(err: Error, position: usize) -> Error {
     match err {
-        Error::InvalidCard { token, message, .. } => Error::InvalidCard { token, position, message },
+        Error::InvalidCard { token, message, .. } => Error::InvalidCard {
+            token,
+            position,
+            message,
+        },
         other => other,
     }
 }
@@ -135,7 +151,9 @@ fn parse_card(text: &str) -> PyResult<PyCard> {
 /// Parses cards in any accepted text form, in input order; a duplicate raises `InvalidCardError`.
 #[pyfunction]
 fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
-    cards::parse_card_set(text).map(|(v, _)| v.into_iter().map(PyCard).collect()).map_err(to_py)
+    cards::parse_card_set(text)
+        .map(|(v, _)| v.into_iter().map(PyCard).collect())
+        .map_err(to_py)
 }
 
 /// The bitmask of a card argument (text, a Card, or an iterable of either).

@@ -16,15 +16,19 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     let module = py.import("vncards.errors")?;
     let message = err.to_string();
     let instance = match err {
-        Error::InvalidCard { token, position, .. } => {
+        Error::InvalidCard {
+            token, position, ..
+        } => {
             let kwargs = PyDict::new(py);
             kwargs.set_item("token", token)?;
             kwargs.set_item("position", position)?;
-            module.getattr("InvalidCardError")?.call((message,), Some(&kwargs))?
+            module
+                .getattr("InvalidCardError")?
+                .call((message,), Some(&kwargs))?
         }
-        Error::IllegalMove { reason, .. } => {
-            module.getattr("IllegalMoveError")?.call1((*reason, message))?
-        }
+        Error::IllegalMove { reason, .. } => module
+            .getattr("IllegalMoveError")?
+            .call1((*reason, message))?,
         Error::Rules(_) => module.getattr("RulesError")?.call1((message,))?,
         Error::Snapshot(_) => module.getattr("SnapshotError")?.call1((message,))?,
     };

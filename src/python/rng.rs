@@ -17,21 +17,25 @@ fn key_from_seed(seed: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
     if let Ok(b) = seed.cast::<PyBytes>() {
         let bytes = b.as_bytes();
         if bytes.len() > 32 {
-            return Err(to_py(Error::Rules("a bytes seed has at most 32 bytes".into())));
+            return Err(to_py(Error::Rules(
+                "a bytes seed has at most 32 bytes".into(),
+            )));
         }
         key[..bytes.len()].copy_from_slice(bytes);
         return Ok(key);
     }
     let py = seed.py();
-    let as_int = seed.call_method0("__index__").map_err(|_| {
-        to_py(Error::Rules("seed must be an int, bytes, or None".into()))
-    })?;
+    let as_int = seed
+        .call_method0("__index__")
+        .map_err(|_| to_py(Error::Rules("seed must be an int, bytes, or None".into())))?;
     let ok: bool = py
         .eval(c"lambda s: 0 <= s < 2**256", None, None)?
         .call1((&as_int,))?
         .extract()?;
     if !ok {
-        return Err(to_py(Error::Rules("an int seed must satisfy 0 <= seed < 2**256".into())));
+        return Err(to_py(Error::Rules(
+            "an int seed must satisfy 0 <= seed < 2**256".into(),
+        )));
     }
     let bytes = as_int.call_method1("to_bytes", (32, "little"))?;
     key.copy_from_slice(bytes.cast::<PyBytes>()?.as_bytes());
@@ -83,7 +87,9 @@ impl PyRng {
     fn choice<'py>(&mut self, seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let n = seq.len()?;
         if n == 0 || n > u32::MAX as usize {
-            return Err(to_py(Error::Rules("choice() needs a non-empty sequence".into())));
+            return Err(to_py(Error::Rules(
+                "choice() needs a non-empty sequence".into(),
+            )));
         }
         seq.get_item(self.0.below(n as u32))
     }

@@ -1,0 +1,42 @@
+# vncards developer loop. `make help` lists the targets.
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+
+.PHONY: help
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+.PHONY: install
+install: ## pip install the package (release build of the Rust core) with test extras
+	$(PYTHON) -m pip install '.[test]'
+
+.PHONY: build-dev
+build-dev: ## editable dev build into the active virtualenv (maturin develop)
+	maturin develop --extras dev
+
+.PHONY: build-release
+build-release: ## editable release build, for benchmarks
+	maturin develop --release --extras dev
+
+.PHONY: test
+test: ## Rust tests, then the Python suite (fast hypothesis profile)
+	cargo test --quiet
+	$(PYTHON) -m pytest -q
+
+.PHONY: test-slow
+test-slow: ## the thorough run: slow hypothesis profile and long simulations
+	VNCARDS_PROFILE=slow $(PYTHON) -m pytest -q -m "slow or not slow"
+
+.PHONY: lint
+lint: ## rustfmt, clippy, ruff, mypy --strict and stubtest
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --features python -- -D warnings
+	$(PYTHON) -m ruff check python tests benches
+	$(PYTHON) -m mypy --strict python/vncards
+	$(PYTHON) -m mypy.stubtest vncards._core --allowlist stubtest-allowlist.txt
+
+.PHONY: bench
+bench: ## benchmarks (release build): Rust core and Python figures vs peers
+	cargo bench --quiet
+	for f in benches/*_bench.py; do $(PYTHON) $$f; done

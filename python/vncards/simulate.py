@@ -1,0 +1,167 @@
+"""Bot-against-bot simulation at scale, for any registered game.
+
+Seats are rotated between games so no bot keeps the lead seat; games are spread over processes
+(one per core by default), each game seeded from the run's seed so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, make_bot
+from .games import new_game
+from .table import TableGame
+
+__all__ = ["GameResult", "BotStats", "Summary", "play_game", "simulate"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: units per bot name, the winners, and counts of event types."""
+
+    units: dict[int, int]
+    bot_of_seat: tuple[str, ...]
+    events: dict[str, int]
+
+
+@dataclass
+class BotStats:
+    """Totals for one bot name over a run."""
+
+    name: str
+    seats_played: int = 0
+    wins: int = 0
+    units: int = 0
+    units_sq: int = 0
+
+    @property
+    def mean(self) -> float:
+        return self.units / self.seats_played if self.seats_played else 0.0
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the mean units per game."""
+        n = self.seats_played
+        if n < 2:
+            return math.inf
+        var = (self.units_sq - self.units**2 / n) / (n - 1)
+        return 1.96 * math.sqrt(max(var, 0.0) / n)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats_played if self.seats_played else 0.0
+
+
+@dataclass
+class Summary:
+    game: str
+    games: int
+    bots: dict[str, BotStats] = field(default_factory=dict)
+    events: Counter[str] = field(default_factory=Counter)
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        best = max(result.units.values())
+        for seat, units in result.units.items():
+            name = result.bot_of_seat[seat]
+            stats = self.bots.setdefault(name, BotStats(name))
+            stats.seats_played += 1
+            stats.units += units
+            stats.units_sq += units * units
+            if units == best and units > 0:
+                stats.wins += 1
+        self.events.update(result.events)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "bots": {
+                n: {
+                    "seats_played": s.seats_played,
+                    "wins": s.wins,
+                    "win_rate": s.win_rate,
+                    "mean_units": s.mean,
+                    "ci95": s.ci95,
+                }
+                for n, s in self.bots.items()
+            },
+            "events": dict(sorted(self.events.items())),
+        }
+
+
+def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) -> TableGame:
+    """Plays ``game`` to the end, asking the bot of each pending seat for its action."""
+    for _ in range(max_actions):
+        if game.is_over:
+            return game
+        seats = game.pending_seats  # type: ignore[attr-defined]
+        seat = seats[0]
+        legal = game.legal_actions(seat)  # type: ignore[attr-defined]
+        game.apply(bots[seat].choose(game.view(seat), legal))
+    raise RuntimeError(f"game did not end within {max_actions} actions")
+
+
+def _one(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameResult:
+    game_name, players, options, bot_names, seed, index = args
+    rotation = index % players
+    seats = tuple(bot_names[(s + rotation) % players] for s in range(players))
+    game_seed = (seed * 1_000_003 + index) % 2**256
+    bots = [make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256) for s, name in enumerate(seats)]
+    game = play_game(new_game(game_name, players, options, seed=game_seed), bots)
+    settlement = game.settlement or [0] * players
+    counts = Counter(str(e["type"]) for e in game.events)
+    return GameResult(dict(enumerate(settlement)), seats, dict(counts))
+
+
+def _chunk(args: list[tuple[str, int, dict[str, Any], list[str], int, int]]) -> list[GameResult]:
+    return [_one(a) for a in args]
+
+
+def simulate(
+    game_name: str,
+    games: int,
+    bot_names: Sequence[str],
+    *,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results."""
+    players = players or len(bot_names)
+    names = list(bot_names)
+    if len(names) != players:
+        names = [names[s % len(names)] for s in range(players)]
+    # Validate the table and the bots once, in this process, before fanning out.
+    new_game(game_name, players, options, seed=0)
+    for n in set(names):
+        make_bot(n, game_name, seed=0)
+    work = [(game_name, players, dict(options or {}), names, seed, i) for i in range(games)]
+    summary = Summary(game_name, 0)
+    jobs = jobs or os.cpu_count() or 1
+    size = max(1, min(200, games // (jobs * 8) or 1))
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    results: Iterator[list[GameResult]]
+    if jobs == 1 or len(chunks) == 1:
+        results = map(_chunk, chunks)
+        for batch in results:
+            for r in batch:
+                summary.add(r)
+            if progress:
+                progress(len(batch))
+        return summary
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for batch in pool.map(_chunk, chunks):
+            for r in batch:
+                summary.add(r)
+            if progress:
+                progress(len(batch))
+    return summary

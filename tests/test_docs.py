@@ -1,0 +1,36 @@
+"""Runs the examples in every vncards module's docstrings and in README.md."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import vncards
+
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def modules() -> list[str]:
+    names = ["vncards"]
+    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
+        if info.name.split(".")[-1] not in ("__main__",):
+            names.append(info.name)
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", modules())
+def test_module_doctests(name: str) -> None:
+    module: ModuleType = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=FLAGS, verbose=False)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+def test_readme_examples() -> None:
+    result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS)
+    assert result.failed == 0
