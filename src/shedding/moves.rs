@@ -158,7 +158,7 @@ impl Gen<'_> {
             let rank = u32::from(real_rank(v as u8));
             let nib = self.vnib[v];
             let top_v = v as u8 * 4;
-            let mut extend = |out: &mut Vec<Combo>, m: u64| {
+            let extend = |out: &mut Vec<Combo>, m: u64| {
                 let mut bits = nib;
                 while bits != 0 {
                     let suit = bits.trailing_zeros();
