@@ -199,8 +199,8 @@ class SheddingGame(TableGame):
 
     @property
     def finishing_order(self) -> list[int]:
-        """Seats in the order they went out (nhất first)."""
-        return list(self._order)
+        """Seats in the order they finished (nhất first; cóng seats of a ranked hand last)."""
+        return self._order + self._cong
 
     @property
     def winner(self) -> int | None:
