@@ -262,7 +262,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
 def test_first_lead_rules() -> None:
     g = Game(4, seed=2)
     assert g.hand(g.current_seat)[0].index == 0  # type: ignore[arg-type]
-    assert g.view(0)["must_include"] == ["3♠"]
+    assert g.view(g.current_seat)["must_include"] == ["3♠"]  # type: ignore[arg-type]
     assert all(0 in [c.index for c in combo.cards] for combo in g.legal_plays())
     for seed in range(5):
         g3 = Game(3, seed=seed)
@@ -271,7 +271,7 @@ def test_first_lead_rules() -> None:
         lowest = min(c.index for s in range(3) for c in g3.hand(s))
         assert g3.hand(g3.current_seat)[0].index == lowest  # type: ignore[arg-type]
     r = Game(4, SOUTH.replace(first_lead="random"), seed=3)
-    assert r.view(0)["must_include"] == []
+    assert r.view(r.current_seat)["must_include"] == []  # type: ignore[arg-type]
     assert len({Game(4, SOUTH.replace(first_lead="random"), seed=s).current_seat
                 for s in range(20)}) > 1
 
@@ -285,7 +285,7 @@ def test_next_hand_winner_leads() -> None:
     g.next_hand()
     assert g.hand_number == 2 and not g.is_over
     if winner is not None:
-        assert g.current_seat == winner and g.view(0)["must_include"] == []
+        assert g.current_seat == winner and g.view(winner)["must_include"] == []
     while not g.is_over:
         g.auto_play(g.current_seat)  # type: ignore[arg-type]
     assert sum(g.settlement) == 0  # type: ignore[arg-type]
@@ -312,7 +312,7 @@ def test_instant_win_at_the_deal() -> None:
         assert all(e["reason"] == "instant_win" for e in g.ledger)
         g.next_hand()  # after an instant win the first-lead rule applies again
         if not g.is_over:
-            assert g.view(0)["must_include"] != []
+            assert g.view(g.current_seat)["must_include"] != []  # type: ignore[arg-type]
 
 
 def _long_game(seed: int) -> Game:

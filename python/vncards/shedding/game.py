@@ -466,7 +466,8 @@ class SheddingGame(TableGame):
             "out": [s for s in range(self._players) if self._out >> s & 1],
             "finishing_order": list(self._order),
             "cong": list(self._cong),
-            "must_include": mask_to_text(self._must).split(),
+            # Only the seat to act sees the card its play must include.
+            "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
             "is_over": self._over,
             "settlement": self.settlement,
         }
