@@ -21,7 +21,7 @@ from vncards import _core, parse_cards, tienlen
 from vncards.cards import to_mask
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from test_tienlen_oracle import oracle_legal_plays  # noqa: E402
+from test_tienlen_oracle import oracle_legal_plays
 
 HAND = "3♠3♣ 4♦4♥ 5♠5♦ 6♣ 7♥ 8♠ 9♦ J♣ Q♣ 2♥"
 

@@ -6,7 +6,7 @@ classified and tested against the table). benches/tienlen_bench.py imports the o
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
@@ -44,7 +44,7 @@ def oracle_classify(cards: tuple[int, ...], rules: Rules) -> Play | None:
         if n == 2 and rules.same_colour_pairs and (suits[0] >= 2) != (suits[1] >= 2):
             return None
         return Play((SINGLE, PAIR, TRIPLE, QUAD)[n - 1], cards)
-    consecutive = all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+    consecutive = all(b == a + 1 for a, b in pairwise(ranks))
     if len(set(ranks)) == n and consecutive and TWO not in ranks and 3 <= n <= 12:
         if rules.same_suit_straights and len(set(suits)) != 1:
             return None
@@ -52,7 +52,7 @@ def oracle_classify(cards: tuple[int, ...], rules: Rules) -> Play | None:
     if rules.pair_sequences and n >= 6 and n % 2 == 0 and TWO not in ranks:
         pair_ranks = ranks[::2]
         if (ranks[1::2] == pair_ranks and len(set(pair_ranks)) == n // 2
-                and all(b == a + 1 for a, b in zip(pair_ranks, pair_ranks[1:]))):
+                and all(b == a + 1 for a, b in pairwise(pair_ranks))):
             return Play(PAIR_SEQ, cards)
     return None
 

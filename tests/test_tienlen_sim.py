@@ -59,7 +59,7 @@ def check_finished(game: Game) -> None:
     for m in state["hands"] + state["played"]:
         assert not m & seen
         seen |= m
-    assert seen == state["dealt"] and bin(seen).count("1") == 13 * game.players
+    assert seen == state["dealt"] and seen.bit_count() == 13 * game.players
     assert game.events[-1]["type"] == "hand_end"
 
 

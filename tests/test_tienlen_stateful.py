@@ -91,7 +91,7 @@ class TienLenMachine(RuleBasedStateMachine):
             assert not seen & m
             seen |= m
         assert seen == state["dealt"]
-        assert bin(seen).count("1") == 13 * self.game.players
+        assert seen.bit_count() == 13 * self.game.players
 
     @invariant()
     def settlement_is_zero_sum_and_the_ledger(self) -> None:
