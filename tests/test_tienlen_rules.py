@@ -138,3 +138,11 @@ def test_rules_presets_and_validation() -> None:
     assert pickle.loads(pickle.dumps(ranked)) == ranked
     with pytest.raises(RulesError):
         tienlen.classify("3♠", rules="south")  # type: ignore[arg-type]
+
+
+def test_legal_plays_refuses_oversized_hands() -> None:
+    from vncards import DECK, InvalidCardError
+
+    with pytest.raises(InvalidCardError):
+        tienlen.legal_plays(DECK)
+    assert len(tienlen.legal_plays(DECK[:13])) > 0
