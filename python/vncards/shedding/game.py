@@ -532,6 +532,8 @@ class SheddingGame(TableGame):
         self._cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
         expect(len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
                "order/cong: a seat appears twice")
+        expect(sum(1 << s for s in self._order + self._cong) == self._out,
+               "out: must be exactly the seats in order and cong")
         table = state.get("table")
         self._table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
         if table is None:
