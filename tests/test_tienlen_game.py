@@ -380,3 +380,24 @@ def test_uniform_interface() -> None:
     g.apply(a)
     assert g.actions[-1] == a
     assert g.describe({"type": "pass", "seat": 1}) == "seat 1 passes"
+
+
+@pytest.mark.parametrize("rules, digest, settlement", [
+    (SOUTH, "097d0d4b36d1c6e1", [-3, 5, 0, -2]),
+    (NORTH, "03a84a704137148c", [-7, 0, -6, 13]),
+    (RANKED, "ba7db32ee777f335", [-1, 1, 1, -1]),
+])
+def test_golden_playthrough(rules: Rules, digest: str, settlement: list[int]) -> None:
+    """Two seeded hands played by auto_play: the event log is pinned (deal, flow, payments),
+    so a change to the shared flow that alters Tiến Lên shows up here."""
+    import hashlib
+
+    g = Game(4, rules, seed=20261129)
+    for _ in range(2):
+        if g.is_over:
+            g.next_hand()
+        while not g.is_over:
+            g.auto_play(g.current_seat)  # type: ignore[arg-type]
+    text = json.dumps(g.events, ensure_ascii=False, sort_keys=True).encode()
+    assert hashlib.sha256(text).hexdigest()[:16] == digest
+    assert g.settlement == settlement
