@@ -3,7 +3,7 @@
 
 use super::combo::{beats, real_rank, same_colour_pair, Combo, Kind, VRANK_OFFSET, VRANK_TWO};
 use super::rules::Rules;
-use crate::cards::{CardSet, RANK_ACE, RANK_TWO};
+use crate::cards::{CardSet, RANK_ACE, RANK_TWO, SUIT_MASK};
 
 /// Which plays a seat may choose from (a seat that passed may be allowed only bombs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,34 +42,59 @@ struct Gen<'a> {
     must: u64,
     filter: PlayFilter,
     out: &'a mut Vec<Combo>,
+    /// No table, no required card, no filter: every generated combination is pushed.
+    plain: bool,
     /// Suit nibble of each virtual rank (A and 2 appear low only with `low_straights`).
     vnib: [u8; 15],
+    /// Non-empty virtual ranks (bit v).
+    vranks: u32,
+    /// Ranks (bit r) held at least `k` times, for k = 0..=4.
+    ranks_with: [u16; 5],
 }
 
 impl Gen<'_> {
-    #[inline]
+    #[inline(always)]
     fn emit(&mut self, cards: u64, kind: Kind, top: u8) {
-        if cards & self.must != self.must {
-            return;
+        // Built at the push in the plain case: a combo first spilled to the stack (to be
+        // passed by reference) costs a store-forwarding stall on every push.
+        if self.plain {
+            self.out.push(Combo {
+                cards: CardSet(cards),
+                kind,
+                top,
+            });
+        } else {
+            self.emit_checked(Combo {
+                cards: CardSet(cards),
+                kind,
+                top,
+            });
         }
-        let c = Combo {
-            cards: CardSet(cards),
-            kind,
-            top,
-        };
-        let beats_table = match &self.table {
-            Some(t) => beats(&c, t, self.rules),
-            None => true,
-        };
-        if self.filter.admits(&c) && beats_table {
+    }
+
+    fn emit_checked(&mut self, c: Combo) {
+        if self.admits(&c) {
             self.out.push(c);
         }
+    }
+
+    fn admits(&self, c: &Combo) -> bool {
+        c.cards.0 & self.must == self.must
+            && self.filter.admits(c)
+            && match &self.table {
+                Some(t) => beats(c, t, self.rules),
+                None => true,
+            }
     }
 
     /// Singles, pairs, triples or quads (`masks` lists the suit patterns) with top vrank ≥ `min_v`.
     fn sets(&mut self, kind: Kind, masks: &[u8], min_v: u8) {
         let first = min_v.saturating_sub(VRANK_OFFSET);
-        for r in first..=RANK_TWO {
+        let need = masks[0].count_ones() as usize;
+        let mut ranks = self.ranks_with[need] & (0x1FFF << first);
+        while ranks != 0 {
+            let r = ranks.trailing_zeros() as u8;
+            ranks &= ranks - 1;
             let nib = self.hand.rank_nibble(r);
             for &m in masks {
                 if m & nib != m
@@ -96,15 +121,10 @@ impl Gen<'_> {
         }
     }
 
-    /// Number of consecutive non-empty virtual ranks from `v`.
-    fn run_from(&self, v: usize) -> usize {
-        self.vnib[v..].iter().take_while(|&&n| n != 0).count()
-    }
-
     /// Straights of `min_len..=max_len` cards whose top vrank is ≥ `min_v`.
     fn straights(&mut self, min_len: usize, max_len: usize, min_v: u8) {
         for start in 0..self.vnib.len() {
-            let run = self.run_from(start).min(max_len);
+            let run = ((self.vranks >> start).trailing_ones() as usize).min(max_len);
             if run < min_len || start + run - 1 < usize::from(min_v) {
                 continue;
             }
@@ -123,45 +143,71 @@ impl Gen<'_> {
                     }
                 }
             } else {
-                self.straight_dfs(start, start, start + run, 0, min_len, min_v);
+                self.straight_levels(start, start + run, min_len, min_v);
             }
         }
     }
 
-    fn straight_dfs(
-        &mut self,
-        start: usize,
-        v: usize,
-        end: usize,
-        acc: u64,
-        min_len: usize,
-        min_v: u8,
-    ) {
-        let mut nib = self.vnib[v];
-        let rank = real_rank(v as u8);
-        while nib != 0 {
-            let suit = nib.trailing_zeros() as u8;
-            nib &= nib - 1;
-            let cards = acc | 1u64 << (rank * 4 + suit);
-            if v + 1 - start >= min_len && v >= usize::from(min_v) {
-                self.emit(cards, Kind::Straight, v as u8 * 4 + suit);
+    /// Builds the straights from `start` one rank at a time in the tail of `out`: the level of
+    /// length `k + 1` extends each straight of length `k` by one card of the next rank. The
+    /// tail then keeps only straights of a legal length that may be played.
+    fn straight_levels(&mut self, start: usize, end: usize, min_len: usize, min_v: u8) {
+        let base = self.out.len();
+        let (mut a, mut b) = (base, base);
+        for v in start..end {
+            let rank = u32::from(real_rank(v as u8));
+            let nib = self.vnib[v];
+            let top_v = v as u8 * 4;
+            let extend = |out: &mut Vec<Combo>, m: u64| {
+                let mut bits = nib;
+                while bits != 0 {
+                    let suit = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let cards = CardSet(m | 1u64 << (rank * 4 + suit));
+                    out.push(Combo {
+                        cards,
+                        kind: Kind::Straight,
+                        top: top_v + suit as u8,
+                    });
+                }
+            };
+            if v == start {
+                extend(self.out, 0);
+            } else {
+                for i in a..b {
+                    let m = self.out[i].cards.0;
+                    extend(self.out, m);
+                }
             }
-            if v + 1 < end {
-                self.straight_dfs(start, v + 1, end, cards, min_len, min_v);
+            a = b;
+            b = self.out.len();
+            if self.plain && v + 1 - start == min_len {
+                // Every longer level is legal too: drop the shorter prefixes once, then
+                // extend in place.
+                self.out.copy_within(a..b, base);
+                self.out.truncate(base + b - a);
+                (a, b) = (base, base + b - a);
             }
         }
+        if self.plain {
+            return;
+        }
+        let mut w = base;
+        for i in base..self.out.len() {
+            let c = self.out[i];
+            if c.len() as usize >= min_len && c.top_vrank() >= min_v && self.admits(&c) {
+                self.out[w] = c;
+                w += 1;
+            }
+        }
+        self.out.truncate(w);
     }
 
     /// Pair sequences of `min_pairs..=max_pairs` pairs with top vrank ≥ `min_v` (never a 2).
     fn pair_sequences(&mut self, min_pairs: usize, max_pairs: usize, min_v: u8) {
-        let paired: [bool; 12] =
-            std::array::from_fn(|r| self.hand.rank_nibble(r as u8).count_ones() >= 2);
+        let paired = self.ranks_with[2] & 0xFFF;
         for start in 0..12 {
-            let run = paired[start..]
-                .iter()
-                .take_while(|&&p| p)
-                .count()
-                .min(max_pairs);
+            let run = ((paired >> start).trailing_ones() as usize).min(max_pairs);
             if run < min_pairs || start + run - 1 + usize::from(VRANK_OFFSET) < usize::from(min_v) {
                 continue;
             }
@@ -220,6 +266,28 @@ impl Gen<'_> {
     }
 }
 
+/// Ranks (bit r) held at least `k` times, for k = 0..=4, computed on all nibbles at once.
+fn ranks_with(hand: CardSet) -> [u16; 5] {
+    let a = hand.0;
+    let (b, c, d) = (a >> 1, a >> 2, a >> 3);
+    let spaced = [
+        SUIT_MASK,
+        a | b | c | d,
+        (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d),
+        (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d),
+        a & b & c & d,
+    ];
+    spaced.map(|m| {
+        let mut m = m & SUIT_MASK;
+        let mut out = 0u16;
+        while m != 0 {
+            out |= 1 << (m.trailing_zeros() / 4);
+            m &= m - 1;
+        }
+        out
+    })
+}
+
 /// Appends to `out` every distinct set of cards from `hand` that may be played on `table`
 /// (`None`: leading a round), each containing all of `must_include`, admitted by `filter`.
 pub fn legal_plays_into(
@@ -243,6 +311,11 @@ pub fn legal_plays_into(
         vnib[0] = hand.rank_nibble(RANK_ACE);
         vnib[1] = hand.rank_nibble(RANK_TWO);
     }
+    let vranks = vnib
+        .iter()
+        .enumerate()
+        .fold(0u32, |acc, (v, &n)| acc | u32::from(n != 0) << v);
+    let plain = table.is_none() && must_include.is_empty() && filter == PlayFilter::All;
     let mut g = Gen {
         hand,
         rules,
@@ -250,7 +323,10 @@ pub fn legal_plays_into(
         must: must_include.0,
         filter,
         out,
+        plain,
         vnib,
+        vranks,
+        ranks_with: ranks_with(hand),
     };
     match table {
         None => {
