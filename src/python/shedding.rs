@@ -70,6 +70,19 @@ impl PySheddingRules {
         PySheddingRules(tienlen::north())
     }
 
+    /// Cards dealt to each player.
+    #[getter]
+    fn hand_size(&self) -> u8 {
+        self.0.hand_size
+    }
+    #[getter]
+    fn min_players(&self) -> u8 {
+        self.0.min_players
+    }
+    #[getter]
+    fn max_players(&self) -> u8 {
+        self.0.max_players
+    }
     fn __repr__(&self) -> String {
         format!("SheddingRules({:?})", self.0)
     }
