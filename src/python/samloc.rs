@@ -1,12 +1,12 @@
-//! Sâm Lốc bindings: the rules preset, báo 1-aware move generation, instant wins and leftover
-//! penalties. Combinations are the shared `SheddingCombo`; card arguments are masks, text,
-//! `Card`s or iterables of cards.
+//! Sâm Lốc bindings: the rules preset, báo 1-aware move generation and instant wins.
+//! Combinations are the shared `SheddingCombo`; card arguments are masks, text, `Card`s or
+//! iterables of cards.
 
 use super::errors::to_py;
 use super::shedding::{cards_arg, table_arg, PyCombo, PySheddingRules};
 use crate::cards::CardSet;
 use crate::error::Error;
-use crate::samloc::{self, Penalty};
+use crate::samloc;
 use crate::shedding::PlayFilter;
 use pyo3::prelude::*;
 
@@ -107,14 +107,6 @@ fn samloc_instant_winner(
         .map(|(seat, i)| (seat, i.kind.name(), i.top_rank)))
 }
 
-/// What a loser owes for the cards `left` (thối; `cong` if it played none) as
-/// `(card_units, twos, quads, total_units)`.
-#[pyfunction]
-fn samloc_penalty(left: u64, cong: bool) -> PyResult<(u32, u32, u32, u32)> {
-    let p = Penalty::of(CardSet::from_mask(left).map_err(to_py)?, cong);
-    Ok((p.card_units(), p.twos, p.quads, p.units()))
-}
-
 /// Benchmark loop: `samloc_legal_plays` on one hand and table `iterations` times without the
 /// GIL; returns the total number of plays generated.
 #[pyfunction]
@@ -157,7 +149,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(samloc_breaks_bao_mot, m)?)?;
     m.add_function(wrap_pyfunction!(samloc_instant_win, m)?)?;
     m.add_function(wrap_pyfunction!(samloc_instant_winner, m)?)?;
-    m.add_function(wrap_pyfunction!(samloc_penalty, m)?)?;
     m.add_function(wrap_pyfunction!(samloc_legal_plays_loop, m)?)?;
     Ok(())
 }

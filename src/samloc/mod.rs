@@ -1,13 +1,11 @@
 //! Sâm Lốc: the rule preset of the shared shedding core (rank-only comparison, no đôi thông,
 //! straights 3–10 cards, ten-card hands, 2–5 players), the instant wins at the deal (tới trắng),
-//! the báo 1 restriction on singles and the table of leftover penalties (thối, cóng).
-//! Rounds, passing and payments between seats are flow rules and live in Python.
+//! and the báo 1 restriction on singles.
+//! Rounds, passing, penalties and payments are flow rules and live in Python.
 
 pub mod instant;
-pub mod penalty;
 
 pub use instant::{instant_win, instant_winner, Instant, InstantKind};
-pub use penalty::{Penalty, CONG_UNITS, CUT_UNITS, SAM_UNITS, TWO_UNITS};
 
 use crate::cards::CardSet;
 use crate::shedding::{legal_plays_into, Combo, Kind, PlayFilter, Rules};

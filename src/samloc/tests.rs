@@ -144,27 +144,6 @@ fn instant_ranking_and_tie_break() {
 }
 
 #[test]
-fn penalties() {
-    let p = |t: &str, cong| Penalty::of(set(t), cong);
-    assert_eq!(p("3♠ 5♦ 9♣", false).units(), 3);
-    assert_eq!(p("3♠ 2♦ 2♣", false).units(), 31);
-    assert_eq!(p("7♠7♣7♦7♥ 9♣", false).units(), 16);
-    assert_eq!(
-        p("7♠7♣7♦7♥ 9♣ 2♥", false),
-        Penalty {
-            cards: 1,
-            twos: 1,
-            quads: 1,
-            cong: false
-        }
-    );
-    // Cóng: 15 plus 2s and tứ quý at 15 each, instead of the card count.
-    assert_eq!(p("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠", true).units(), 15);
-    assert_eq!(p("3♠4♦5♥6♣7♥8♦9♦10♠J♥2♠", true).units(), 30);
-    assert_eq!(p("7♠7♣7♦7♥ 9♣ 2♥ 3♠4♦5♥6♣", true).units(), 45);
-}
-
-#[test]
 fn bao_mot_singles() {
     let r = preset();
     let hand = set("3♠ 5♦ 9♣ K♥ K♠");

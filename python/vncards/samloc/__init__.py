@@ -9,10 +9,12 @@ báo Sâm, báo 1 and instant wins (tới trắng).
 from __future__ import annotations
 
 from .combos import INSTANT_WINS, Combo, beats, classify, core_rules, instant_win, legal_plays
-from .rules import Rules
+from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
+from .rules import PENALTIES, Rules
 
 __all__ = [
     "Rules",
+    "Game",
     "Combo",
     "INSTANT_WINS",
     "classify",
@@ -20,4 +22,8 @@ __all__ = [
     "legal_plays",
     "instant_win",
     "core_rules",
+    "PENALTIES",
+    "SAM_UNITS",
+    "CONG_UNITS",
+    "TWO_UNITS",
 ]

@@ -28,11 +28,11 @@ from .._core import (
     cards_to_mask,
     samloc_instant_win,
     samloc_legal_plays,
-    samloc_rules,
     shedding_beats,
     shedding_classify,
 )
 from ..cards import Card, CardsLike
+from ..errors import RulesError
 from .rules import Rules
 
 __all__ = ["Combo", "classify", "beats", "legal_plays", "instant_win", "core_rules", "INSTANT_WINS"]
@@ -46,20 +46,16 @@ INSTANT_WINS = ("dragon", "four_twos", "same_colour", "three_triples", "five_pai
 
 PlayLike = Union[CardsLike, Card, SheddingCombo, int]
 
-_CORE: dict[tuple[bool, bool], SheddingRules] = {}
 _DEFAULT = Rules()
 
 
 def core_rules(rules: Rules | None = None) -> SheddingRules:
-    """The shared shedding-core rules for a Sâm Lốc ``Rules`` (cached)."""
-    r = rules or _DEFAULT
-    key = (r.low_straights, r.quad_beats_pair_of_twos)
-    core = _CORE.get(key)
-    if core is None:
-        core = _CORE[key] = samloc_rules(
-            low_straights=r.low_straights, quad_beats_pair_of_twos=r.quad_beats_pair_of_twos
-        )
-    return core
+    """The shared shedding-core rules of a Sâm Lốc ``Rules`` (the defaults for ``None``)."""
+    if rules is None:
+        return _DEFAULT.core
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be samloc.Rules, not {type(rules).__name__}")
+    return rules.core
 
 
 def classify(cards: PlayLike, rules: Rules | None = None) -> Combo | None:
