@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from vncards import IllegalMoveError, SnapshotError
+from vncards import IllegalMoveError, RulesError, SnapshotError
 from vncards.cards import to_mask
-from vncards.samloc import Game, Rules
+from vncards.samloc import Game, Rules, instant_winner
 
 # ---- building tables with chosen cards -----------------------------------------------------
 
@@ -98,8 +98,11 @@ def test_sam_success_pays_twenty_each_and_ignores_the_final_two() -> None:
     ("pays", "ledger", "settlement"),
     [
         ("blocker", [(1, 2, 60, "den_sam")], [0, -60, 60, 0]),
-        ("each", [(1, 0, 20, "den_sam"), (1, 2, 20, "den_sam"), (1, 3, 20, "den_sam")],
-         [20, -60, 20, 20]),
+        (
+            "each",
+            [(1, 0, 20, "den_sam"), (1, 2, 20, "den_sam"), (1, 3, 20, "den_sam")],
+            [20, -60, 20, 20],
+        ),
     ],
 )
 def test_sam_blocked(pays: str, ledger: list[Any], settlement: list[int]) -> None:
@@ -237,8 +240,12 @@ def test_finish_on_two_penalized() -> None:
 
 def test_finish_on_two_pair_pays_per_two() -> None:
     hands = ["2♠ 2♥", "5♦ A♥ 9♣", "3♠ 4♥ 6♦ 8♣ 2♣", "7♠ 7♦ 10♥"]
-    played = ["3♣ 4♠ 5♠ 6♠ 7♣ 8♠ 9♠ 10♠", "3♦ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦", "3♥ 4♣ 5♣ 6♥ 8♥",
-              "9♥ 10♦ J♦ Q♦ K♦ A♦ J♣"]
+    played = [
+        "3♣ 4♠ 5♠ 6♠ 7♣ 8♠ 9♠ 10♠",
+        "3♦ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦",
+        "3♥ 4♣ 5♣ 6♥ 8♥",
+        "9♥ 10♦ J♦ Q♦ K♦ A♦ J♣",
+    ]
     g = midhand(hands, played, turn=0)
     g.play(0, "2♠ 2♥")
     assert g.settlement == [-90, 30, 30, 30]
@@ -267,13 +274,15 @@ def test_finish_on_two_forbidden_and_allowed() -> None:
 
 def test_thoi_and_cong() -> None:
     hands = ["K♠", "5♦ A♥ 9♣ 9♦ 9♥ 9♠ 2♦", "3♠ 4♥ 6♦ 8♣ 2♣ 3♥ 4♣ 5♣ 6♥ 2♥", "7♠ 7♦"]
-    played = ["3♣ 4♠ 5♠ 6♠ 7♣ 8♠ 8♥ 10♠ J♠", "3♦ 4♦ 5♥", "",
-              "6♣ 7♥ 8♦ 10♥ J♣ 10♦ J♦ Q♦"]
+    played = ["3♣ 4♠ 5♠ 6♠ 7♣ 8♠ 8♥ 10♠ J♠", "3♦ 4♦ 5♥", "", "6♣ 7♥ 8♦ 10♥ J♣ 10♦ J♦ Q♦"]
     g = midhand(hands, played, turn=0)
     g.play(0, "K♠")
     assert reasons(g) == [
-        (1, 0, 2, "thoi_rac"), (1, 0, 15, "thoi_2"), (1, 0, 15, "thoi_tu_quy"),
-        (2, 0, 15, "cong"), (2, 0, 30, "thoi_2"),
+        (1, 0, 2, "thoi_rac"),
+        (1, 0, 15, "thoi_2"),
+        (1, 0, 15, "thoi_tu_quy"),
+        (2, 0, 15, "cong"),
+        (2, 0, 30, "thoi_2"),
         (3, 0, 2, "thoi_rac"),
     ]
     assert [e["seat"] for e in g.events if e["type"] == "cong"] == [2]
@@ -281,8 +290,12 @@ def test_thoi_and_cong() -> None:
 
 def test_cut_and_chain() -> None:
     hands = ["2♠ 3♠", "7♠ 7♣ 7♦ 7♥ 3♦", "8♠ 8♣ 8♦ 8♥ 3♥", "4♠ 5♠"]
-    played = ["4♣ 5♣ 6♣ 9♣ 10♣ J♣ Q♣ K♣", "4♦ 5♦ 6♦ 9♦ 10♦", "4♥ 5♥ 6♥ 9♥ 10♥",
-              "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ A♣"]
+    played = [
+        "4♣ 5♣ 6♣ 9♣ 10♣ J♣ Q♣ K♣",
+        "4♦ 5♦ 6♦ 9♦ 10♦",
+        "4♥ 5♥ 6♥ 9♥ 10♥",
+        "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ A♣",
+    ]
     g = midhand(hands, played, turn=0)
     g.play(0, "2♠")
     g.play(1, "7♠ 7♣ 7♦ 7♥")
@@ -301,8 +314,12 @@ def test_cut_and_chain() -> None:
 
 def test_quad_on_pair_of_twos_option() -> None:
     hands = ["2♠ 2♥ 3♠", "7♠ 7♣ 7♦ 7♥ 3♦", "8♥ 3♥", "4♠ 5♠"]
-    played = ["4♣ 5♣ 6♣ 9♣ 10♣ J♣ Q♣", "4♦ 5♦ 6♦ 9♦ 10♦", "4♥ 5♥ 6♥ 9♥ 10♥ 8♠ 8♣ 8♦",
-              "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ A♣"]
+    played = [
+        "4♣ 5♣ 6♣ 9♣ 10♣ J♣ Q♣",
+        "4♦ 5♦ 6♦ 9♦ 10♦",
+        "4♥ 5♥ 6♥ 9♥ 10♥ 8♠ 8♣ 8♦",
+        "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ A♣",
+    ]
     g = midhand(hands, played, turn=0)
     g.play(0, "2♠ 2♥")
     assert g.legal_actions(1) == [{"type": "pass", "seat": 1}]
@@ -329,8 +346,13 @@ def test_instant_win_pays_twenty_each() -> None:
     g = _seed_with(lambda g: g.is_over)
     win = next(e for e in g.events if e["type"] == "instant_win")
     seat = win["seat"]
-    assert g.winner == seat and win["win"] in ("dragon", "four_twos", "same_colour",
-                                                "three_triples", "five_pairs")
+    assert g.winner == seat and win["win"] in (
+        "dragon",
+        "four_twos",
+        "same_colour",
+        "three_triples",
+        "five_pairs",
+    )
     assert sorted(reasons(g)) == sorted((s, seat, 20, "an_trang") for s in range(4) if s != seat)
     # The next hand is led by the instant winner.
     g.next_hand()
@@ -440,3 +462,49 @@ def test_snapshot_validation() -> None:
     del bad["state"]["samloc"]
     with pytest.raises(SnapshotError):
         Game.from_dict(bad)
+
+
+# ---- deal, seats, bombs only in turn -------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_deal_ten_cards_each_rest_undealt(players: int) -> None:
+    g = Game(players=players, seed=players)
+    hands = [set(g.hand(s)) for s in range(players)]
+    assert all(len(h) == 10 for h in hands)
+    assert len(set().union(*hands)) == 10 * players
+    assert g.view(0)["hand_counts"] == [10] * players
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_seat_range(players: int) -> None:
+    with pytest.raises(RulesError):
+        Game(players=players)
+
+
+def test_bombs_only_in_turn() -> None:
+    # Seat 1 passes on an ace, then seat 2 plays a 2: seat 1's tứ quý cannot come back.
+    hands = ["A♠ 3♠", "7♠ 7♣ 7♦ 7♥ 3♦", "2♣ 3♥", "4♠ 5♠"]
+    played = [
+        "4♣ 5♣ 6♣ 9♣ 10♣ J♣ Q♣ K♣",
+        "4♦ 5♦ 6♦ 9♦ 10♦",
+        "4♥ 5♥ 6♥ 9♥ 10♥ 8♠ 8♣ 8♦",
+        "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♥ A♣",
+    ]
+    g = midhand(hands, played, turn=0)
+    g.play(0, "A♠")
+    g.pass_turn(1)
+    g.play(2, "2♣")
+    g.pass_turn(3)
+    g.pass_turn(0)
+    assert g.table is None and g.current_seat == 2 and g.ledger == []
+
+
+def test_instant_winner_tie_break_by_seat() -> None:
+    a, b = "4♦4♥7♦7♥9♣9♥10♣10♥K♣K♦", "3♠3♣5♠5♣6♦6♠8♠8♦K♥K♠"
+    nothing = "3♥4♣6♣7♠8♥10♠J♣Q♥J♥A♦"
+    assert instant_winner([a, nothing, b], leader=0) == (0, "five_pairs")
+    assert instant_winner([a, nothing, b], leader=1) == (2, "five_pairs")
+    assert instant_winner([a, nothing, b], leader=2) == (2, "five_pairs")
+    red = "4♦4♥5♦5♥6♥9♦10♥J♦Q♦A♥"
+    assert instant_winner([nothing, red, b], leader=2) == (1, "same_colour")

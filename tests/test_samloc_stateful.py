@@ -9,11 +9,10 @@ import json
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from test_samloc_game import OPTION_SETS, check_invariants
 from vncards import DECK, IllegalMoveError
 from vncards.cards import to_mask
 from vncards.samloc import Game
-
-from test_samloc_game import OPTION_SETS, check_invariants
 
 
 class SamLocTable(RuleBasedStateMachine):

@@ -20,9 +20,10 @@ from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
 from ..errors import IllegalMoveError
 from ..shedding import TWOS_MASK, SheddingGame, penalty_items
 from ..snapshot import expect, expect_bool, expect_int, expect_list
-from .rules import PENALTIES, Rules
+from .rules import PENALTIES
+from .rules import Rules as SamLocRules
 
-__all__ = ["Game", "SAM_UNITS", "CONG_UNITS", "TWO_UNITS"]
+__all__ = ["CONG_UNITS", "SAM_UNITS", "TWO_UNITS", "Game"]
 
 #: Ăn trắng (instant win) and Sâm: units from each other player (Sâm blocked: per other player).
 SAM_UNITS = 20
@@ -46,12 +47,12 @@ class Game(SheddingGame):
     """
 
     GAME: ClassVar[str] = "samloc"
-    Rules: ClassVar[type[Rules]] = Rules  # type: ignore[assignment]
+    Rules: ClassVar[type[SamLocRules]] = SamLocRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     CUT_REASON: ClassVar[str] = "chat"
 
-    _rules: Rules
+    _rules: SamLocRules
 
     # -- the deal: instant wins and the báo Sâm phase -----------------------------------------
 
@@ -167,8 +168,11 @@ class Game(SheddingGame):
         return plays
 
     def _check_play(self, seat: int, combo: SheddingCombo) -> None:
-        if (self._rules.bao_mot_mode == "enforce" and self._lower_single(self._hands[seat], combo)
-                and self._bao_mot_seats(seat)):
+        if (
+            self._rules.bao_mot_mode == "enforce"
+            and self._lower_single(self._hands[seat], combo)
+            and self._bao_mot_seats(seat)
+        ):
             raise IllegalMoveError(
                 "bao_mot", "a seat holds one card (báo 1): play your highest single"
             )
@@ -313,7 +317,9 @@ class Game(SheddingGame):
         self._sam_phase = expect_bool(d.get("sam_phase"), "samloc.sam_phase")
         self._declined = expect_int(d.get("declined"), "samloc.declined", 0, n)
         declarer = d.get("declarer")
-        self._declarer = None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
+        self._declarer = (
+            None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
+        )
         self._violations = {}
         for i, item in enumerate(expect_list(d.get("violations"), "samloc.violations")):
             pair = expect_list(item, f"samloc.violations[{i}]", 2)
@@ -322,12 +328,18 @@ class Game(SheddingGame):
             expect(one != by and one not in self._violations, "samloc.violations: bad entry")
             self._violations[one] = by
         if self._sam_phase:
-            expect(not self._over and self._declarer is None and not any(self._played),
-                   "samloc.sam_phase: declarations happen before any play")
-            expect(self._turn == (self._nominal + self._declined) % n,
-                   "samloc.declined: turn is not the next seat to declare")
+            expect(
+                not self._over and self._declarer is None and not any(self._played),
+                "samloc.sam_phase: declarations happen before any play",
+            )
+            expect(
+                self._turn == (self._nominal + self._declined) % n,
+                "samloc.declined: turn is not the next seat to declare",
+            )
         elif not self._over and self._declarer is None:
             expect(self._declined == n, "samloc.declined: declarations unfinished")
         if self._declarer is not None and not self._over:
-            expect(all(not self._played[s] for s in self._others(self._declarer)),
-                   "samloc.declarer: another seat played during a Sâm")
+            expect(
+                all(not self._played[s] for s in self._others(self._declarer)),
+                "samloc.declarer: another seat played during a Sâm",
+            )
