@@ -63,7 +63,7 @@ class SheddingGame(TableGame):
         n = self._players
         size = self._rules.core.hand_size
         perm = self._rng.permutation(52)
-        self._hands = []
+        self._hands: list[int] = []
         for s in range(n):
             m = 0
             for i in perm[s * size:(s + 1) * size]:
@@ -199,8 +199,8 @@ class SheddingGame(TableGame):
 
     @property
     def finishing_order(self) -> list[int]:
-        """Seats in the order they went out (nhất first)."""
-        return list(self._order)
+        """Seats in the order they finished (nhất first; cóng seats of a ranked hand last)."""
+        return self._order + self._cong
 
     @property
     def winner(self) -> int | None:
@@ -240,12 +240,13 @@ class SheddingGame(TableGame):
     # -- actions -------------------------------------------------------------------------------
 
     def _require_turn(self, seat: Any) -> int:
-        seat = self._check_seat(seat)
+        checked = self._check_seat(seat)
         if self._over:
             raise IllegalMoveError("game_over", "the hand is over")
-        if seat != self._turn:
-            raise IllegalMoveError("not_your_turn", f"it is seat {self._turn}'s turn, not {seat}'s")
-        return seat
+        if checked != self._turn:
+            raise IllegalMoveError("not_your_turn",
+                                   f"it is seat {self._turn}'s turn, not {checked}'s")
+        return checked
 
     def play(self, seat: int, cards: Any) -> None:
         """Seat ``seat`` plays ``cards`` (text, cards, a mask or a Combo) on the table."""
@@ -466,7 +467,8 @@ class SheddingGame(TableGame):
             "out": [s for s in range(self._players) if self._out >> s & 1],
             "finishing_order": list(self._order),
             "cong": list(self._cong),
-            "must_include": mask_to_text(self._must).split(),
+            # Only the seat to act sees the card its play must include.
+            "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
             "is_over": self._over,
             "settlement": self.settlement,
         }
