@@ -62,12 +62,18 @@ def main() -> None:
     report("legal_plays(mask) on a lead", rate(lambda: legal_plays(HAND_MASK)), "calls/s")
     report("legal_plays(text) on a lead", rate(lambda: legal_plays(HAND)), "calls/s")
     report("legal_plays(mask) on a single 6", rate(lambda: legal_plays(HAND_MASK, "6♥")), "calls/s")
-    report("legal_plays(mask, bao_mot=True) on a lead",
-           rate(lambda: legal_plays(HAND_MASK, bao_mot=True)), "calls/s")
+    report(
+        "legal_plays(mask, bao_mot=True) on a lead",
+        rate(lambda: legal_plays(HAND_MASK, bao_mot=True)),
+        "calls/s",
+    )
     core = core_rules(rules)
     iters = 200_000
-    report("Rust move generation alone (no GIL, no objects)",
-           rate(lambda: samloc_legal_plays_loop(HAND_MASK, None, core, iters), iters), "calls/s")
+    report(
+        "Rust move generation alone (no GIL, no objects)",
+        rate(lambda: samloc_legal_plays_loop(HAND_MASK, None, core, iters), iters),
+        "calls/s",
+    )
     seed = [0]
     report("full 4-player games, random legal actions", rate(lambda: random_game(seed)), "games/s")
     report("full 4-player games, auto_play bot", rate(lambda: bot_game(seed)), "games/s")
