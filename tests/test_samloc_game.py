@@ -4,6 +4,7 @@ wins and the settlement table, each with exact payments; plus the shared invaria
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -132,13 +133,14 @@ def test_sam_blocked_by_a_cut_pays_nothing_else() -> None:
 def test_declarations_and_plays_refused_out_of_phase() -> None:
     g = dealt(SAM_HANDS, leader=0)
     before = g.to_json()
-    for call, reason in [
+    calls: list[tuple[Callable[[], None], str]] = [
         (lambda: g.play(0, "3♣"), "declare_first"),
         (lambda: g.pass_turn(0), "declare_first"),
         (lambda: g.declare_sam(1), "not_your_turn"),
         (lambda: g.apply({"type": "decline_sam", "seat": 3}), "not_your_turn"),
         (lambda: g.apply({"type": "shout", "seat": 0}), "unknown_action"),
-    ]:
+    ]
+    for call, reason in calls:
         with pytest.raises(IllegalMoveError) as err:
             call()
         assert err.value.reason == reason

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from test_samloc_game import OPTION_SETS, check_invariants
-from vncards import DECK, IllegalMoveError
+from vncards import DECK, Card, IllegalMoveError
 from vncards.cards import to_mask
-from vncards.samloc import Game
+from vncards.samloc import Game, Rules
 
 
 class SamLocTable(RuleBasedStateMachine):
@@ -23,8 +23,8 @@ class SamLocTable(RuleBasedStateMachine):
         rules=st.sampled_from(OPTION_SETS),
         seed=st.integers(0, 2**64),
     )
-    def deal(self, players: int, rules: object, seed: int) -> None:
-        self.game = Game(players=players, rules=rules, seed=seed)  # type: ignore[arg-type]
+    def deal(self, players: int, rules: Rules, seed: int) -> None:
+        self.game = Game(players=players, rules=rules, seed=seed)
 
     @rule(pick=st.integers(0, 10_000), declare=st.integers(0, 9))
     def legal_action(self, pick: int, declare: int) -> None:
@@ -52,7 +52,7 @@ class SamLocTable(RuleBasedStateMachine):
         seat=st.integers(-1, 5),
         cards=st.lists(st.sampled_from(DECK), min_size=0, max_size=5, unique=True),
     )
-    def any_action(self, kind: str, seat: int, cards: list[object]) -> None:
+    def any_action(self, kind: str, seat: int, cards: list[Card]) -> None:
         g = self.game
         before = g.to_json()
         action = {"type": kind, "seat": seat, "cards": " ".join(str(c) for c in cards)}
@@ -77,7 +77,7 @@ class SamLocTable(RuleBasedStateMachine):
         self.game = restored
 
     @invariant()
-    def invariants(self) -> None:
+    def shared_invariants(self) -> None:
         if hasattr(self, "game"):
             check_invariants(self.game)
             if self.game.is_over:

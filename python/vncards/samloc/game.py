@@ -101,10 +101,10 @@ class Game(SheddingGame):
         return self._nominal
 
     def _require_declaration(self, seat: Any) -> int:
-        seat = self._require_turn(seat)
+        checked = self._require_turn(seat)
         if not self._sam_phase:
             raise IllegalMoveError("not_declaring", "the báo Sâm declarations are over")
-        return seat
+        return checked
 
     def declare_sam(self, seat: int) -> None:
         """Seat ``seat`` declares Sâm (báo Sâm): it claims to play out its ten cards with no
