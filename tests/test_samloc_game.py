@@ -510,3 +510,30 @@ def test_instant_winner_tie_break_by_seat() -> None:
     assert instant_winner([a, nothing, b], leader=2) == (2, "five_pairs")
     red = "4♦4♥5♦5♥6♥9♦10♥J♦Q♦A♥"
     assert instant_winner([nothing, red, b], leader=2) == (1, "same_colour")
+
+
+def test_quad_cuts_quad_pays_fifteen() -> None:
+    hands = ["7♠ 7♣ 7♦ 7♥ 3♠", "8♠ 8♣ 8♦ 8♥ 3♦", "5♥ 3♥", "4♠ 5♠"]
+    played = [
+        "4♣ 5♣ 6♣ 9♣ 10♣",
+        "4♦ 5♦ 6♦ 9♦ 10♦",
+        "4♥ 6♥ 9♥ 10♥ J♠ J♣ J♦ J♥",
+        "6♠ 9♠ 10♠ Q♠ K♠ A♠ A♣ A♥",
+    ]
+    g = midhand(hands, played, turn=0)
+    g.play(0, "7♠ 7♣ 7♦ 7♥")
+    g.play(1, "8♠ 8♣ 8♦ 8♥")
+    for seat in (2, 3, 0):
+        g.pass_turn(seat)
+    assert reasons(g) == [(0, 1, 15, "chat")]
+
+
+def test_snapshot_rejects_a_violation_without_one_card() -> None:
+    g = midhand(BAO_HANDS, BAO_PLAYED, turn=1)
+    g.play(1, "5♦")
+    d = g.to_dict()
+    assert d["state"]["samloc"]["violations"] == [[0, 1]]
+    Game.from_dict(d)
+    d["state"]["samloc"]["violations"] = [[2, 1]]
+    with pytest.raises(SnapshotError):
+        Game.from_dict(d)

@@ -326,6 +326,10 @@ class Game(SheddingGame):
             one = expect_int(pair[0], "samloc.violations[].seat", 0, n - 1)
             by = expect_int(pair[1], "samloc.violations[].violator", 0, n - 1)
             expect(one != by and one not in self._violations, "samloc.violations: bad entry")
+            expect(
+                self._over or self._hands[one].bit_count() == 1,
+                "samloc.violations: the seat does not hold one card",
+            )
             self._violations[one] = by
         if self._sam_phase:
             expect(
