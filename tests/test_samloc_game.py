@@ -537,3 +537,18 @@ def test_snapshot_rejects_a_violation_without_one_card() -> None:
     d["state"]["samloc"]["violations"] = [[2, 1]]
     with pytest.raises(SnapshotError):
         Game.from_dict(d)
+
+
+def test_views_and_descriptions() -> None:
+    g = dealt(SAM_HANDS, leader=3)
+    assert g.legal_plays() == []
+    v = g.view(0)
+    assert v["phase"] == "bao_sam" and v["nominal_leader"] == 3 and v["sam_declarer"] is None
+    assert v["hand"] == SAM_HANDS[0].split() and v["hand_counts"] == [10, 10, 10, 10]
+    assert g.describe({"type": "declare_sam", "seat": 3}) == "seat 3 declares Sâm"
+    assert g.describe({"type": "decline_sam", "seat": 3}) == "seat 3 does not declare Sâm"
+    g.decline_sam(3)
+    g.declare_sam(0)
+    assert g.view(2)["sam_declarer"] == 0 and g.view(2)["phase"] == "play"
+    assert "straight" in g.describe({"type": "play", "seat": 0, "cards": "3♣ 4♥ 5♣"})
+    assert len(g.legal_plays()) > 10

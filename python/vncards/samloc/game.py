@@ -135,6 +135,12 @@ class Game(SheddingGame):
             self._check_seat(seat)
             raise IllegalMoveError("declare_first", "declare Sâm or decline before playing")
 
+    def legal_plays(self) -> list[SheddingCombo]:
+        """Every play the current seat may make now; none while Sâm is being declared."""
+        if self._sam_phase and not self._over:
+            return []
+        return super().legal_plays()
+
     def play(self, seat: int, cards: Any) -> None:
         """Seat ``seat`` plays ``cards`` on the table (see the shedding flow)."""
         self._refuse_in_declarations(seat)
