@@ -75,7 +75,9 @@ class Game(SheddingGame):
                 self._ledger.pay(s, seat, SAM_UNITS, "an_trang")
             self._end_hand(seat)
             return
+        # The declarations come first, from the nominal leader; the lead opens after them.
         self._sam_phase = True
+        self._turn = self._nominal
 
     def _first_leader(self) -> tuple[int, int]:
         return self._nominal, 0
@@ -113,9 +115,8 @@ class Game(SheddingGame):
         self._log({"type": "declare_sam", "seat": seat})
         self._sam_phase = False
         self._declarer = seat
-        self._turn = seat
         self._emit("declare_sam", seat=seat)
-        self._emit("lead", seat=seat, must_include="")
+        self._open_lead(seat)
 
     def decline_sam(self, seat: int) -> None:
         """Seat ``seat`` does not declare Sâm; after the last seat, the nominal leader leads."""
@@ -123,10 +124,11 @@ class Game(SheddingGame):
         self._log({"type": "decline_sam", "seat": seat})
         self._declined += 1
         self._emit("decline_sam", seat=seat)
-        self._turn = self.next_seat(seat)
         if self._declined == self._players:
             self._sam_phase = False
-            self._emit("lead", seat=self._turn, must_include="")
+            self._open_lead()
+        else:
+            self._turn = self.next_seat(seat)
 
     # -- play: báo 1, Sâm, finishing on a 2 -----------------------------------------------------
 
