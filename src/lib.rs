@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod error;
 pub mod rng;
+pub mod tusac;
 
 #[cfg(feature = "python")]
 mod python;
