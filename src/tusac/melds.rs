@@ -195,6 +195,9 @@ impl Group {
     }
 }
 
+/// A callback over covers: the chosen `(template, multiplicity)` pairs and the leftover counts.
+type Visit<'a> = &'a mut dyn FnMut(&[(usize, u8)], [u8; 4]);
+
 /// Calls `visit(multiplicities, leftover)` for every way to cover `counts` with templates
 /// (each template a chosen number of times, in template order, so every split appears once).
 fn covers(
@@ -202,7 +205,7 @@ fn covers(
     templates: &[Template],
     chosen: &mut Vec<(usize, u8)>,
     start: usize,
-    visit: &mut dyn FnMut(&[(usize, u8)], [u8; 4]),
+    visit: Visit<'_>,
 ) {
     if start == templates.len() {
         visit(chosen, counts);
@@ -222,8 +225,8 @@ fn covers(
         if (0..4).any(|i| rest[i] < t.need[i]) {
             break;
         }
-        for i in 0..4 {
-            rest[i] -= t.need[i];
+        for (r, n) in rest.iter_mut().zip(t.need) {
+            *r -= n;
         }
         m += 1;
     }
@@ -511,7 +514,7 @@ pub fn min_rac_splits(h: &Hand, limit: usize) -> Vec<Vec<Meld>> {
                 for &(ti, m) in chosen {
                     let tpl = g.templates[ti];
                     let cards: Vec<Kind> = (0..g.width)
-                        .flat_map(|i| std::iter::repeat_n(g.kinds[i], tpl.need[i] as usize))
+                        .flat_map(|i| std::iter::repeat(g.kinds[i]).take(tpl.need[i] as usize))
                         .collect();
                     for _ in 0..m {
                         melds.push(Meld {
@@ -520,11 +523,11 @@ pub fn min_rac_splits(h: &Hand, limit: usize) -> Vec<Vec<Meld>> {
                         });
                     }
                 }
-                for i in 0..g.width {
-                    for _ in 0..left[i] {
+                for (&k, &n) in g.kinds.iter().zip(&left).take(g.width) {
+                    for _ in 0..n {
                         melds.push(Meld {
                             kind: MeldKind::Single,
-                            cards: vec![g.kinds[i]],
+                            cards: vec![k],
                         });
                     }
                 }
