@@ -439,20 +439,25 @@ pub fn complete_lenh_with(hidden: &Hand, offer: Option<Kind>) -> Parity {
 pub const TOI: i32 = 3;
 
 /// The winning total (lệnh of the split + exposed melds + tới), or `None` when the cards do not
-/// win: no complete split, or (with `odd_required`) none with an odd total.
+/// win: no complete split, or (with `odd_required`) none whose melds total an odd number.
+///
+/// The parity is taken before the tới bonus. Every meld's lệnh has the parity of its number of
+/// cards (đôi 0/2, Tướng 1/1, sets 1/3, khạp 3/3, quằn 8/4, 4 Chốt 4/4, …), so the melds of a
+/// 21-card winning hand always total an odd number, and odd + tới (3) is always even: read with
+/// tới included, RULES.md §5's odd-total rule would forbid every win.
 pub fn win_total(
     hidden: &Hand,
     exposed_lenh: i32,
     offer: Option<Kind>,
     odd_required: bool,
 ) -> Option<i32> {
-    let p = complete_lenh_with(hidden, offer).shift((exposed_lenh + TOI) as i16);
+    let p = complete_lenh_with(hidden, offer).shift(exposed_lenh as i16);
     let best = if odd_required {
         p.odd
     } else {
         p.even.max(p.odd)
     };
-    (best != NONE).then_some(best as i32)
+    (best != NONE).then_some(best as i32 + TOI)
 }
 
 /// Which concealed meld, if any, exactly these cards make (`Single` for one non-Tướng card).
@@ -591,17 +596,11 @@ mod tests {
             complete_lenh_with(&h("HG HG HG"), Some(Kind::new(5, 2))).best(),
             Some(6)
         );
-        // Tướng–Sĩ–Tượng (1) + tới (3) is even: no win when an odd total is required
-        assert_eq!(win_total(&h("KR AR"), 0, Some(Kind::new(2, 1)), true), None);
-        assert_eq!(
-            win_total(&h("KR AR"), 0, Some(Kind::new(2, 1)), false),
-            Some(4)
-        );
-        assert_eq!(win_total(&h("KR AR"), 2, Some(Kind::new(2, 1)), true), None);
-        assert_eq!(
-            win_total(&h("KR AR"), 1, Some(Kind::new(2, 1)), true),
-            Some(5)
-        );
+        // Tướng–Sĩ–Tượng (1) is odd: 1 + tới 3 = 4; with 1 lệnh more on the table, even: no win
+        let er = Some(Kind::new(2, 1));
+        assert_eq!(win_total(&h("KR AR"), 0, er, true), Some(4));
+        assert_eq!(win_total(&h("KR AR"), 1, er, true), None);
+        assert_eq!(win_total(&h("KR AR"), 1, er, false), Some(5));
     }
 
     #[test]

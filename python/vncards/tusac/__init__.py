@@ -5,7 +5,7 @@ RULES.md §5. Functions over card multisets: :func:`parse_cards`, :func:`melds`,
 :class:`Game`.
 
 >>> from vncards import tusac
->>> tusac.can_win("KY KY KY PY PR", offer="PW")
+>>> tusac.can_win("KY KY KY PY PR PG", offer="PW")
 True
 """
 

@@ -72,7 +72,10 @@ class Rules(RulesBase):
     - ``discard_rule``: ``"penalize"`` — discarding a meld card is allowed, but if another seat
       wins on that discard the discarder pays for the whole table (đền làng); ``"enforce"`` —
       only rác may be discarded while the hand has any.
-    - ``odd_total_required``: a win needs a split whose lệnh total (tới included) is odd.
+    - ``odd_total_required``: a win needs a split whose melds total an odd number of lệnh.
+      Read before the tới bonus: every meld's lệnh has the parity of its card count, so a
+      21-card hand's melds always total an odd number and odd + tới (3) is even; counted
+      with tới, no hand could ever win.
     - ``draw_at_stock``: the hand is drawn when a card must be turned up and the stock (nọc)
       holds this many cards or fewer.
     - ``payment``: ``"per_lenh"`` — each loser pays the winner's total; ``"flat"`` — each loser
@@ -226,15 +229,16 @@ def win_score(
     card groups: three or four identical cards count as 3 con khui / 4 con khui), ``offer``
     the card claimed to win (its meld is exposed: onto a pair it is a 3 con khui, 1 lệnh,
     not a khạp). The total is the best over complete splits of the lệnh of every meld plus
-    tới (3); with ``odd_total_required`` only odd totals count.
+    tới (3); with ``odd_total_required`` only splits whose melds total an odd number count
+    (the parity is taken before tới: see :class:`Rules`).
 
-    >>> win_score("KR AR", offer="ER")            # 1 + tới 3 = 4: even
-    >>> win_score("KR AR", offer="ER", rules=Rules(odd_total_required=False))
+    >>> win_score("KR AR", offer="ER")            # Tướng–Sĩ–Tượng 1 + tới 3
     4
-    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER")
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER")   # 1 + 1 = 2: even
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total_required=False))
     5
-    >>> win_score("HG HG HG PY PR PG KR", offer="HG")   # 4 con khui 6 + 1 + Tướng 1 + 3
-    11
+    >>> win_score("HG HG HG PY PR PG", offer="HG")   # 4 con khui 6 + 3 Chốt 1 + tới 3
+    10
     """
     r = _check_rules(rules)
     lenh, exposed_cards = _exposed_lenh(exposed)
@@ -253,10 +257,10 @@ def can_win(
     """Whether the hidden cards, the exposed melds and the offer split with no rác (and, with
     ``odd_total_required``, some split totals an odd number of lệnh, tới included).
 
-    >>> can_win("KY KY KY PY PR PG", offer="PW")   # khạp 3 + 4 Chốt 4 + tới 3 = 10: even
-    False
-    >>> can_win("KY KY KY PY PR", offer="PW")      # khạp 3 + 3 Chốt 1 + tới 3 = 7
+    >>> can_win("KY KY KY PY PR PG", offer="PW")   # khạp 3 + 4 Chốt 4 = 7: odd
     True
+    >>> can_win("KY KY KY PY PR", offer="PW")      # khạp 3 + 3 Chốt 1 = 4: even
+    False
     """
     if not exposed and (offer is None or isinstance(offer, TuSacCard)) and rules is None:
         # Fast path for the common call: no exposed melds, default rules.
