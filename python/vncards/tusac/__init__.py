@@ -27,9 +27,9 @@ from .core import (
 from .game import Game
 
 __all__ = [
-    "Game",
     "MELD_LENH",
     "TOI",
+    "Game",
     "Meld",
     "Rules",
     "TuSacCard",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from .. import _core
 from .._core import TuSacCard
@@ -27,23 +27,23 @@ from ..errors import InvalidCardError, RulesError
 from ..rules import RulesBase
 
 __all__ = [
-    "TuSacCard",
-    "TuSacCardsLike",
-    "Rules",
-    "Meld",
     "MELD_LENH",
     "TOI",
-    "parse_card",
-    "parse_cards",
+    "Meld",
+    "Rules",
+    "TuSacCard",
+    "TuSacCardsLike",
+    "can_win",
+    "legal_claims",
     "melds",
     "min_rac",
-    "can_win",
+    "parse_card",
+    "parse_cards",
     "win_score",
-    "legal_claims",
 ]
 
 #: Card arguments: text, one card, or an iterable of cards and card texts.
-TuSacCardsLike = Union[str, TuSacCard, Iterable[Union[str, TuSacCard]]]
+TuSacCardsLike = str | TuSacCard | Iterable[str | TuSacCard]
 
 #: lệnh of each meld kind (RULES.md §5); ``single`` is a rác card.
 MELD_LENH: dict[str, int] = {
@@ -143,7 +143,7 @@ def parse_card(card: str | TuSacCard | int) -> TuSacCard:
     >>> parse_card("Chot trang")
     TuSacCard('PW')
     """
-    return TuSacCard(_nfc(card) if isinstance(card, str) else card)
+    return TuSacCard(unicodedata.normalize("NFC", card) if isinstance(card, str) else card)
 
 
 def _check_rules(rules: Rules | None) -> Rules:
@@ -157,7 +157,9 @@ def _check_rules(rules: Rules | None) -> Rules:
 _DEFAULT = Rules()
 
 
-def melds(cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000) -> list[list[Meld]]:
+def melds(
+    cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000
+) -> list[list[Meld]]:
     """Every split of the cards into melds with the fewest rác, best lệnh first.
 
     Design: a split lists concealed melds (khạp, quằn at their concealed values) and each
@@ -193,7 +195,9 @@ def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[T
         if isinstance(group, Meld):
             kind, cs = group.kind, list(group.cards)
             if kind not in MELD_LENH or kind == "single":
-                raise InvalidCardError(f"exposed meld {i} has no kind {kind!r}", token=kind, position=i)
+                raise InvalidCardError(
+                    f"exposed meld {i} has no kind {kind!r}", token=kind, position=i
+                )
         else:
             cs = parse_cards(group)
             kind = _core.tusac_classify(cs) or "single"

@@ -28,7 +28,8 @@ from .._core import TuSacCard
 from ..errors import IllegalMoveError, InvalidCardError, RulesError
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
-from .core import MELD_LENH, Meld, Rules
+from .core import MELD_LENH, Meld
+from .core import Rules as TuSacRules
 
 __all__ = ["Game"]
 
@@ -38,14 +39,20 @@ _CODE_INDEX = {c: i for i, c in enumerate(CODES)}
 _GENERALS = 4  # kinds 0..3 are the four Tướng
 _PRIORITY = {"win": 3, "claimed_quad": 2, "claimed_triple": 1}
 _CLAIM_MELDS = (
-    "pair", "general", "general_set", "chariot_set", "three_soldiers", "four_soldiers",
-    "claimed_triple", "claimed_quad",
+    "pair",
+    "general",
+    "general_set",
+    "chariot_set",
+    "three_soldiers",
+    "four_soldiers",
+    "claimed_triple",
+    "claimed_quad",
 )
 _PHASES = ("discard", "claim", "over")
 
 
 def _count(hand: int, k: int) -> int:
-    return (hand >> (3 * k)) & 7
+    return int((hand >> (3 * k)) & 7)
 
 
 def _kinds(hand: int) -> list[int]:
@@ -87,25 +94,30 @@ class Game(TableGame):
     """
 
     GAME: ClassVar[str] = "tusac"
-    Rules: ClassVar[type[Rules]] = Rules
+    Rules: ClassVar[type[TuSacRules]] = TuSacRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
 
-    _rules: Rules
+    _rules: TuSacRules
 
     def __init__(
-        self, players: int = 4, rules: Rules | None = None, seed: Seed = None, *, dealer: int = 0
+        self,
+        players: int = 4,
+        rules: TuSacRules | None = None,
+        seed: Seed = None,
+        *,
+        dealer: int = 0,
     ) -> None:
         self._dealer = dealer
         super().__init__(players, rules, seed)
 
     @classmethod
-    def replay(  # type: ignore[override]
+    def replay(
         cls,
         actions: Any,
         *,
         players: int = 4,
-        rules: Rules | None = None,
+        rules: TuSacRules | None = None,
         seed: Seed,
         dealer: int = 0,
     ) -> Game:
@@ -133,8 +145,10 @@ class Game(TableGame):
 
     def _start(self) -> None:
         n = self._players
-        if isinstance(self._dealer, bool) or not isinstance(self._dealer, int) or not (
-            0 <= self._dealer < n
+        if (
+            isinstance(self._dealer, bool)
+            or not isinstance(self._dealer, int)
+            or not (0 <= self._dealer < n)
         ):
             raise RulesError(f"dealer must be a seat 0..{n - 1}, not {self._dealer!r}")
         self._reset()
@@ -148,8 +162,12 @@ class Game(TableGame):
                 self._hands[seat] += 1 << (3 * k)
             pos += take
         self._stock = cards[pos:]
-        self._emit("deal", dealer=self._dealer, counts=[21 if s == self._dealer else 20
-                                                         for s in range(n)], stock=len(self._stock))
+        self._emit(
+            "deal",
+            dealer=self._dealer,
+            counts=[21 if s == self._dealer else 20 for s in range(n)],
+            stock=len(self._stock),
+        )
         for seat in range(n):
             for k in range(KINDS):
                 if _count(self._hands[seat], k) == 4:
@@ -168,7 +186,7 @@ class Game(TableGame):
 
     def _entitled(self) -> int:
         assert self._offer is not None
-        origin = self._offer["seat"]
+        origin = int(self._offer["seat"])
         return (origin + 1) % self._players if self._offer["source"] == "discard" else origin
 
     def _compute_options(self) -> None:
@@ -199,7 +217,7 @@ class Game(TableGame):
 
     def _distance(self, seat: int) -> int:
         assert self._offer is not None
-        return (seat - self._offer["seat"]) % self._players
+        return (seat - int(self._offer["seat"])) % self._players
 
     def _key(self, seat: int, priority: int) -> tuple[int, int]:
         return (priority, -self._distance(seat))
@@ -233,8 +251,8 @@ class Game(TableGame):
         for seat, (win, claims, _must) in self._options.items():
             if seat in self._responses:
                 continue
-            potential = 3 if win is not None else max(
-                (_PRIORITY.get(m, 0) for m, _ in claims), default=-1
+            potential = (
+                3 if win is not None else max((_PRIORITY.get(m, 0) for m, _ in claims), default=-1)
             )
             if best is None or self._key(seat, potential) > best[0]:
                 out.append(seat)
@@ -299,8 +317,15 @@ class Game(TableGame):
             self._hands[seat] -= 1 << (3 * u)
         cards = tuple(sorted(used + (k,)))
         self._exposed[seat].append((meld, cards))
-        self._emit("claim", seat=seat, meld=meld, cards=[CODES[c] for c in cards], card=CODES[k],
-                   source=self._offer["source"], origin=self._offer["seat"])
+        self._emit(
+            "claim",
+            seat=seat,
+            meld=meld,
+            cards=[CODES[c] for c in cards],
+            card=CODES[k],
+            source=self._offer["source"],
+            origin=self._offer["seat"],
+        )
         self._offer = None
         self._options = {}
         self._responses = {}
@@ -320,8 +345,13 @@ class Game(TableGame):
         covering = None
         if offer is not None and offer["source"] == "discard" and offer["penalty"]:
             covering = offer["seat"]
-        self._emit("win", seat=seat, score=score, hand=[CODES[k] for k in _kinds(hand)],
-                   card=None if offer is None else CODES[offer["card"]])
+        self._emit(
+            "win",
+            seat=seat,
+            score=score,
+            hand=[CODES[k] for k in _kinds(hand)],
+            card=None if offer is None else CODES[offer["card"]],
+        )
         for loser in range(self._players):
             if loser == seat:
                 continue
@@ -334,8 +364,13 @@ class Game(TableGame):
         self._responses = {}
         self._phase = "over"
         self._to_discard = None
-        self._result = {"winner": seat, "score": score, "draw": False, "den_lang": covering,
-                        "next_dealer": seat}
+        self._result = {
+            "winner": seat,
+            "score": score,
+            "draw": False,
+            "den_lang": covering,
+            "next_dealer": seat,
+        }
         self._emit("settle", settlement=self._ledger.totals())
 
     def _draw(self) -> None:
@@ -343,8 +378,13 @@ class Game(TableGame):
         self._to_discard = None
         self._options = {}
         self._responses = {}
-        self._result = {"winner": None, "score": 0, "draw": True, "den_lang": None,
-                        "next_dealer": self._dealer}
+        self._result = {
+            "winner": None,
+            "score": 0,
+            "draw": True,
+            "den_lang": None,
+            "next_dealer": self._dealer,
+        }
         self._emit("draw", stock=len(self._stock))
 
     # -- actions -------------------------------------------------------------------------------
@@ -369,8 +409,10 @@ class Game(TableGame):
         out: list[dict[str, Any]] = []
         if win is not None:
             out.append({"type": "win", "seat": s})
-        out.extend({"type": "claim", "seat": s, "meld": m, "cards": [CODES[u] for u in used]}
-                   for m, used in claims)
+        out.extend(
+            {"type": "claim", "seat": s, "meld": m, "cards": [CODES[u] for u in used]}
+            for m, used in claims
+        )
         if not must:
             out.append({"type": "pass", "seat": s})
         return out
@@ -434,7 +476,9 @@ class Game(TableGame):
             raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded")
         rac = set(_core.tusac_rac_kinds(hand))
         if self._rules.discard_rule == "enforce" and rac and k not in rac:
-            raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
+            raise IllegalMoveError(
+                "must_discard_rac", "only rác may be discarded while the hand has any"
+            )
         penalty = self._rules.discard_rule == "penalize" and k not in rac
         self._hands[seat] = hand - (1 << (3 * k))
         self._emit("discard", seat=seat, card=CODES[k], opening=self._opening)
@@ -461,7 +505,9 @@ class Game(TableGame):
             logged: dict[str, Any] = {"type": "win", "seat": seat}
         elif kind == "pass":
             if must:
-                raise IllegalMoveError("must_claim", "this claim is mandatory (khui, triple or Tướng)")
+                raise IllegalMoveError(
+                    "must_claim", "this claim is mandatory (khui, triple or Tướng)"
+                )
             logged = {"type": "pass", "seat": seat}
         else:
             logged = self._match_claim(seat, action, claims)
@@ -493,7 +539,9 @@ class Game(TableGame):
         shape = _core.tusac_classify([TuSacCard(x) for x in used + (k,)])
         shape = {"triple": "claimed_triple", "quad": "claimed_quad"}.get(shape or "", shape)
         if shape not in _CLAIM_MELDS or (meld is not None and meld != shape):
-            raise IllegalMoveError("invalid_combination", "these cards and the offer make no such meld")
+            raise IllegalMoveError(
+                "invalid_combination", "these cards and the offer make no such meld"
+            )
         hand = self._hands[seat]
         if any(_count(hand, x) < used.count(x) for x in set(used)):
             raise IllegalMoveError("cards_not_in_hand", "the claim uses cards not in the hand")
@@ -531,7 +579,9 @@ class Game(TableGame):
             return f"seat {seat} discards {_name(_kind(action.get('card')))}"
         if kind == "claim":
             cards = " ".join(str(c) for c in action.get("cards", []))
-            return f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
+            return (
+                f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
+            )
         if kind == "win":
             return f"seat {seat} wins (tới)"
         if kind == "pass":
@@ -557,8 +607,12 @@ class Game(TableGame):
         if self._offer is None:
             return None
         o = self._offer
-        return {"card": TuSacCard(o["card"]), "source": o["source"], "seat": o["seat"],
-                "entitled": self._entitled()}
+        return {
+            "card": TuSacCard(o["card"]),
+            "source": o["source"],
+            "seat": o["seat"],
+            "entitled": self._entitled(),
+        }
 
     @property
     def stock_count(self) -> int:
@@ -570,8 +624,10 @@ class Game(TableGame):
 
     def exposed(self, seat: int) -> list[Meld]:
         """The seat's melds on the table, in the order made."""
-        return [Meld(m, tuple(TuSacCard(k) for k in cs))
-                for m, cs in self._exposed[self._check_seat(seat)]]
+        return [
+            Meld(m, tuple(TuSacCard(k) for k in cs))
+            for m, cs in self._exposed[self._check_seat(seat)]
+        ]
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, every exposed meld, the dead pile, the offer,
@@ -586,13 +642,21 @@ class Game(TableGame):
             "phase": self._phase,
             "hand": [CODES[k] for k in _kinds(self._hands[seat])],
             "hand_counts": [len(_kinds(h)) for h in self._hands],
-            "exposed": [[{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
-                        for ex in self._exposed],
+            "exposed": [
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
+                for ex in self._exposed
+            ],
             "exposed_lenh": [self._exposed_lenh(s) for s in range(self._players)],
             "dead": [CODES[k] for k in self._dead],
             "stock": len(self._stock),
-            "offer": None if o is None else {"card": CODES[o["card"]], "source": o["source"],
-                                             "seat": o["seat"], "entitled": self._entitled()},
+            "offer": None
+            if o is None
+            else {
+                "card": CODES[o["card"]],
+                "source": o["source"],
+                "seat": o["seat"],
+                "entitled": self._entitled(),
+            },
             "to_discard": self._to_discard,
             "pending": self._pending(),
             "legal_actions": self.legal_actions(seat),
@@ -608,8 +672,10 @@ class Game(TableGame):
             "dealer": self._dealer,
             "phase": self._phase,
             "hands": [" ".join(CODES[k] for k in _kinds(h)) for h in self._hands],
-            "exposed": [[{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
-                        for ex in self._exposed],
+            "exposed": [
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
+                for ex in self._exposed
+            ],
             "stock": [CODES[k] for k in self._stock],
             "dead": [CODES[k] for k in self._dead],
             "offer": None if o is None else {**o, "card": CODES[o["card"]]},
@@ -621,8 +687,23 @@ class Game(TableGame):
 
     def _load_state(self, state: dict[str, Any]) -> None:
         n = self._players
-        d = expect_dict(state, "state", ("dealer", "phase", "hands", "exposed", "stock", "dead",
-                                         "offer", "to_discard", "opening", "responses", "result"))
+        d = expect_dict(
+            state,
+            "state",
+            (
+                "dealer",
+                "phase",
+                "hands",
+                "exposed",
+                "stock",
+                "dead",
+                "offer",
+                "to_discard",
+                "opening",
+                "responses",
+                "result",
+            ),
+        )
         self._dealer = expect_int(d["dealer"], "dealer", 0, n - 1)
         self._reset()
         self._phase = expect_str(d["phase"], "phase", _PHASES)
@@ -642,11 +723,15 @@ class Game(TableGame):
             for i, m in enumerate(expect_list(melds, f"exposed[{s}]")):
                 m = expect_dict(m, f"exposed[{s}][{i}]", ("meld", "cards"))
                 kind = expect_str(m["meld"], f"exposed[{s}][{i}].meld", (*_CLAIM_MELDS, "quad"))
-                cs = tuple(sorted(card(c, f"exposed[{s}][{i}]")
-                                  for c in expect_list(m["cards"], f"exposed[{s}][{i}].cards")))
+                cs = tuple(
+                    sorted(
+                        card(c, f"exposed[{s}][{i}]")
+                        for c in expect_list(m["cards"], f"exposed[{s}][{i}].cards")
+                    )
+                )
                 shape = _core.tusac_classify([TuSacCard(k) for k in cs]) if cs else None
-                want = {"claimed_triple": "triple", "claimed_quad": "quad"}.get(kind, kind)
-                expect(shape == want, f"exposed[{s}][{i}]: cards do not make a {kind}")
+                shape_of = {"claimed_triple": "triple", "claimed_quad": "quad"}.get(kind, kind)
+                expect(shape == shape_of, f"exposed[{s}][{i}]: cards do not make a {kind}")
                 for k in cs:
                     total[k] += 1
                 self._exposed[s].append((kind, cs))
@@ -658,32 +743,56 @@ class Game(TableGame):
             o = expect_dict(d["offer"], "offer", ("card", "source", "seat", "penalty"))
             k = card(o["card"], "offer.card")
             total[k] += 1
-            self._offer = {"card": k, "source": expect_str(o["source"], "offer.source",
-                                                           ("discard", "stock")),
-                           "seat": expect_int(o["seat"], "offer.seat", 0, n - 1),
-                           "penalty": expect_bool(o["penalty"], "offer.penalty")}
+            self._offer = {
+                "card": k,
+                "source": expect_str(o["source"], "offer.source", ("discard", "stock")),
+                "seat": expect_int(o["seat"], "offer.seat", 0, n - 1),
+                "penalty": expect_bool(o["penalty"], "offer.penalty"),
+            }
         bad = [CODES[k] for k in range(KINDS) if total[k] != 4]
         expect(not bad, f"cards are not conserved (112 = 4 × 28): wrong count of {', '.join(bad)}")
         self._opening = expect_bool(d["opening"], "opening")
         td = d["to_discard"]
         self._to_discard = None if td is None else expect_int(td, "to_discard", 0, n - 1)
-        expect((self._phase == "discard") == (self._to_discard is not None),
-               "to_discard must be set exactly in the discard phase")
-        expect((self._phase == "claim") == (self._offer is not None),
-               "an offer must be up exactly in the claim phase")
-        expect(not self._opening or (self._phase == "discard" and self._to_discard == self._dealer),
-               "opening: only the dealer's tỳ comes first")
+        expect(
+            (self._phase == "discard") == (self._to_discard is not None),
+            "to_discard must be set exactly in the discard phase",
+        )
+        expect(
+            (self._phase == "claim") == (self._offer is not None),
+            "an offer must be up exactly in the claim phase",
+        )
+        expect(
+            not self._opening or (self._phase == "discard" and self._to_discard == self._dealer),
+            "opening: only the dealer's tỳ comes first",
+        )
         if self._phase == "over":
-            r = expect_dict(d["result"], "result",
-                            ("winner", "score", "draw", "den_lang", "next_dealer"))
-            self._result = dict(r)
+            r = expect_dict(
+                d["result"], "result", ("winner", "score", "draw", "den_lang", "next_dealer")
+            )
+            draw = expect_bool(r["draw"], "result.draw")
+            winner = None if draw else expect_int(r["winner"], "result.winner", 0, n - 1)
+            expect(not draw or r["winner"] is None, "result: a draw has no winner")
+            den = r["den_lang"]
+            expect(
+                den is None
+                or (not draw and expect_int(den, "result.den_lang", 0, n - 1) != winner),
+                "result.den_lang must be null or another seat",
+            )
+            self._result = {
+                "winner": winner,
+                "score": expect_int(r["score"], "result.score", 0),
+                "draw": draw,
+                "den_lang": den,
+                "next_dealer": expect_int(r["next_dealer"], "result.next_dealer", 0, n - 1),
+            }
         else:
             expect(d["result"] is None, "result must be null before the end")
-        winner = None if self._result is None else self._result["winner"]
-        for s in range(n):
-            held = len(_kinds(self._hands[s])) + sum(len(cs) for _, cs in self._exposed[s])
-            want = 21 if s in (self._to_discard, winner) else 20
-            expect(held == want, f"seat {s} holds {held} cards, not {want}")
+            winner = None
+        for seat in range(n):
+            held = len(_kinds(self._hands[seat])) + sum(len(cs) for _, cs in self._exposed[seat])
+            want = 21 if seat in (self._to_discard, winner) else 20
+            expect(held == want, f"seat {seat} holds {held} cards, not {want}")
         responses = expect_list(d["responses"], "responses", n)
         if self._phase == "claim":
             self._compute_options()
