@@ -74,6 +74,12 @@ pub fn check_claim(
         // The khui keeps the khạp whole; it is mandatory, so no other constraint applies.
         return discardable(&rest);
     }
+    if min_rac(&rest) > min_rac(hidden) {
+        return Err((
+            "bai_bung",
+            "the claim would leave more rác in the hand (bài bụng)".into(),
+        ));
+    }
     let (before, after) = (sets(hidden), sets(&rest));
     for (s, set_kind) in [MeldKind::GeneralSet, MeldKind::ChariotSet]
         .into_iter()
@@ -88,12 +94,6 @@ pub fn check_claim(
                 ));
             }
         }
-    }
-    if min_rac(&rest) > min_rac(hidden) {
-        return Err((
-            "bai_bung",
-            "the claim would leave more rác in the hand (bài bụng)".into(),
-        ));
     }
     discardable(&rest)
 }
