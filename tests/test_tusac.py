@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
@@ -58,7 +58,7 @@ def best(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else max(a, b)
 
 
-@lru_cache(maxsize=None)
+@cache
 def oracle(counts: tuple[int, ...]) -> tuple[int, int | None, int | None]:
     """(fewest rác, best even total, best odd total of complete splits): exhaustive search in
     which the first remaining card is either rác or in some meld."""
