@@ -199,6 +199,7 @@ def test_claim_priority_win_over_triple_over_entitled_pair() -> None:
     assert "win" in kinds(acts(g, 3))
     play(g, 1, "claim", meld="pair", cards=["CR"])
     play(g, 2, "claim", meld="claimed_triple", cards=["CR", "CR"])
+    g = Game.from_json(g.to_json())  # a snapshot in the middle of a claim window
     assert g.pending_seats == [3]
     play(g, 3, "win")
     assert g.result is not None and g.result["winner"] == 3
@@ -373,6 +374,12 @@ def test_views_hide_other_hands() -> None:
         assert '"hand' not in text.replace('"hand_counts"', "")
 
 
+def test_unseeded_games_use_the_os_random_source() -> None:
+    a, b = Game(), Game()
+    assert a.rng_key != b.rng_key
+    assert Game(seed=a.rng_key).to_json() == a.to_json()
+
+
 def test_describe_and_act_seat_check() -> None:
     g = Game(seed=5)
     a = g.legal_actions()[0]
@@ -404,6 +411,20 @@ def test_tampered_snapshots_are_rejected() -> None:
     assert Game.from_dict(good).to_json() == g.to_json()
 
 
+def assert_views_hide_hands(g: Game) -> None:
+    for s in range(g.players):
+        v = g.view(s)
+        assert set(v) == VIEW_KEYS and v["hand"] == [str(c) for c in g.hand(s)]
+        assert all(a["seat"] == s for a in v["legal_actions"])
+        json.dumps(v)
+    assert all("hand" not in e or e["type"] == "win" for e in g.events)
+
+
+VIEW_KEYS = {"game", "seat", "players", "dealer", "phase", "hand", "hand_counts", "exposed",
+             "exposed_lenh", "dead", "stock", "offer", "to_discard", "pending", "legal_actions",
+             "result", "settlement"}
+
+
 def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0) -> Game:
     rnd = random.Random(seed)
     g = Game(players=players, rules=rules, seed=seed, dealer=seed % players)
@@ -421,6 +442,7 @@ def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0)
         step += 1
         if check_every and step % check_every == 0:
             assert Game.from_json(g.to_json()).to_json() == g.to_json()
+            assert_views_hide_hands(g)
     settlement = g.settlement
     assert settlement is not None and sum(settlement) == 0
     totals = [0] * players

@@ -185,7 +185,7 @@ def min_rac(cards: TuSacCardsLike) -> int:
     >>> min_rac("KY"), min_rac("AY"), min_rac("PY PR PG PW")
     (0, 1, 0)
     """
-    return _core.tusac_min_rac(cards)
+    return _core.tusac_min_rac(_nfc(cards))
 
 
 def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[TuSacCard]]:

@@ -16,10 +16,31 @@ automatically (the turn-up is no decision, so it is no action).
 0
 >>> Game.replay(g.actions, players=4, seed=7).to_json() == g.to_json()
 True
+
+Readings of RULES.md §5 where it is silent or ambiguous:
+
+- The turn-up is automatic. A claim window asks only the seats with a legal answer (seats that
+  cannot outrank a claim already made are not waited for); ``deny_empty_window`` asks every seat
+  but the discarder, so the window does not reveal who could claim.
+- Between equal claims the nearest seat after the discarder wins; for a turned-up card the
+  turner itself is nearest.
+- A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
+  claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
+  when it has any legal claim. A claim must leave a non-Tướng card to discard.
+- A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
+- The hand is drawn when a card must be turned up and the stock holds ``draw_at_stock`` cards
+  or fewer; the dealer deals again after a draw.
+- A dealt quằn scores (8) only inside its holder's winning total; it is not paid on its own.
+- A discard "belongs to a meld" unless it is a rác of some split with the fewest rác (so every
+  discard from a hand with no rác does); this holds for the tỳ too. Đền làng: the discarder
+  pays the winner every loser's share. With ``discard_rule="enforce"`` there is no đền làng.
+- ``payment="flat"`` doubles when the winner holds four identical cards (dealt or held quằn,
+  4 con khui) in its final hand.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -67,7 +88,7 @@ def _kind(value: Any, field: str = "card") -> int:
     if not isinstance(value, str):
         raise IllegalMoveError("invalid_action", f"{field} must be card text, not {value!r}")
     try:
-        return TuSacCard(value).index
+        return TuSacCard(unicodedata.normalize("NFC", value)).index
     except InvalidCardError as e:
         raise IllegalMoveError("invalid_card", f"{field}: {e}") from None
 
