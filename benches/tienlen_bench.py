@@ -62,13 +62,14 @@ def main() -> None:
     rows = []
     py_mask = rate(lambda: tienlen.legal_plays(mask), s)
     rows.append(("Python legal_plays, hand as a mask (82 Combos)", py_mask, "calls/s"))
-    rows.append(("Python legal_plays, hand as Card list", rate(lambda: tienlen.legal_plays(cards), s),
-                 "calls/s"))
-    rows.append(("Python legal_plays, hand as text", rate(lambda: tienlen.legal_plays(HAND), s),
-                 "calls/s"))
+    rows.append(
+        ("Python legal_plays, hand as Card list", rate(lambda: tienlen.legal_plays(cards), s), "calls/s")
+    )
+    rows.append(("Python legal_plays, hand as text", rate(lambda: tienlen.legal_plays(HAND), s), "calls/s"))
     table = tienlen.classify("9♠")
-    rows.append(("Python legal_plays on a single 9♠", rate(lambda: tienlen.legal_plays(mask, table), s),
-                 "calls/s"))
+    rows.append(
+        ("Python legal_plays on a single 9♠", rate(lambda: tienlen.legal_plays(mask, table), s), "calls/s")
+    )
     core = tienlen.Rules.south().core
     iterations = 2_000_000
     start = time.perf_counter()
@@ -76,8 +77,9 @@ def main() -> None:
     rust = iterations / (time.perf_counter() - start)
     rows.append(("Rust core legal_plays (loop in _core, no GIL)", rust, "calls/s"))
     seed = iter(range(10**9))
-    rows.append(("4-player random-bot hands via the public API", rate(lambda: random_game(next(seed)), s),
-                 "games/s"))
+    rows.append(
+        ("4-player random-bot hands via the public API", rate(lambda: random_game(next(seed)), s), "games/s")
+    )
     indices = [c.index for c in cards]
     oracle = rate(lambda: oracle_legal_plays(indices, None, tienlen.Rules.south()), s)
     rows.append(("pure-Python oracle generator (all subsets)", oracle, "calls/s"))

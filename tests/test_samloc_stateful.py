@@ -58,9 +58,7 @@ class SamLocTable(RuleBasedStateMachine):
         action = {"type": kind, "seat": seat, "cards": " ".join(str(c) for c in cards)}
         mask = to_mask(cards)
         open_now = {(a["type"], a["seat"], to_mask(a.get("cards", ""))) for a in g.legal_actions()}
-        legal = (kind, seat, mask if kind == "play" else 0) in open_now or (
-            kind == "next_hand" and g.is_over
-        )
+        legal = (kind, seat, mask if kind == "play" else 0) in open_now or (kind == "next_hand" and g.is_over)
         try:
             g.apply(action)
         except IllegalMoveError:

@@ -19,8 +19,7 @@ RANKED = SOUTH.replace(ending="ranked", scoring="ranked")
 DECK = (1 << 52) - 1
 
 
-def setup(hands: list[str], rules: Rules = SOUTH, turn: int = 0, cong: tuple[int, ...] = ()
-          ) -> Game:
+def setup(hands: list[str], rules: Rules = SOUTH, turn: int = 0, cong: tuple[int, ...] = ()) -> Game:
     """A game whose seats hold ``hands`` and ``turn`` leads a new round. Cards not in a hand
     count as already played by that seat (so only seats in ``cong`` have played nothing;
     they must hold 13 cards)."""
@@ -37,9 +36,23 @@ def setup(hands: list[str], rules: Rules = SOUTH, turn: int = 0, cong: tuple[int
         free = free[need:]
         played.append(sum(1 << i for i in taken))
     d["state"].update(
-        hands=masks, played=played, dealt=sum(masks) + sum(played), turn=turn, table=None,
-        table_seat=-1, passed=0, round_seats=0, must=0, out=0, order=[], cong=[], chain=None,
-        over=False, winner=None, next_first=False, hand_start=0,
+        hands=masks,
+        played=played,
+        dealt=sum(masks) + sum(played),
+        turn=turn,
+        table=None,
+        table_seat=-1,
+        passed=0,
+        round_seats=0,
+        must=0,
+        out=0,
+        order=[],
+        cong=[],
+        chain=None,
+        over=False,
+        winner=None,
+        next_first=False,
+        hand_start=0,
     )
     d["events"], d["actions"], d["ledger"] = [], [], []
     return Game.from_dict(d)
@@ -81,11 +94,15 @@ def test_first_out_ends_the_hand_and_counts_cards() -> None:
     assert g.current_seat == 0 and g.table is None
     act(g, "4♠")
     assert g.is_over and g.winner == 0 and g.current_seat is None
-    assert sorted(ledger(g)) == sorted([
-        (1, 0, 3, "cards_left"), (1, 0, 3, "thoi_black_two"),
-        (2, 0, 2, "cards_left"), (2, 0, 6, "thoi_red_two"),
-        (3, 0, 4, "cards_left"),
-    ])
+    assert sorted(ledger(g)) == sorted(
+        [
+            (1, 0, 3, "cards_left"),
+            (1, 0, 3, "thoi_black_two"),
+            (2, 0, 2, "cards_left"),
+            (2, 0, 6, "thoi_red_two"),
+            (3, 0, 4, "cards_left"),
+        ]
+    )
     assert g.settlement == [18, -6, -8, -4]
 
 
@@ -102,15 +119,19 @@ def test_ket_3_bich_and_chan_ket() -> None:
     g = setup(["3♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"])
     act(g, "3♠")
     assert g.is_over
-    assert ledger(g) == [(1, 0, 26, "ket_3_bich"), (2, 0, 26, "ket_3_bich"),
-                         (3, 0, 26, "ket_3_bich")]
+    assert ledger(g) == [(1, 0, 26, "ket_3_bich"), (2, 0, 26, "ket_3_bich"), (3, 0, 26, "ket_3_bich")]
     # Chặn kết 3 bích: seat 1 holds only 3♠ when seat 0 goes out.
     g = setup(["9♠ K♠", "3♠", "10♠ J♦", "4♦ 5♦"])
     act(g, "9♠", None, "10♠", None, "K♠")
     assert g.is_over
-    assert sorted(ledger(g)) == sorted([
-        (1, 0, 26, "chan_ket_3_bich"), (1, 2, 26, "chan_ket_3_bich"),
-        (2, 0, 1, "cards_left"), (3, 0, 2, "cards_left")])
+    assert sorted(ledger(g)) == sorted(
+        [
+            (1, 0, 26, "chan_ket_3_bich"),
+            (1, 2, 26, "chan_ket_3_bich"),
+            (2, 0, 1, "cards_left"),
+            (3, 0, 2, "cards_left"),
+        ]
+    )
     g = setup(["3♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"], SOUTH.replace(ket_3_bich=False))
     act(g, "3♠")
     assert g.settlement == [6, -2, -2, -2]
@@ -141,8 +162,9 @@ def test_cut_that_took_its_owner_out_is_not_paid() -> None:
     assert not any(e[3] == "chat" for e in ledger(g))
 
 
-@pytest.mark.parametrize("mode, reenters", [("four_pair_sequence", True), ("none", False),
-                                            ("any_bomb", True)])
+@pytest.mark.parametrize(
+    "mode, reenters", [("four_pair_sequence", True), ("none", False), ("any_bomb", True)]
+)
 def test_bomb_after_pass(mode: str, reenters: bool) -> None:
     four_ps = "8♠ 8♣ 9♦ 9♥ 10♠ 10♦ J♣ J♥ 3♦"
     rules = SOUTH.replace(bomb_after_pass=mode)
@@ -233,8 +255,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
         (lambda: g.play(other, g.hand(other)[0]), "not_your_turn"),
         (lambda: g.play(seat, g.hand(other)[0]), "cards_not_in_hand"),
         (lambda: g.pass_turn(seat), "cannot_pass_on_lead"),
-        (lambda: g.play(seat, [c for c in g.hand(seat) if c.index != 0][:1]),
-         "must_include_lowest"),
+        (lambda: g.play(seat, [c for c in g.hand(seat) if c.index != 0][:1]), "must_include_lowest"),
         (lambda: g.play(9, "3♠"), "invalid_seat"),
         (lambda: g.apply({"type": "fold", "seat": seat}), "unknown_action"),
         (lambda: g.next_hand(), "hand_not_over"),
@@ -272,8 +293,7 @@ def test_first_lead_rules() -> None:
         assert g3.hand(g3.current_seat)[0].index == lowest  # type: ignore[arg-type]
     r = Game(4, SOUTH.replace(first_lead="random"), seed=3)
     assert r.view(r.current_seat)["must_include"] == []  # type: ignore[arg-type]
-    assert len({Game(4, SOUTH.replace(first_lead="random"), seed=s).current_seat
-                for s in range(20)}) > 1
+    assert len({Game(4, SOUTH.replace(first_lead="random"), seed=s).current_seat for s in range(20)}) > 1
 
 
 def test_next_hand_winner_leads() -> None:
@@ -289,7 +309,7 @@ def test_next_hand_winner_leads() -> None:
     while not g.is_over:
         g.auto_play(g.current_seat)  # type: ignore[arg-type]
     assert sum(g.settlement) == 0  # type: ignore[arg-type]
-    assert [a + b for a, b in zip(total, g.hand_settlement)] == g.settlement  # type: ignore[arg-type]
+    assert [a + b for a, b in zip(total, g.hand_settlement, strict=False)] == g.settlement  # type: ignore[arg-type]
     again = Game.replay(g.actions, players=4, seed=11)
     assert again.events == g.events and again.settlement == g.settlement
 
@@ -382,11 +402,14 @@ def test_uniform_interface() -> None:
     assert g.describe({"type": "pass", "seat": 1}) == "seat 1 passes"
 
 
-@pytest.mark.parametrize("rules, digest, settlement", [
-    (SOUTH, "097d0d4b36d1c6e1", [-3, 5, 0, -2]),
-    (NORTH, "03a84a704137148c", [-7, 0, -6, 13]),
-    (RANKED, "ba7db32ee777f335", [-1, 1, 1, -1]),
-])
+@pytest.mark.parametrize(
+    "rules, digest, settlement",
+    [
+        (SOUTH, "097d0d4b36d1c6e1", [-3, 5, 0, -2]),
+        (NORTH, "03a84a704137148c", [-7, 0, -6, 13]),
+        (RANKED, "ba7db32ee777f335", [-1, 1, 1, -1]),
+    ],
+)
 def test_golden_playthrough(rules: Rules, digest: str, settlement: list[int]) -> None:
     """Two seeded hands played by auto_play: the event log is pinned (deal, flow, payments),
     so a change to the shared flow that alters Tiến Lên shows up here."""

@@ -18,7 +18,13 @@ from vncards.tienlen import Rules
 
 TWO = 12  # rank index of the 2
 SINGLE, PAIR, TRIPLE, STRAIGHT, PAIR_SEQ, QUAD = (
-    "single", "pair", "triple", "straight", "pair_sequence", "four_of_a_kind")
+    "single",
+    "pair",
+    "triple",
+    "straight",
+    "pair_sequence",
+    "four_of_a_kind",
+)
 
 
 class Play(NamedTuple):
@@ -53,8 +59,11 @@ def oracle_classify(cards: tuple[int, ...], rules: Rules) -> Play | None:
         return Play(STRAIGHT, cards)
     if rules.pair_sequences and n >= 6 and n % 2 == 0 and TWO not in ranks:
         pair_ranks = ranks[::2]
-        if (ranks[1::2] == pair_ranks and len(set(pair_ranks)) == n // 2
-                and all(b == a + 1 for a, b in pairwise(pair_ranks))):
+        if (
+            ranks[1::2] == pair_ranks
+            and len(set(pair_ranks)) == n // 2
+            and all(b == a + 1 for a, b in pairwise(pair_ranks))
+        ):
             return Play(PAIR_SEQ, cards)
     return None
 
@@ -89,8 +98,7 @@ def oracle_beats(p: Play, t: Play, rules: Rules) -> bool:
     return False
 
 
-def oracle_legal_plays(hand: list[int], table: Play | None, rules: Rules,
-                       must: int = 0) -> set[int]:
+def oracle_legal_plays(hand: list[int], table: Play | None, rules: Rules, must: int = 0) -> set[int]:
     """Masks of every subset of ``hand`` that is a combination beating ``table``."""
     out = set()
     for k in range(1, len(hand) + 1):
@@ -162,8 +170,10 @@ def test_must_include_matches_brute_force() -> None:
     for _ in range(30):
         hand = _rich_hand(rng, 10)
         must = 1 << hand[0]
-        got = {c.mask for c in tienlen.legal_plays(sum(1 << c for c in hand), None, rules,
-                                                    must_include=[Card(hand[0])])}
+        got = {
+            c.mask
+            for c in tienlen.legal_plays(sum(1 << c for c in hand), None, rules, must_include=[Card(hand[0])])
+        }
         assert got == oracle_legal_plays(hand, None, rules, must)
 
 
@@ -182,8 +192,11 @@ def test_classify_and_beats_agree_with_oracle_on_random_sets() -> None:
         plays = tienlen.legal_plays(sum(1 << c for c in _rich_hand(rng, 13)), None, rules)
         for _ in range(400):
             p, t = rng.choice(plays), rng.choice(plays)
-            want = oracle_beats(oracle_classify(tuple(_cards(p.mask)), rules),  # type: ignore[arg-type]
-                                oracle_classify(tuple(_cards(t.mask)), rules), rules)  # type: ignore[arg-type]
+            want = oracle_beats(
+                oracle_classify(tuple(_cards(p.mask)), rules),  # type: ignore[arg-type]
+                oracle_classify(tuple(_cards(t.mask)), rules),
+                rules,
+            )  # type: ignore[arg-type]
             assert tienlen.beats(p, t, rules) == want, (str(p), str(t))
 
 
@@ -215,17 +228,21 @@ def test_combo_objects() -> None:
 
 
 @settings(deadline=None)
-@given(hand=st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True),
-       other=st.lists(st.integers(0, 51), min_size=1, max_size=8, unique=True),
-       pick=st.integers(0, 10**6), name=st.sampled_from(sorted(VARIANTS)))
+@given(
+    hand=st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True),
+    other=st.lists(st.integers(0, 51), min_size=1, max_size=8, unique=True),
+    pick=st.integers(0, 10**6),
+    name=st.sampled_from(sorted(VARIANTS)),
+)
 def test_legal_plays_property(hand: list[int], other: list[int], pick: int, name: str) -> None:
     rules = VARIANTS[name]
     hand = sorted(hand)
     mask = sum(1 << c for c in hand)
     plays = tienlen.legal_plays(mask, None, rules)
     assert {c.mask for c in plays} == oracle_legal_plays(hand, None, rules)
-    candidates = [t for t in tienlen.legal_plays(sum(1 << c for c in other), None, rules)
-                  if not t.mask & mask]
+    candidates = [
+        t for t in tienlen.legal_plays(sum(1 << c for c in other), None, rules) if not t.mask & mask
+    ]
     if candidates:
         t = candidates[pick % len(candidates)]
         tp = oracle_classify(tuple(_cards(t.mask)), rules)

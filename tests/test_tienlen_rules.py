@@ -25,20 +25,38 @@ def test_card_order() -> None:
     assert tienlen.beats("10♠", "9♥")
 
 
-@pytest.mark.parametrize("cards, want", [
-    ("3♠", "single"), ("♠4♦4", "pair"), ("5♠5♦5♥", "triple"), ("Q♠K♦A♥", "straight"),
-    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣", "straight"), ("K♠A♦2♥", None), ("A♠2♦3♥", None),
-    ("2♠3♦4♥", None), ("3♠3♣4♦4♥5♠5♦", "pair_sequence"), ("K♠K♣A♦A♥2♠2♦", None),
-    ("3♠3♣3♦3♥", "four_of_a_kind"), ("3♠3♣4♦4♥", None), ("3♠4♦", None),
-])
+@pytest.mark.parametrize(
+    "cards, want",
+    [
+        ("3♠", "single"),
+        ("♠4♦4", "pair"),
+        ("5♠5♦5♥", "triple"),
+        ("Q♠K♦A♥", "straight"),
+        ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣", "straight"),
+        ("K♠A♦2♥", None),
+        ("A♠2♦3♥", None),
+        ("2♠3♦4♥", None),
+        ("3♠3♣4♦4♥5♠5♦", "pair_sequence"),
+        ("K♠K♣A♦A♥2♠2♦", None),
+        ("3♠3♣3♦3♥", "four_of_a_kind"),
+        ("3♠3♣4♦4♥", None),
+        ("3♠4♦", None),
+    ],
+)
 def test_south_combinations(cards: str, want: str | None) -> None:
     assert kind(cards) == want
 
 
-@pytest.mark.parametrize("play, table", [
-    ("♥J♥Q♠K", "♣10♦J♥Q"), ("♦5♠6♣7", "♥5♥6♠7"), ("♦5♣5", "♦4♥4"), ("♠5♦5♥5", "♠4♦4♥4"),
-    ("2♥", "2♠"),
-])
+@pytest.mark.parametrize(
+    "play, table",
+    [
+        ("♥J♥Q♠K", "♣10♦J♥Q"),
+        ("♦5♠6♣7", "♥5♥6♠7"),
+        ("♦5♣5", "♦4♥4"),
+        ("♠5♦5♥5", "♠4♦4♥4"),
+        ("2♥", "2♠"),
+    ],
+)
 def test_south_beating_examples(play: str, table: str) -> None:
     assert tienlen.beats(play, table)
     assert not tienlen.beats(table, play)
@@ -91,17 +109,20 @@ def test_north_combinations_and_beating() -> None:
     assert tienlen.beats("8♠8♣8♦8♥", "7♠7♣7♦7♥", NORTH)
 
 
-@pytest.mark.parametrize("hand, want", [
-    ("4♦4♥5♦5♥6♠6♥7♣7♥J♠J♦K♠K♣ 3♠", "six_pairs"),
-    ("2♠2♣2♦2♥ 3♠4♠6♦8♥10♠Q♦K♥A♠9♣", "four_twos"),
-    ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦ 10♠Q♦A♥", "five_pair_sequence"),
-    ("2♠4♠5♠6♠7♠8♠9♠10♠J♠Q♠K♠A♠A♣", "twelve_same_suit"),
-    ("3♠3♣3♦3♥5♠5♣5♦5♥ 7♠9♦J♥K♣A♠", "two_quads"),
-    ("2♠2♣2♦4♠4♣4♦5♠5♣5♦10♠10♣10♦A♥", "four_triples"),
-    ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦9♣9♦ 2♠", "six_pair_sequence"),
-    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣ 2♥", "dragon"),
-    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣2♣ 2♥", None),
-])
+@pytest.mark.parametrize(
+    "hand, want",
+    [
+        ("4♦4♥5♦5♥6♠6♥7♣7♥J♠J♦K♠K♣ 3♠", "six_pairs"),
+        ("2♠2♣2♦2♥ 3♠4♠6♦8♥10♠Q♦K♥A♠9♣", "four_twos"),
+        ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦ 10♠Q♦A♥", "five_pair_sequence"),
+        ("2♠4♠5♠6♠7♠8♠9♠10♠J♠Q♠K♠A♠A♣", "twelve_same_suit"),
+        ("3♠3♣3♦3♥5♠5♣5♦5♥ 7♠9♦J♥K♣A♠", "two_quads"),
+        ("2♠2♣2♦4♠4♣4♦5♠5♣5♦10♠10♣10♦A♥", "four_triples"),
+        ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦9♣9♦ 2♠", "six_pair_sequence"),
+        ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣ 2♥", "dragon"),
+        ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣2♣ 2♥", None),
+    ],
+)
 def test_instant_win_examples(hand: str, want: str | None) -> None:
     assert tienlen.instant_win(hand) == want
 
@@ -163,5 +184,4 @@ def test_batch_and_loop_entry_points() -> None:
     hand = to_mask("3♠3♣ 4♦4♥ 5♠5♦ 6♣ 7♥ 8♠ 9♦ J♣ Q♣ 2♥")
     assert shedding_count_leads_batch([hand, to_mask("3♠ 4♠")], SOUTH.core) == [82, 2]
     assert shedding_legal_plays_loop(hand, None, SOUTH.core, 10) == 820
-    assert shedding_legal_plays_loop(hand, "9♠", SOUTH.core, 1) == len(
-        tienlen.legal_plays(hand, "9♠"))
+    assert shedding_legal_plays_loop(hand, "9♠", SOUTH.core, 1) == len(tienlen.legal_plays(hand, "9♠"))

@@ -20,12 +20,21 @@ PRESETS = {
 OPTION_SETS = [
     Rules.south().replace(bomb_after_pass="any_bomb", finish_on_two="penalized"),
     Rules.south().replace(bomb_after_pass="none", finish_on_two="forbidden", ket_3_bich=False),
-    Rules.south().replace(first_lead="random", quad_beats_pair_of_twos=False,
-                          same_colour_instant_win=True, first_hand_extras=True),
+    Rules.south().replace(
+        first_lead="random",
+        quad_beats_pair_of_twos=False,
+        same_colour_instant_win=True,
+        first_hand_extras=True,
+    ),
     Rules.south().replace(ending="ranked", scoring="ranked", thoi_to="winner"),
     Rules.north().replace(triple_follows_suits=True, finish_on_two="forbidden"),
-    Rules.north().replace(single_follows_suit=False, finish_on_two="allowed",
-                          ending="ranked", scoring="ranked", bomb_after_pass="any_bomb"),
+    Rules.north().replace(
+        single_follows_suit=False,
+        finish_on_two="allowed",
+        ending="ranked",
+        scoring="ranked",
+        bomb_after_pass="any_bomb",
+    ),
 ]
 
 

@@ -24,13 +24,15 @@ RULESETS = [
     Rules.south(),
     Rules.north(),
     Rules.south().replace(ending="ranked", scoring="ranked"),
-    Rules.south().replace(ending="ranked", scoring="ranked", thoi_to="winner",
-                          bomb_after_pass="any_bomb"),
+    Rules.south().replace(ending="ranked", scoring="ranked", thoi_to="winner", bomb_after_pass="any_bomb"),
     Rules.south().replace(finish_on_two="forbidden", first_lead="random", ket_3_bich=False),
-    Rules.south().replace(bomb_after_pass="none", quad_beats_pair_of_twos=False,
-                          same_colour_instant_win=True, first_hand_extras=True),
-    Rules.north().replace(triple_follows_suits=True, single_follows_suit=False,
-                          finish_on_two="forbidden"),
+    Rules.south().replace(
+        bomb_after_pass="none",
+        quad_beats_pair_of_twos=False,
+        same_colour_instant_win=True,
+        first_hand_extras=True,
+    ),
+    Rules.north().replace(triple_follows_suits=True, single_follows_suit=False, finish_on_two="forbidden"),
     Rules.north().replace(ending="ranked", scoring="ranked", bomb_after_pass="any_bomb"),
 ]
 
@@ -38,8 +40,7 @@ RULESETS = [
 class TienLenMachine(RuleBasedStateMachine):
     game: Game
 
-    @initialize(seed=st.integers(0, 2**64), players=st.integers(2, 4),
-                rules=st.sampled_from(RULESETS))
+    @initialize(seed=st.integers(0, 2**64), players=st.integers(2, 4), rules=st.sampled_from(RULESETS))
     def start(self, seed: int, players: int, rules: Rules) -> None:
         self.game = Game(players, rules, seed)
         self.seed = seed
@@ -61,17 +62,19 @@ class TienLenMachine(RuleBasedStateMachine):
     def next_hand(self) -> None:
         self.game.next_hand()
 
-    @rule(seat=st.integers(-1, 4), kind=st.sampled_from(["play", "pass", "next_hand", "bogus"]),
-          cards=st.lists(st.integers(0, 51), min_size=0, max_size=5, unique=True),
-          own=st.booleans())
+    @rule(
+        seat=st.integers(-1, 4),
+        kind=st.sampled_from(["play", "pass", "next_hand", "bogus"]),
+        cards=st.lists(st.integers(0, 51), min_size=0, max_size=5, unique=True),
+        own=st.booleans(),
+    )
     def any_action(self, seat: int, kind: str, cards: list[int], own: bool) -> None:
         g = self.game
         if own and 0 <= seat < g.players and g.hand_mask(seat):
             held = [c.index for c in g.hand(seat)]
             cards = [held[i % len(held)] for i in cards]
             cards = sorted(set(cards))
-        action: dict[str, Any] = {"type": kind, "seat": seat,
-                                  "cards": " ".join(str(Card(c)) for c in cards)}
+        action: dict[str, Any] = {"type": kind, "seat": seat, "cards": " ".join(str(Card(c)) for c in cards)}
         before = g.to_json()
         try:
             g.apply(action)

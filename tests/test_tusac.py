@@ -122,7 +122,7 @@ def oracle_splits(counts: tuple[int, ...]) -> set[tuple[tuple[str, tuple[int, ..
         if name == "single" and first < 4:
             continue  # a lone Tướng is a meld, never rác
         for s in oracle_splits(rest):
-            out.add(tuple(sorted(s + ((name, ks),))))
+            out.add(tuple(sorted((*s, (name, ks)))))
     return out
 
 
@@ -162,7 +162,11 @@ def test_text_forms() -> None:
     assert tusac.parse_cards("kr,pw") == tusac.parse_cards("KRPW") == tusac.parse_cards("KR PW")
     assert [str(c) for c in tusac.parse_cards("Si vang Tuong... ".replace("Tuong... ", ""))] == ["AY"]
     assert [str(c) for c in tusac.parse_cards("chot trang xe do phao xanh ma vang")] == [
-        "PW", "RR", "CG", "HY"]
+        "PW",
+        "RR",
+        "CG",
+        "HY",
+    ]
     assert str(tusac.parse_card("Tượng xanh")) == "EG"
     assert str(tusac.parse_card(unicodedata.normalize("NFD", "Tướng đỏ"))) == "KR"
     assert tusac.parse_cards([TuSacCard("KR"), "PW"]) == tusac.parse_cards("KR PW")
@@ -170,8 +174,14 @@ def test_text_forms() -> None:
 
 @pytest.mark.parametrize(
     ("bad", "token", "position"),
-    [("KR ZZ", "ZZ", 3), ("KR K", "K", 3), ("tuong do", "tuong", 0), ("Xe tím", "tím", 3),
-     ("KRQQ", "QQ", 2), ("Chốt", "Chốt", 0)],
+    [
+        ("KR ZZ", "ZZ", 3),
+        ("KR K", "K", 3),
+        ("tuong do", "tuong", 0),
+        ("Xe tím", "tím", 3),
+        ("KRQQ", "QQ", 2),
+        ("Chốt", "Chốt", 0),
+    ],
 )
 def test_invalid_cards_name_token_and_position(bad: str, token: str, position: int) -> None:
     with pytest.raises(InvalidCardError) as e:
@@ -192,8 +202,16 @@ def test_more_than_four_copies_is_invalid() -> None:
 
 def test_meld_table() -> None:
     assert MELD_LENH == {
-        "pair": 0, "general": 1, "general_set": 1, "chariot_set": 1, "three_soldiers": 1,
-        "four_soldiers": 4, "claimed_triple": 1, "triple": 3, "claimed_quad": 6, "quad": 8,
+        "pair": 0,
+        "general": 1,
+        "general_set": 1,
+        "chariot_set": 1,
+        "three_soldiers": 1,
+        "four_soldiers": 4,
+        "claimed_triple": 1,
+        "triple": 3,
+        "claimed_quad": 6,
+        "quad": 8,
         "single": 0,
     }
     assert TOI == 3
@@ -201,9 +219,16 @@ def test_meld_table() -> None:
 
 @pytest.mark.parametrize(
     ("cards", "kind", "lenh"),
-    [("CG CG", "pair", 0), ("KY", "general", 1), ("KR AR ER", "general_set", 1),
-     ("RW CW HW", "chariot_set", 1), ("PY PR PW", "three_soldiers", 1),
-     ("PY PR PG PW", "four_soldiers", 4), ("HG HG HG", "triple", 3), ("AY AY AY AY", "quad", 8)],
+    [
+        ("CG CG", "pair", 0),
+        ("KY", "general", 1),
+        ("KR AR ER", "general_set", 1),
+        ("RW CW HW", "chariot_set", 1),
+        ("PY PR PW", "three_soldiers", 1),
+        ("PY PR PG PW", "four_soldiers", 4),
+        ("HG HG HG", "triple", 3),
+        ("AY AY AY AY", "quad", 8),
+    ],
 )
 def test_each_meld(cards: str, kind: str, lenh: int) -> None:
     (split,) = tusac.melds(cards)[:1]
@@ -251,8 +276,10 @@ def test_odd_total_rule() -> None:
     # Melds of 21 cards always total an odd number (each meld's lệnh has its card count's
     # parity), so only smaller, even-sized hands show the rule at work.
     assert tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER") is None
-    assert tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER",
-                           rules=Rules(odd_total_required=False)) == 2 + TOI
+    assert (
+        tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total_required=False))
+        == 2 + TOI
+    )
     # the score is the highest total: đôi + Tướng–Sĩ–Tượng (1) or two lone Tướng + the set (3)
     assert tusac.win_score("KY KY KY AY EY") == 3 + TOI
 
@@ -278,8 +305,13 @@ def test_bai_bung_example_xe_xe_phao_ma() -> None:
     got = claims("RR RR CR HR", "RR")
     assert got == {"pair[RR RR]", "chariot_set[RR CR HR]"}
     with pytest.raises(Exception) as e:
-        _core.tusac_check_claim(_core.tusac_pack("RR RR CR HR"), TuSacCard("RR").index,
-                                "claimed_triple", [TuSacCard("RR").index] * 2, True)
+        _core.tusac_check_claim(
+            _core.tusac_pack("RR RR CR HR"),
+            TuSacCard("RR").index,
+            "claimed_triple",
+            [TuSacCard("RR").index] * 2,
+            True,
+        )
     assert e.value.reason == "bai_bung"  # type: ignore[attr-defined]
 
 
@@ -313,7 +345,10 @@ def test_complete_sets_are_never_broken_but_three_chot_take_the_fourth() -> None
 def test_mandatory_triple_and_triple_optional() -> None:
     assert claims("KY KY AY", "KY") == {"claimed_triple[KY KY KY]"}
     assert claims("KY KY AY", "KY", triple_optional=True) == {
-        "claimed_triple[KY KY KY]", "pair[KY KY]", "general[KY]"}
+        "claimed_triple[KY KY KY]",
+        "pair[KY KY]",
+        "general[KY]",
+    }
 
 
 def test_a_claim_must_leave_a_card_to_discard() -> None:
@@ -323,8 +358,13 @@ def test_a_claim_must_leave_a_card_to_discard() -> None:
 
 def test_rules_validation() -> None:
     assert Rules().to_dict() == {
-        "triple_optional": False, "discard_rule": "penalize", "odd_total_required": True,
-        "draw_at_stock": 7, "payment": "per_lenh", "deny_empty_window": False}
+        "triple_optional": False,
+        "discard_rule": "penalize",
+        "odd_total_required": True,
+        "draw_at_stock": 7,
+        "payment": "per_lenh",
+        "deny_empty_window": False,
+    }
     with pytest.raises(RulesError):
         Rules(discard_rule="forbid")  # type: ignore[arg-type]
     with pytest.raises(RulesError):
@@ -363,7 +403,8 @@ def test_wins_with_an_offer_match_the_oracle(cards: list[int], offer: int, expos
     want_odd = max((t for t in shifted if t % 2), default=None)
     got = _core.tusac_win_total_packed(_core.tusac_pack(text(cards)), exposed, offer, True)
     assert got == (None if want_odd is None else want_odd + TOI)
-    assert tusac.can_win(text(cards), offer=TuSacCard(offer)) == (oracle_with_offer(counts, offer)[1] is not None)
+    want_win = oracle_with_offer(counts, offer)[1] is not None
+    assert tusac.can_win(text(cards), offer=TuSacCard(offer)) == want_win
 
 
 @settings(max_examples=150, deadline=None)
@@ -407,5 +448,5 @@ def test_claims_follow_the_rules(cards: list[int], offer: int, entitled: bool) -
             assert oracle(rest)[0] <= base  # bài bụng
             assert all(counts[k] < 3 for k in used)  # a khạp is never split
         assert any(rest[k] for k in range(4, 28))  # something to discard
-        shape = _core.tusac_classify([TuSacCard(k) for k in list(used) + [offer]])
+        shape = _core.tusac_classify([TuSacCard(k) for k in [*list(used), offer]])
         assert {"triple": "claimed_triple", "quad": "claimed_quad"}.get(shape, shape) == meld

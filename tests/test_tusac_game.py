@@ -79,11 +79,20 @@ def build(
         "responses": [None] * n,
         "result": None,
     }
-    return Game.from_dict({
-        "format": "vncards", "game": "tusac", "version": 1, "players": n,
-        "rules": rules.to_dict(), "rng": {"key": "00" * 32, "position": 0},
-        "events": [], "actions": [], "ledger": [], "state": state,
-    })
+    return Game.from_dict(
+        {
+            "format": "vncards",
+            "game": "tusac",
+            "version": 1,
+            "players": n,
+            "rules": rules.to_dict(),
+            "rng": {"key": "00" * 32, "position": 0},
+            "events": [],
+            "actions": [],
+            "ledger": [],
+            "state": state,
+        }
+    )
 
 
 def acts(game: Game, seat: int) -> list[dict[str, Any]]:
@@ -254,8 +263,7 @@ def test_bai_bung_in_a_game() -> None:
 def test_khui_is_mandatory_and_keeps_the_khap_whole() -> None:
     g = build(["HG AY AY EW CG", "PY PW", "HG HG HG PR", ""])
     play(g, 0, "discard", card="HG")
-    assert acts(g, 2) == [{"type": "claim", "seat": 2, "meld": "claimed_quad",
-                           "cards": ["HG", "HG", "HG"]}]
+    assert acts(g, 2) == [{"type": "claim", "seat": 2, "meld": "claimed_quad", "cards": ["HG", "HG", "HG"]}]
     with pytest.raises(IllegalMoveError) as e:
         play(g, 2, "pass")
     assert e.value.reason == "must_claim"
@@ -265,8 +273,7 @@ def test_khui_is_mandatory_and_keeps_the_khap_whole() -> None:
 
 def test_triple_is_mandatory_unless_triple_optional() -> None:
     for optional in (False, True):
-        g = build(["HG AY AY EW CG", "PY PW", "HG HG PR EY", ""],
-                  rules=Rules(triple_optional=optional))
+        g = build(["HG AY AY EW CG", "PY PW", "HG HG PR EY", ""], rules=Rules(triple_optional=optional))
         play(g, 0, "discard", card="HG")
         assert ("pass" in kinds(acts(g, 2))) is optional
 
@@ -294,7 +301,8 @@ def test_claimer_discards_and_the_turn_passes_after_it() -> None:
     assert after[0] == ("discard", 1)
     # the seat after the claimer is entitled to the discard, or turns up when nobody claims it
     assert after[1:3] == [("dead", None), ("turn_up", 2)] or (
-        g.offer is not None and g.offer["entitled"] == 2)
+        g.offer is not None and g.offer["entitled"] == 2
+    )
 
 
 # ---- discard rule, đền làng, draw, payments -------------------------------------------------
@@ -333,16 +341,18 @@ def test_flat_payment_doubles_with_a_quad() -> None:
     for unit in (1, 2):
         hands = ["HW AY AY EW CG", "PY PR", "RW CW", ""]
         exposed = [[], [], [("quad", "AG AG AG AG")] if unit == 2 else [], []]
-        g = build(hands, exposed=exposed, reserve="HW",
-                  rules=Rules(payment="flat"))
+        g = build(hands, exposed=exposed, reserve="HW", rules=Rules(payment="flat"))
         play(g, 0, "discard", card="HW")
         play(g, 2, "win")
         assert g.settlement == [-unit, -unit, 3 * unit, -unit]
 
 
 def test_per_lenh_payment_is_the_winners_total() -> None:
-    g = build(["HW AY AY EW CG", "PY PR", "RW CW KW", ""],
-              exposed=[[], [], [("claimed_triple", "EW EW EW")], []], reserve="HW")
+    g = build(
+        ["HW AY AY EW CG", "PY PR", "RW CW KW", ""],
+        exposed=[[], [], [("claimed_triple", "EW EW EW")], []],
+        reserve="HW",
+    )
     play(g, 0, "discard", card="HW")
     play(g, 2, "win")
     # Xe–Pháo–Mã 1 + lone Tướng 1 + 3 con khui 1 + tới 3
@@ -351,8 +361,7 @@ def test_per_lenh_payment_is_the_winners_total() -> None:
 
 
 def test_draw_when_the_stock_is_down_to_draw_at_stock() -> None:
-    g = build(["AY EW CG", "PY PR", "", ""], rules=Rules(draw_at_stock=30), stock_top="AY",
-              reserve="KY")
+    g = build(["AY EW CG", "PY PR", "", ""], rules=Rules(draw_at_stock=30), stock_top="AY", reserve="KY")
     assert g.stock_count == 31
     play(g, 0, "discard", card="AY")  # dead; seat 1 turns up Sĩ vàng (30 left): dead too
     assert g.result is not None and g.result["draw"] and g.stock_count == 30
@@ -420,9 +429,25 @@ def assert_views_hide_hands(g: Game) -> None:
     assert all("hand" not in e or e["type"] == "win" for e in g.events)
 
 
-VIEW_KEYS = {"game", "seat", "players", "dealer", "phase", "hand", "hand_counts", "exposed",
-             "exposed_lenh", "dead", "stock", "offer", "to_discard", "pending", "legal_actions",
-             "result", "settlement"}
+VIEW_KEYS = {
+    "game",
+    "seat",
+    "players",
+    "dealer",
+    "phase",
+    "hand",
+    "hand_counts",
+    "exposed",
+    "exposed_lenh",
+    "dead",
+    "stock",
+    "offer",
+    "to_discard",
+    "pending",
+    "legal_actions",
+    "result",
+    "settlement",
+}
 
 
 def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0) -> Game:
@@ -470,8 +495,7 @@ def test_random_complete_games() -> None:
         assert g.result is not None
         outcomes["draw" if g.result["draw"] else "win"] += 1
         if i % 10 == 0:
-            again = Game.replay(g.actions, players=g.players, rules=rules, seed=i,
-                                dealer=i % g.players)
+            again = Game.replay(g.actions, players=g.players, rules=rules, seed=i, dealer=i % g.players)
             assert again.to_json() == g.to_json()
     assert outcomes["win"] > 0 and outcomes["draw"] > 0
 
@@ -483,13 +507,21 @@ def test_ten_thousand_random_games() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 60), st.lists(
-    st.fixed_dictionaries({
-        "type": st.sampled_from(["discard", "claim", "win", "pass", "draw"]),
-        "seat": st.integers(-1, 4),
-        "card": st.sampled_from([*CODES, "ZZ", 3]),
-        "cards": st.lists(st.sampled_from(CODES), max_size=3),
-    }), max_size=8))
+@given(
+    st.integers(0, 2**32),
+    st.integers(0, 60),
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(["discard", "claim", "win", "pass", "draw"]),
+                "seat": st.integers(-1, 4),
+                "card": st.sampled_from([*CODES, "ZZ", 3]),
+                "cards": st.lists(st.sampled_from(CODES), max_size=3),
+            }
+        ),
+        max_size=8,
+    ),
+)
 def test_rejected_actions_change_nothing(seed: int, steps: int, attempts: list[dict[str, Any]]) -> None:
     g = Game(players=4, seed=seed)
     for _ in range(steps):

@@ -2,7 +2,7 @@
 # One section per Rust binding file in src/python/; keep each game's names in its own section.
 
 from collections.abc import Iterable, Sequence
-from typing import TypeVar, final
+from typing import Any, TypeVar, final
 
 _T = TypeVar("_T")
 
@@ -57,7 +57,7 @@ class Rng:
 
 # ---- shedding / tienlen / samloc (src/python/shedding.rs) ------------------------------------
 
-_CardsArg = int | str | Card | SheddingCombo | Iterable[str | Card]
+_CardsArg = int | str | Card | "SheddingCombo" | Iterable[str | Card]
 
 @final
 class SheddingRules:
@@ -163,6 +163,7 @@ def samloc_instant_winner(
 def samloc_legal_plays_loop(
     hand: Any, table: Any | None, rules: SheddingRules, iterations: int, bao_mot: bool = False
 ) -> int: ...
+
 @final
 class TuSacCard:
     def __new__(cls, card: str | int | TuSacCard) -> TuSacCard: ...

@@ -193,7 +193,10 @@ fn filter_arg(filter: &str) -> PyResult<PlayFilter> {
     }
 }
 
-pub(super) fn table_arg(table: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Option<Combo>> {
+pub(super) fn table_arg(
+    table: Option<&Bound<'_, PyAny>>,
+    rules: &Rules,
+) -> PyResult<Option<Combo>> {
     match table {
         None => Ok(None),
         Some(t) if t.is_none() => Ok(None),

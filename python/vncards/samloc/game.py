@@ -181,9 +181,7 @@ class Game(SheddingGame):
             and self._lower_single(self._hands[seat], combo)
             and self._bao_mot_seats(seat)
         ):
-            raise IllegalMoveError(
-                "bao_mot", "a seat holds one card (báo 1): play your highest single"
-            )
+            raise IllegalMoveError("bao_mot", "a seat holds one card (báo 1): play your highest single")
 
     def _finish_on_two(self) -> str:
         # A Sâm declarer's last play wins the Sâm whatever it holds.
@@ -325,9 +323,7 @@ class Game(SheddingGame):
         self._sam_phase = expect_bool(d.get("sam_phase"), "samloc.sam_phase")
         self._declined = expect_int(d.get("declined"), "samloc.declined", 0, n)
         declarer = d.get("declarer")
-        self._declarer = (
-            None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
-        )
+        self._declarer = None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
         self._violations = {}
         for i, item in enumerate(expect_list(d.get("violations"), "samloc.violations")):
             pair = expect_list(item, f"samloc.violations[{i}]", 2)

@@ -66,7 +66,7 @@ class SheddingGame(TableGame):
         self._hands: list[int] = []
         for s in range(n):
             m = 0
-            for i in perm[s * size:(s + 1) * size]:
+            for i in perm[s * size : (s + 1) * size]:
                 m |= 1 << i
             self._hands.append(m)
         self._dealt = 0
@@ -86,8 +86,7 @@ class SheddingGame(TableGame):
         self._chain: list[int] | None = None
         self._over = False
         self._hand_start = len(self._ledger)
-        self._emit("deal", hand_number=self._hand_number,
-                   counts=[m.bit_count() for m in self._hands])
+        self._emit("deal", hand_number=self._hand_number, counts=[m.bit_count() for m in self._hands])
         self._after_deal()
         if not self._over and self._turn is None:
             self._open_lead()
@@ -127,7 +126,7 @@ class SheddingGame(TableGame):
         if not self._over:
             return None
         out = [0] * self._players
-        for e in self._ledger.entries[self._hand_start:]:
+        for e in self._ledger.entries[self._hand_start :]:
             out[e["from"]] -= e["units"]
             out[e["to"]] += e["units"]
         return out
@@ -240,8 +239,7 @@ class SheddingGame(TableGame):
 
     def _plays_for(self, seat: int) -> list[SheddingCombo]:
         hand = self._hands[seat]
-        plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must,
-                                     self._seat_filter(seat))
+        plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must, self._seat_filter(seat))
         if hand & TWOS_MASK and self._finish_on_two() == "forbidden":
             others = [c for c in plays if c.mask != hand]
             if len(others) < len(plays) and (others or self._table is not None):
@@ -255,8 +253,7 @@ class SheddingGame(TableGame):
         if self._over:
             raise IllegalMoveError("game_over", "the hand is over")
         if checked != self._turn:
-            raise IllegalMoveError("not_your_turn",
-                                   f"it is seat {self._turn}'s turn, not {checked}'s")
+            raise IllegalMoveError("not_your_turn", f"it is seat {self._turn}'s turn, not {checked}'s")
         return checked
 
     def play(self, seat: int, cards: Any) -> None:
@@ -267,15 +264,24 @@ class SheddingGame(TableGame):
         mask = combo.mask
         if self._passed >> seat & 1:
             filt = self._after_pass_filter()
-            if filt is None or not (combo.is_bomb if filt == "bombs"
-                                    else combo.kind == "pair_sequence" and len(combo) == 8):
-                raise IllegalMoveError("must_cut_or_pass",
-                                       "after passing, a seat may only cut with a bomb or pass")
-        if (mask == hand and mask & TWOS_MASK and self._finish_on_two() == "forbidden"
-                and (self._table is not None
-                     or len(shedding_legal_plays(hand, None, self._rules.core, self._must)) > 1)):
-            raise IllegalMoveError("cannot_finish_on_two",
-                                   "a hand may not be emptied with a play containing a 2")
+            if filt is None or not (
+                combo.is_bomb if filt == "bombs" else combo.kind == "pair_sequence" and len(combo) == 8
+            ):
+                raise IllegalMoveError(
+                    "must_cut_or_pass", "after passing, a seat may only cut with a bomb or pass"
+                )
+        if (
+            mask == hand
+            and mask & TWOS_MASK
+            and self._finish_on_two() == "forbidden"
+            and (
+                self._table is not None
+                or len(shedding_legal_plays(hand, None, self._rules.core, self._must)) > 1
+            )
+        ):
+            raise IllegalMoveError(
+                "cannot_finish_on_two", "a hand may not be emptied with a play containing a 2"
+            )
         self._check_play(seat, combo)
         text = mask_to_text(mask)
         self._log({"type": "play", "seat": seat, "cards": text})
@@ -392,8 +398,7 @@ class SheddingGame(TableGame):
 
     def _may_reenter(self, seat: int) -> bool:
         filt = self._after_pass_filter()
-        return filt is not None and shedding_has_play(self._hands[seat], self._table,
-                                                      self._rules.core, filt)
+        return filt is not None and shedding_has_play(self._hands[seat], self._table, self._rules.core, filt)
 
     def _new_round(self) -> None:
         self._close_chain()
@@ -455,9 +460,14 @@ class SheddingGame(TableGame):
         self._turn = None
         self._winner = winner
         self._next_first = winner is None or first_rule_next
-        self._emit("hand_end", hand_number=self._hand_number, winner=winner,
-                   order=self._order + self._cong, settlement=self.hand_settlement,
-                   hands=[mask_to_text(m) for m in self._hands])
+        self._emit(
+            "hand_end",
+            hand_number=self._hand_number,
+            winner=winner,
+            order=self._order + self._cong,
+            settlement=self.hand_settlement,
+            hands=[mask_to_text(m) for m in self._hands],
+        )
 
     # -- views and snapshots -------------------------------------------------------------------
 
@@ -472,8 +482,9 @@ class SheddingGame(TableGame):
             "hand": mask_to_text(self._hands[seat]).split(),
             "hand_counts": [m.bit_count() for m in self._hands],
             "current_seat": self._turn,
-            "table": None if table is None else {
-                "seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
+            "table": None
+            if table is None
+            else {"seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
             "passed": [s for s in range(self._players) if self._passed >> s & 1],
             "out": [s for s in range(self._players) if self._out >> s & 1],
             "finishing_order": list(self._order),
@@ -512,13 +523,18 @@ class SheddingGame(TableGame):
         seats_mask = (1 << n) - 1
         self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
         self._first_rule = expect_bool(state.get("first_rule"), "first_rule")
-        self._hands = [expect_mask(m, f"hands[{i}]")
-                       for i, m in enumerate(expect_list(state.get("hands"), "hands", n))]
-        self._played = [expect_mask(m, f"played[{i}]")
-                        for i, m in enumerate(expect_list(state.get("played"), "played", n))]
+        self._hands = [
+            expect_mask(m, f"hands[{i}]") for i, m in enumerate(expect_list(state.get("hands"), "hands", n))
+        ]
+        self._played = [
+            expect_mask(m, f"played[{i}]")
+            for i, m in enumerate(expect_list(state.get("played"), "played", n))
+        ]
         self._dealt = expect_mask(state.get("dealt"), "dealt")
-        expect(self._dealt.bit_count() == n * self._rules.core.hand_size,
-               f"dealt: {n} hands of {self._rules.core.hand_size} cards expected")
+        expect(
+            self._dealt.bit_count() == n * self._rules.core.hand_size,
+            f"dealt: {n} hands of {self._rules.core.hand_size} cards expected",
+        )
         expect_disjoint(self._hands + self._played, "hands and played cards", union=self._dealt)
         self._over = expect_bool(state.get("over"), "over")
         turn = state.get("turn")
@@ -530,10 +546,14 @@ class SheddingGame(TableGame):
         self._must = expect_mask(state.get("must"), "must")
         self._order = [expect_int(s, "order[]", 0, n - 1) for s in expect_list(state.get("order"), "order")]
         self._cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
-        expect(len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
-               "order/cong: a seat appears twice")
-        expect(sum(1 << s for s in self._order + self._cong) == self._out,
-               "out: must be exactly the seats in order and cong")
+        expect(
+            len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
+            "order/cong: a seat appears twice",
+        )
+        expect(
+            sum(1 << s for s in self._order + self._cong) == self._out,
+            "out: must be exactly the seats in order and cong",
+        )
         table = state.get("table")
         self._table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
         if table is None:
@@ -542,17 +562,21 @@ class SheddingGame(TableGame):
         else:
             combo = shedding_classify(expect_mask(table, "table"), self._rules.core)
             expect(combo is not None, "table: not a combination")
-            expect(self._table_seat >= 0 and table & ~self._played[self._table_seat] == 0,
-                   "table: cards not played by table_seat")
+            expect(
+                self._table_seat >= 0 and table & ~self._played[self._table_seat] == 0,
+                "table: cards not played by table_seat",
+            )
             self._table = combo
         chain = state.get("chain")
         if chain is None:
             self._chain = None
         else:
             items = expect_list(chain, "chain", 3)
-            self._chain = [expect_int(items[0], "chain.units", 0),
-                           expect_int(items[1], "chain.cutter", 0, n - 1),
-                           expect_int(items[2], "chain.victim", 0, n - 1)]
+            self._chain = [
+                expect_int(items[0], "chain.units", 0),
+                expect_int(items[1], "chain.cutter", 0, n - 1),
+                expect_int(items[2], "chain.victim", 0, n - 1),
+            ]
         winner = state.get("winner")
         self._winner = None if winner is None else expect_int(winner, "winner", 0, n - 1)
         self._next_first = expect_bool(state.get("next_first"), "next_first")

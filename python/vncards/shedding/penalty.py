@@ -78,11 +78,14 @@ def _lowest_two(mask: int, rank: int) -> int:
     return (low | (nib & -nib)) << (rank * 4)
 
 
-def _split_run(run: list[int], mask: int, table: PenaltyTable, card_units: int
-               ) -> tuple[int, list[tuple[str, int, int]]]:
+def _split_run(
+    run: list[int], mask: int, table: PenaltyTable, card_units: int
+) -> tuple[int, list[tuple[str, int, int]]]:
     """Best split of a run of pairs into 3- and 4-pair đôi thông (dynamic programming)."""
-    pieces = [(3, "three_pair_sequence", table.three_pair_sequence),
-              (4, "four_pair_sequence", table.four_pair_sequence)]
+    pieces = [
+        (3, "three_pair_sequence", table.three_pair_sequence),
+        (4, "four_pair_sequence", table.four_pair_sequence),
+    ]
     best: list[tuple[int, list[tuple[str, int, int]]]] = [(0, [])]
     for i in range(1, len(run) + 1):
         cand = best[i - 1]
@@ -90,15 +93,14 @@ def _split_run(run: list[int], mask: int, table: PenaltyTable, card_units: int
             gain = units - 2 * size * card_units
             if units and i >= size and best[i - size][0] + gain > cand[0]:
                 items_mask = 0
-                for r in run[i - size:i]:
+                for r in run[i - size : i]:
                     items_mask |= _lowest_two(mask, r)
                 cand = (best[i - size][0] + gain, best[i - size][1] + [(name, items_mask, units)])
         best.append(cand)
     return best[-1]
 
 
-def penalty_items(mask: int, table: PenaltyTable, card_units: int = 1
-                  ) -> list[tuple[str, int, int]]:
+def penalty_items(mask: int, table: PenaltyTable, card_units: int = 1) -> list[tuple[str, int, int]]:
     """The penalised items of a hand as ``(name, card_mask, units)``, chosen to maximise the
     payment, where each plain card is worth ``card_units`` (1 when cards left are counted, 0
     when only items are paid)."""
@@ -122,8 +124,7 @@ def penalty_items(mask: int, table: PenaltyTable, card_units: int = 1
                 if rest >> bit_index & 1:
                     units = table.red_two if bit_index >= 50 else table.black_two
                     if units:
-                        items.append(("red_two" if bit_index >= 50 else "black_two",
-                                      1 << bit_index, units))
+                        items.append(("red_two" if bit_index >= 50 else "black_two", 1 << bit_index, units))
                         gain += units - card_units
             if gain > best[0]:
                 best = (gain, items)

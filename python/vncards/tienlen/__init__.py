@@ -72,8 +72,9 @@ def beats(play: Any, table: Any, rules: Rules | None = None) -> bool:
     return shedding_beats(play, table, _core(rules))
 
 
-def legal_plays(hand: Any, table: Any = None, rules: Rules | None = None, *,
-                must_include: Any = None) -> list[Combo]:
+def legal_plays(
+    hand: Any, table: Any = None, rules: Rules | None = None, *, must_include: Any = None
+) -> list[Combo]:
     """Every distinct set of cards from ``hand`` that may be played on ``table`` (None: a
     lead), each containing ``must_include`` if given. No pass entry.
 
@@ -94,6 +95,7 @@ def instant_win(hand: Any, rules: Rules | None = None, *, first_hand: bool = Fal
     'dragon'
     """
     r = _SOUTH if rules is None else rules
-    found = tienlen_instant_win(hand, _core(rules), r.same_colour_instant_win,
-                                r.first_hand_extras and first_hand)
+    found = tienlen_instant_win(
+        hand, _core(rules), r.same_colour_instant_win, r.first_hand_extras and first_hand
+    )
     return None if found is None else found[0]

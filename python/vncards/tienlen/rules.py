@@ -6,7 +6,7 @@
 >>> south.replace(scoring="ranked")
 Traceback (most recent call last):
 ...
-vncards.errors.RulesError: scoring='ranked' does not fit ending='first_out': 'count' goes with 'first_out', 'ranked' with 'ranked'
+vncards.errors.RulesError: scoring='ranked' does not fit ending='first_out': ...
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from ..shedding.penalty import PenaltyTable
 
 __all__ = ["Rules"]
 
-_COUNT = PenaltyTable(black_two=3, red_two=6, three_pair_sequence=9, four_of_a_kind=12,
-                      four_pair_sequence=18)
-_RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_kind=4,
-                       four_pair_sequence=6)
+_COUNT = PenaltyTable(black_two=3, red_two=6, three_pair_sequence=9, four_of_a_kind=12, four_pair_sequence=18)
+_RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_kind=4, four_pair_sequence=6)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,8 +73,14 @@ class Rules(RulesBase):
     def north(cls) -> Rules:
         """Tiến Lên Miền Bắc: same-colour pairs, same-suit straights, singles follow suit,
         no đôi thông, tứ quý only in turn, a hand emptied with a 2 is penalised."""
-        return cls(same_colour_pairs=True, same_suit_straights=True, single_follows_suit=True,
-                   pair_sequences=False, bomb_after_pass="none", finish_on_two="penalized")
+        return cls(
+            same_colour_pairs=True,
+            same_suit_straights=True,
+            single_follows_suit=True,
+            pair_sequences=False,
+            bomb_after_pass="none",
+            finish_on_two="penalized",
+        )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -99,11 +103,15 @@ class Rules(RulesBase):
 
     def _check(self) -> None:
         if (self.scoring == "ranked") != (self.ending == "ranked"):
-            raise RulesError(f"scoring={self.scoring!r} does not fit ending={self.ending!r}: "
-                             "'count' goes with 'first_out', 'ranked' with 'ranked'")
+            raise RulesError(
+                f"scoring={self.scoring!r} does not fit ending={self.ending!r}: "
+                "'count' goes with 'first_out', 'ranked' with 'ranked'"
+            )
         if self.bomb_after_pass == "four_pair_sequence" and not self.pair_sequences:
-            raise RulesError("bomb_after_pass='four_pair_sequence' needs pair_sequences "
-                             "(there is no đôi thông without them)")
+            raise RulesError(
+                "bomb_after_pass='four_pair_sequence' needs pair_sequences "
+                "(there is no đôi thông without them)"
+            )
 
     @property
     def core(self) -> SheddingRules:

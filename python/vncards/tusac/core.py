@@ -157,9 +157,7 @@ def _check_rules(rules: Rules | None) -> Rules:
 _DEFAULT = Rules()
 
 
-def melds(
-    cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000
-) -> list[list[Meld]]:
+def melds(cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000) -> list[list[Meld]]:
     """Every split of the cards into melds with the fewest rác, best lệnh first.
 
     Design: a split lists concealed melds (khạp, quằn at their concealed values) and each
@@ -173,10 +171,7 @@ def melds(
     [2, 0]
     """
     _check_rules(rules)
-    return [
-        [Meld(kind, tuple(cs)) for kind, cs in split]
-        for split in _core.tusac_splits(_nfc(cards), limit)
-    ]
+    return [[Meld(kind, tuple(cs)) for kind, cs in split] for split in _core.tusac_splits(_nfc(cards), limit)]
 
 
 def min_rac(cards: TuSacCardsLike) -> int:
@@ -195,9 +190,7 @@ def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[T
         if isinstance(group, Meld):
             kind, cs = group.kind, list(group.cards)
             if kind not in MELD_LENH or kind == "single":
-                raise InvalidCardError(
-                    f"exposed meld {i} has no kind {kind!r}", token=kind, position=i
-                )
+                raise InvalidCardError(f"exposed meld {i} has no kind {kind!r}", token=kind, position=i)
         else:
             cs = parse_cards(group)
             kind = _core.tusac_classify(cs) or "single"

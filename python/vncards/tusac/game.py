@@ -166,11 +166,7 @@ class Game(TableGame):
 
     def _start(self) -> None:
         n = self._players
-        if (
-            isinstance(self._dealer, bool)
-            or not isinstance(self._dealer, int)
-            or not (0 <= self._dealer < n)
-        ):
+        if isinstance(self._dealer, bool) or not isinstance(self._dealer, int) or not (0 <= self._dealer < n):
             raise RulesError(f"dealer must be a seat 0..{n - 1}, not {self._dealer!r}")
         self._reset()
         deck = [k for k in range(KINDS) for _ in range(4)]
@@ -219,20 +215,15 @@ class Game(TableGame):
         for t in range(self._players):
             if source == "discard" and t == origin:
                 continue
-            win = _core.tusac_win_total_packed(
-                self._hands[t], self._exposed_lenh(t), k, r.odd_total_required
-            )
+            win = _core.tusac_win_total_packed(self._hands[t], self._exposed_lenh(t), k, r.odd_total_required)
             claims = [
                 (m, tuple(u))
-                for m, u in _core.tusac_legal_claims(
-                    self._hands[t], k, t == entitled, r.triple_optional
-                )
+                for m, u in _core.tusac_legal_claims(self._hands[t], k, t == entitled, r.triple_optional)
             ]
             if win is None and not claims and not r.deny_empty_window:
                 continue
             must = any(
-                m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional)
-                for m, _ in claims
+                m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional) for m, _ in claims
             ) or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
             self._options[t] = (win, claims, must)
 
@@ -272,9 +263,7 @@ class Game(TableGame):
         for seat, (win, claims, _must) in self._options.items():
             if seat in self._responses:
                 continue
-            potential = (
-                3 if win is not None else max((_PRIORITY.get(m, 0) for m, _ in claims), default=-1)
-            )
+            potential = 3 if win is not None else max((_PRIORITY.get(m, 0) for m, _ in claims), default=-1)
             if best is None or self._key(seat, potential) > best[0]:
                 out.append(seat)
         return sorted(out, key=self._distance)
@@ -336,7 +325,7 @@ class Game(TableGame):
         k = self._offer["card"]
         for u in used:
             self._hands[seat] -= 1 << (3 * u)
-        cards = tuple(sorted(used + (k,)))
+        cards = tuple(sorted((*used, k)))
         self._exposed[seat].append((meld, cards))
         self._emit(
             "claim",
@@ -431,8 +420,7 @@ class Game(TableGame):
         if win is not None:
             out.append({"type": "win", "seat": s})
         out.extend(
-            {"type": "claim", "seat": s, "meld": m, "cards": [CODES[u] for u in used]}
-            for m, used in claims
+            {"type": "claim", "seat": s, "meld": m, "cards": [CODES[u] for u in used]} for m, used in claims
         )
         if not must:
             out.append({"type": "pass", "seat": s})
@@ -497,9 +485,7 @@ class Game(TableGame):
             raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded")
         rac = set(_core.tusac_rac_kinds(hand))
         if self._rules.discard_rule == "enforce" and rac and k not in rac:
-            raise IllegalMoveError(
-                "must_discard_rac", "only rác may be discarded while the hand has any"
-            )
+            raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
         penalty = self._rules.discard_rule == "penalize" and k not in rac
         self._hands[seat] = hand - (1 << (3 * k))
         self._emit("discard", seat=seat, card=CODES[k], opening=self._opening)
@@ -526,9 +512,7 @@ class Game(TableGame):
             logged: dict[str, Any] = {"type": "win", "seat": seat}
         elif kind == "pass":
             if must:
-                raise IllegalMoveError(
-                    "must_claim", "this claim is mandatory (khui, triple or Tướng)"
-                )
+                raise IllegalMoveError("must_claim", "this claim is mandatory (khui, triple or Tướng)")
             logged = {"type": "pass", "seat": seat}
         else:
             logged = self._match_claim(seat, action, claims)
@@ -557,12 +541,10 @@ class Game(TableGame):
             if tuple(sorted(u)) == used and (meld is None or meld == m):
                 return {"type": "claim", "seat": seat, "meld": m, "cards": [CODES[x] for x in u]}
         k = self._offer["card"]
-        shape = _core.tusac_classify([TuSacCard(x) for x in used + (k,)])
+        shape = _core.tusac_classify([TuSacCard(x) for x in (*used, k)])
         shape = {"triple": "claimed_triple", "quad": "claimed_quad"}.get(shape or "", shape)
         if shape not in _CLAIM_MELDS or (meld is not None and meld != shape):
-            raise IllegalMoveError(
-                "invalid_combination", "these cards and the offer make no such meld"
-            )
+            raise IllegalMoveError("invalid_combination", "these cards and the offer make no such meld")
         hand = self._hands[seat]
         if any(_count(hand, x) < used.count(x) for x in set(used)):
             raise IllegalMoveError("cards_not_in_hand", "the claim uses cards not in the hand")
@@ -600,9 +582,7 @@ class Game(TableGame):
             return f"seat {seat} discards {_name(_kind(action.get('card')))}"
         if kind == "claim":
             cards = " ".join(str(c) for c in action.get("cards", []))
-            return (
-                f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
-            )
+            return f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
         if kind == "win":
             return f"seat {seat} wins (tới)"
         if kind == "pass":
@@ -645,10 +625,7 @@ class Game(TableGame):
 
     def exposed(self, seat: int) -> list[Meld]:
         """The seat's melds on the table, in the order made."""
-        return [
-            Meld(m, tuple(TuSacCard(k) for k in cs))
-            for m, cs in self._exposed[self._check_seat(seat)]
-        ]
+        return [Meld(m, tuple(TuSacCard(k) for k in cs)) for m, cs in self._exposed[self._check_seat(seat)]]
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its own hand, every exposed meld, the dead pile, the offer,
@@ -664,8 +641,7 @@ class Game(TableGame):
             "hand": [CODES[k] for k in _kinds(self._hands[seat])],
             "hand_counts": [len(_kinds(h)) for h in self._hands],
             "exposed": [
-                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
-                for ex in self._exposed
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex] for ex in self._exposed
             ],
             "exposed_lenh": [self._exposed_lenh(s) for s in range(self._players)],
             "dead": [CODES[k] for k in self._dead],
@@ -694,8 +670,7 @@ class Game(TableGame):
             "phase": self._phase,
             "hands": [" ".join(CODES[k] for k in _kinds(h)) for h in self._hands],
             "exposed": [
-                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
-                for ex in self._exposed
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex] for ex in self._exposed
             ],
             "stock": [CODES[k] for k in self._stock],
             "dead": [CODES[k] for k in self._dead],
@@ -788,16 +763,13 @@ class Game(TableGame):
             "opening: only the dealer's tỳ comes first",
         )
         if self._phase == "over":
-            r = expect_dict(
-                d["result"], "result", ("winner", "score", "draw", "den_lang", "next_dealer")
-            )
+            r = expect_dict(d["result"], "result", ("winner", "score", "draw", "den_lang", "next_dealer"))
             draw = expect_bool(r["draw"], "result.draw")
             winner = None if draw else expect_int(r["winner"], "result.winner", 0, n - 1)
             expect(not draw or r["winner"] is None, "result: a draw has no winner")
             den = r["den_lang"]
             expect(
-                den is None
-                or (not draw and expect_int(den, "result.den_lang", 0, n - 1) != winner),
+                den is None or (not draw and expect_int(den, "result.den_lang", 0, n - 1) != winner),
                 "result.den_lang must be null or another seat",
             )
             self._result = {
