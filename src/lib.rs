@@ -5,6 +5,7 @@
 
 pub mod cards;
 pub mod error;
+pub mod maubinh;
 pub mod rng;
 
 #[cfg(feature = "python")]
