@@ -100,6 +100,13 @@ pub struct Evaluator {
     front_key3: Vec<u16>,
     /// Category (high card, pair or trips) of each dense 3-card class.
     category3: Vec<u8>,
+    /// `cap5[category][lead rank]`: the strongest 5-card class of that category whose most
+    /// important rank (a straight's top card; 5 for A-2-3-4-5) is `lead` (Mậu Binh ranks).
+    cap5: [[u16; 13]; 9],
+    /// The same for 3-card fronts (categories 0, 1 and 3).
+    cap3: [[u16; 13]; 4],
+    /// `ceiling[c]`: the strongest front class that may sit under a middle of class `c`.
+    ceiling: Vec<u16>,
 }
 
 /// Front key of a hand that is a straight or better: above every front.
@@ -238,9 +245,23 @@ impl Evaluator {
                 keys.binary_search_by_key(&k, |e| e.0).expect("key") as u16
             })
         };
-        let plain5 = plain_raw.iter().map(dense).collect();
-        let flush5 = flush_raw.iter().map(dense).collect();
-        let category5 = keys.iter().map(|k| k.1).collect();
+        let plain5: Vec<u16> = plain_raw.iter().map(dense).collect();
+        let flush5: Vec<u16> = flush_raw.iter().map(dense).collect();
+        let category5: Vec<u8> = keys.iter().map(|k| k.1).collect();
+        let mut cap5 = [[0u16; 13]; 9];
+        for (idx, tl) in multisets(5) {
+            let mb: Vec<u8> = tl.iter().map(|&r| mb_rank(r)).collect();
+            let (_, ranks) = shape(&mb);
+            let lead = match straight_height(&ranks, wheel) {
+                Some(_) if ranks[0] == 12 && ranks[1] == 3 => 3,
+                _ => ranks[0],
+            } as usize;
+            // A non-flush multiset's flush class is 0, which never raises a cap.
+            for class in [plain5[idx], flush5[idx]] {
+                let cat = category5[class as usize] as usize;
+                cap5[cat][lead] = cap5[cat][lead].max(class);
+            }
+        }
 
         // 3 cards: the front key is already a total order.
         let mut class3 = vec![0u16; CLASSES3];
@@ -259,6 +280,26 @@ impl Evaluator {
             class3[i] = dense as u16;
             category3[dense] = cats3[i];
         }
+        // The front key of every 5-card class (flushes and better are above every front).
+        let mut key_of_class = vec![FRONT_KEY_TOP; CLASSES5];
+        for idx in 0..MULTISETS5 {
+            if plain_raw[idx].is_some() {
+                key_of_class[plain5[idx] as usize] = front_key5[idx];
+            }
+        }
+        let mut keys3 = front_key3.clone();
+        keys3.sort_unstable();
+        let ceiling = key_of_class
+            .iter()
+            .map(|&k| (keys3.partition_point(|&f| f <= k) - 1) as u16)
+            .collect();
+        let mut cap3 = [[0u16; 13]; 4];
+        for (idx, tl) in multisets(3) {
+            let mb: Vec<u8> = tl.iter().map(|&r| mb_rank(r)).collect();
+            let (cat, ranks) = shape(&mb);
+            let slot = &mut cap3[cat as usize][ranks[0] as usize];
+            *slot = (*slot).max(class3[idx]);
+        }
         Evaluator {
             plain5,
             flush5,
@@ -267,6 +308,9 @@ impl Evaluator {
             class3,
             front_key3,
             category3,
+            cap5,
+            cap3,
+            ceiling,
         }
     }
 
@@ -331,6 +375,24 @@ impl Evaluator {
     /// Category (high card, pair or three of a kind) of a 3-card class.
     pub fn category3(&self, class: u16) -> u8 {
         self.category3[class as usize]
+    }
+
+    /// The strongest 5-card class of a category whose lead rank is `lead` (see `cap5`).
+    #[inline(always)]
+    pub fn cap5(&self, category: u8, lead: u32) -> u16 {
+        self.cap5[category as usize][lead as usize]
+    }
+
+    /// The strongest front class of a category (0, 1 or 3) whose lead rank is `lead`.
+    #[inline(always)]
+    pub fn cap3(&self, category: u8, lead: u32) -> u16 {
+        self.cap3[category as usize][lead as usize]
+    }
+
+    /// The strongest front class that may sit under a middle of 5-card class `class`.
+    #[inline(always)]
+    pub fn front_ceiling(&self, class: u16) -> u16 {
+        self.ceiling[class as usize]
     }
 
     /// Whether a front may sit under a middle: compared by category, then only as many ranks
@@ -412,5 +474,14 @@ mod tests {
         assert!(ev.front_fits(m("As Ac Ad"), m("2h 3d 4c 5s 6s")));
         assert!(!ev.front_fits(m("3s 3c 3d"), m("Ah Ad Kc Ks 6s")));
         assert!(ev.front_fits(m("As Ac Kd"), m("2h 2d 3c 3s 6s")));
+        // The ceiling agrees with the pairwise check.
+        for (front, middle) in [
+            ("As Kc Qd", "Ah Kd Qc Js 9s"),
+            ("As Kc Qd", "Ah Kd Jc Ts 9s"),
+            ("Qs Qc 5d", "Qh Qd 4c 2s 3s"),
+        ] {
+            let fits = ev.class3(m(front)) <= ev.front_ceiling(ev.class5(m(middle)));
+            assert_eq!(fits, ev.front_fits(m(front), m(middle)));
+        }
     }
 }

@@ -6,16 +6,22 @@
 //!
 //! - `Strongest`: the maximum back class always has a valid split (the best five of the other
 //!   eight under it, and the last three under those), so only backs of that class are searched.
-//! - `Expected`: the model value is non-decreasing in each hand's class (see
-//!   [`super::expected`]), and a valid middle is never stronger than its back, so
-//!   `value(back) + value_middle(class of back) + best front + scoop bound` bounds every split
-//!   with that back. Backs are searched in decreasing bound order until the bound falls below
-//!   the best value found.
+//! - `Expected`: the model value is non-decreasing in the class of each hand (see
+//!   [`super::expected`]), so its value at *upper bounds* of the three classes bounds every
+//!   split. For a back, the middle's class is capped by the back's and by the best category the
+//!   eight cards left allow (from their rank and suit counts: no enumeration), the front's by
+//!   their best pair or triple and by the middle's cap (the front never beats the middle).
+//!   Backs are searched in decreasing bound order until the bound falls below the best value
+//!   found; a finer bound (each choice of the front's pair or triple, the middle capped by what
+//!   it leaves) skips most of the rest.
 //!
 //! Ties are broken by (value, back class, middle class, front class, back mask, middle mask),
 //! the largest first, so the result is unique and [`best_exhaustive`] must agree with it exactly.
 
-use super::expected::{split_value, Tables};
+use super::eval::{
+    mb_rank, Evaluator, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT, TRIPS, TWO_PAIR,
+};
+use super::expected::{split_value, Entry, Tables};
 use super::instant::{instant_win, three_flushes, three_straights, Instant};
 use super::{Arrangement, Rules};
 use crate::error::{Error, Result};
@@ -117,6 +123,12 @@ fn combos() -> &'static Combos {
 /// Classes and front keys of every 5- and 3-subset of one 13-card hand.
 struct Subsets {
     cards: [u8; 13],
+    /// Rank counts of the whole hand, 3 bits per Mậu Binh rank, and suit counts, 8 bits per suit.
+    counts: u64,
+    suits: u32,
+    /// The same counts for every 5-subset.
+    counts5: [u64; N5],
+    suits5: [u32; N5],
     class5: [u16; N5],
     key5: [u16; N5],
     class3: [u16; N3],
@@ -140,8 +152,14 @@ impl Subsets {
             }
         }
         let suit = cards.map(|c| 1u8 << (c & 3));
+        let rank_field = cards.map(|c| 1u64 << (3 * mb_rank(c >> 2) as u64));
+        let suit_field = cards.map(|c| 1u32 << (8 * (c & 3)));
         let mut s = Subsets {
             cards,
+            counts: rank_field.iter().sum(),
+            suits: suit_field.iter().sum(),
+            counts5: [0; N5],
+            suits5: [0; N5],
             class5: [0; N5],
             key5: [0; N5],
             class3: [0; N3],
@@ -151,15 +169,20 @@ impl Subsets {
         for a in 0..13 {
             for b in a + 1..13 {
                 let (tb, sb) = (term[0][a] + term[1][b], suit[a] | suit[b]);
+                let (rb, ub) = (rank_field[a] + rank_field[b], suit_field[a] + suit_field[b]);
                 for c in b + 1..13 {
                     let (tc, sc) = (tb + term[2][c], sb | suit[c]);
+                    let (rc, uc) = (rb + rank_field[c], ub + suit_field[c]);
                     for d in c + 1..13 {
                         let (td, sd) = (tc + term[3][d], sc | suit[d]);
+                        let (rd, ud) = (rc + rank_field[d], uc + suit_field[d]);
                         for e in d + 1..13 {
                             let ms = td + term[4][e];
                             let flush = (sd | suit[e]).is_power_of_two();
                             s.class5[n] = ev.class5_of(ms, flush);
                             s.key5[n] = ev.front_key5_of(ms, flush);
+                            s.counts5[n] = rd + rank_field[e];
+                            s.suits5[n] = ud + suit_field[e];
                             n += 1;
                         }
                     }
@@ -178,6 +201,17 @@ impl Subsets {
             }
         }
         s
+    }
+
+    /// Rank counts of the eight cards a back leaves, and whether they hold five of one suit
+    /// (bytes of at least 5 overflow into bit 7).
+    #[inline(always)]
+    fn rest(&self, back: usize) -> (u64, bool) {
+        let suits = self.suits - self.suits5[back];
+        (
+            self.counts - self.counts5[back],
+            (suits + 0x7B7B_7B7B) & 0x8080_8080 != 0,
+        )
     }
 
     fn global(&self, local: u16) -> u64 {
@@ -210,6 +244,63 @@ impl Subsets {
                 f(mi, fi, middle);
             }
         }
+    }
+}
+
+const LOW3: u64 = 0o1111111111111; // bit 0 of each 3-bit rank field
+const WHEEL: u64 = 1 << 36 | 0o1111; // A, 2, 3, 4, 5
+
+/// The highest rank with a bit in a 3-bit-spaced rank set.
+#[inline(always)]
+fn top(spaced: u64) -> u32 {
+    (63 - spaced.leading_zeros()) / 3
+}
+
+/// Ranks held at least once, twice, three and four times, as 3-bit-spaced sets.
+#[inline(always)]
+fn groups(counts: u64) -> [u64; 4] {
+    let (b0, b1, b2) = (counts & LOW3, (counts >> 1) & LOW3, (counts >> 2) & LOW3);
+    [b0 | b1 | b2, b1 | b2, (b1 & b0) | b2, b2]
+}
+
+/// An upper bound on the class of any five of these cards, ignoring flushes (rank counts
+/// packed 3 bits per Mậu Binh rank): the strongest hand of the best category they allow.
+#[inline(always)]
+fn middle_cap(counts: u64, ev: &Evaluator) -> u16 {
+    let [present, ge2, ge3, ge4] = groups(counts);
+    let mut cap = if ge4 != 0 {
+        ev.cap5(QUADS, top(ge4))
+    } else if ge3 != 0 && ge2.count_ones() >= 2 {
+        ev.cap5(FULL_HOUSE, top(ge3))
+    } else if ge3 != 0 {
+        ev.cap5(TRIPS, top(ge3))
+    } else if ge2.count_ones() >= 2 {
+        ev.cap5(TWO_PAIR, top(ge2))
+    } else if ge2 != 0 {
+        ev.cap5(PAIR, top(ge2))
+    } else {
+        ev.cap5(HIGH_CARD, top(present))
+    };
+    let runs = present & present >> 3 & present >> 6 & present >> 9 & present >> 12;
+    if runs != 0 {
+        cap = cap.max(ev.cap5(STRAIGHT, top(runs) + 4));
+    }
+    if present & WHEEL == WHEEL {
+        cap = cap.max(ev.cap5(STRAIGHT, 3));
+    }
+    cap
+}
+
+/// An upper bound on the class of any three of these cards as a front.
+#[inline(always)]
+fn front_cap(counts: u64, ev: &Evaluator) -> u16 {
+    let [present, ge2, ge3, _] = groups(counts);
+    if ge3 != 0 {
+        ev.cap3(TRIPS, top(ge3))
+    } else if ge2 != 0 {
+        ev.cap3(PAIR, top(ge2))
+    } else {
+        ev.cap3(HIGH_CARD, top(present))
     }
 }
 
@@ -288,7 +379,7 @@ pub fn best_with_tables(
             let s = Subsets::of(mask, rules);
             let best = match objective {
                 Objective::Strongest => search_strongest(&s),
-                Objective::Expected => search_expected(&s, tables, rules.scoop),
+                Objective::Expected => search_expected(&s, tables, rules.scoop, rules.evaluator()),
             };
             let back = s.global(best.back);
             let middle = s.global(best.middle);
@@ -339,29 +430,69 @@ fn search_strongest(s: &Subsets) -> Best {
     best
 }
 
-fn search_expected(s: &Subsets, t: &Tables, scoop: bool) -> Best {
+fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best {
     let c = combos();
-    let mut best_front = f64::NEG_INFINITY;
-    let mut best_front_bonus: f64 = 1.0;
-    for &cf in &s.class3 {
-        let e = &t.front[cf as usize];
-        best_front = best_front.max(e.value);
-        best_front_bonus = best_front_bonus.max(e.bonus);
-    }
+    // Every term of the value is monotone in each hand's class (gains grow, losses shrink), so
+    // the value at upper bounds of the classes bounds every split below them. The front never
+    // beats the middle, so its class is also capped by the middle's.
+    let rest_value = |eb: &Entry, cm: u16, cf: u16| {
+        let cf = cf.min(ev.front_ceiling(cm));
+        split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop)
+    };
+    // Coarse bound per back: the middle is at most as strong as the back and as the best five
+    // of the eight cards left, the front at most the best three of them.
     let mut bound = [(0.0f64, 0u16); N5];
-    let (mut top, mut top_bound) = (0, f64::NEG_INFINITY);
+    let (mut top_back, mut top_bound) = (0, f64::NEG_INFINITY);
     for (b, slot) in bound.iter_mut().enumerate() {
-        let cb = s.class5[b] as usize;
-        let (eb, em) = (&t.back[cb], &t.middle[cb]);
-        let mut ub = eb.value + em.value + best_front;
-        if scoop {
-            ub += eb.win * em.win * (eb.bonus + em.bonus + best_front_bonus);
-        }
+        let cb = s.class5[b];
+        let (rest, flushable) = s.rest(b);
+        let cm = if flushable {
+            cb
+        } else {
+            middle_cap(rest, ev).min(cb)
+        };
+        let eb = &t.back[cb as usize];
+        let ub = rest_value(eb, cm, front_cap(rest, ev));
         *slot = (ub, b as u16);
         if ub > top_bound {
-            (top, top_bound) = (b, ub);
+            (top_back, top_bound) = (b, ub);
         }
     }
+    // Fine bound: the front holds at most one pair or triple of the cards left; try each
+    // (or none) and bound the middle by what the front leaves.
+    let fine_bound = |b: usize| {
+        let cb = s.class5[b];
+        let eb = &t.back[cb as usize];
+        let (rest, flushable) = s.rest(b);
+        let cap = |counts: u64| {
+            if flushable {
+                cb
+            } else {
+                middle_cap(counts, ev).min(cb)
+            }
+        };
+        let [present, ge2, ..] = groups(rest);
+        let mut v = rest_value(eb, cap(rest), ev.cap3(HIGH_CARD, top(present)));
+        let mut pairs = ge2;
+        while pairs != 0 {
+            let shift = 63 - pairs.leading_zeros();
+            let field = 1u64 << shift;
+            v = v.max(rest_value(
+                eb,
+                cap(rest - 2 * field),
+                ev.cap3(PAIR, shift / 3),
+            ));
+            if (rest >> shift) & 7 >= 3 {
+                v = v.max(rest_value(
+                    eb,
+                    cap(rest - 3 * field),
+                    ev.cap3(TRIPS, shift / 3),
+                ));
+            }
+            pairs ^= field;
+        }
+        v
+    };
     let mut best = Best::NONE;
     let search = |b: usize, best: &mut Best| {
         let cb = s.class5[b];
@@ -373,11 +504,11 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool) -> Best {
             best.offer(v, tie_key(cb, cm, cf, back, middle), back, middle);
         });
     };
-    search(top, &mut best);
+    search(top_back, &mut best);
     // Keep only the backs that might beat it, then search them best bound first.
     let mut n = 0;
     for i in 0..N5 {
-        if bound[i].0 + EPS >= best.value && bound[i].1 as usize != top {
+        if bound[i].0 + EPS >= best.value && bound[i].1 as usize != top_back {
             bound[n] = bound[i];
             n += 1;
         }
@@ -387,6 +518,9 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool) -> Best {
     for &(ub, b) in cands.iter() {
         if ub + EPS < best.value {
             break;
+        }
+        if fine_bound(b as usize) + EPS < best.value {
+            continue;
         }
         search(b as usize, &mut best);
     }

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 mod cards;
 mod errors;
+mod maubinh;
 mod rng;
 
 #[allow(unused_imports)] // used by the game bindings
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
     rng::register(m)?;
+    maubinh::register(m)?;
     Ok(())
 }
