@@ -377,6 +377,13 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     with bonuses, doubled for a scoop. Ledger reasons: ``"back"``, ``"middle:full_house"``,
     ``"scoop"``, ``"scoop_all"``, ``"foul"``, ``"instant:dragon"``…
 
+    Readings of RULES.md §4 taken here: an instant win is declared automatically from the
+    seat's 13 cards (even under a fouled arrangement; a forfeited seat has none) and is paid in
+    full by a fouled opponent; a foul pays a flat 6 (no scoop doubling); with ``scoop_all``, a
+    seat scoops "every opponent" when it scooped each compared opponent and every other
+    opponent fouled, with at least one compared opponent and 3–4 players; then each scooped
+    opponent pays its (scoop-doubled) total once more.
+
     >>> s = settle_itemised([("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦"),
     ...                      ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")])
     >>> s.totals
