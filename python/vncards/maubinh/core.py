@@ -15,7 +15,6 @@ False
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -188,10 +187,6 @@ class Arrangement:
 
     def __str__(self) -> str:
         return " | ".join(self.to_text())
-
-    def replace_meta(self, **changes: Any) -> Arrangement:
-        """A copy with ``instant``/``value`` changed."""
-        return dataclasses.replace(self, **changes)
 
 
 def _arrangement(value: Any) -> Arrangement:
