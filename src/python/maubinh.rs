@@ -14,6 +14,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
     let wheel = match wheel {
@@ -69,17 +70,25 @@ fn row_mask<const N: usize>(row: &[u8]) -> Option<u64> {
 
 /// Hand ranks of the rows of a flat `(N, k)` array (k = 5 or 3) in one parallel pass.
 fn ranks_of_rows(flat: &[u8], k: usize, ev: &Evaluator) -> Result<Vec<i32>, Error> {
+    // The first bad row, noted on the (rare) error path instead of a second pass.
+    let bad = AtomicUsize::new(usize::MAX);
+    let note = |row: usize| {
+        bad.fetch_min(row, Ordering::Relaxed);
+        -1
+    };
     let mut ranks = Vec::with_capacity(flat.len() / k.max(1));
     match k {
         5 => flat
             .par_chunks_exact(5)
-            .with_min_len(4096)
-            .map(|row| row_mask::<5>(row).map_or(-1, |m| ev.class5(m) as i32))
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<5>(row).map_or_else(|| note(i), |m| ev.class5(m) as i32))
             .collect_into_vec(&mut ranks),
         3 => flat
             .par_chunks_exact(3)
-            .with_min_len(4096)
-            .map(|row| row_mask::<3>(row).map_or(-1, |m| ev.class3(m) as i32))
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<3>(row).map_or_else(|| note(i), |m| ev.class3(m) as i32))
             .collect_into_vec(&mut ranks),
         _ => {
             return Err(Error::illegal(
@@ -88,13 +97,13 @@ fn ranks_of_rows(flat: &[u8], k: usize, ev: &Evaluator) -> Result<Vec<i32>, Erro
             ))
         }
     }
-    match ranks.par_iter().position_first(|&r| r < 0) {
-        Some(row) => Err(Error::invalid_card(
+    match bad.into_inner() {
+        usize::MAX => Ok(ranks),
+        row => Err(Error::invalid_card(
             format!("row {row}"),
             row,
             "bad or repeated card index in row",
         )),
-        None => Ok(ranks),
     }
 }
 
