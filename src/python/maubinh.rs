@@ -1,0 +1,444 @@
+//! Mậu Binh bindings: flat `maubinh_*` functions over card masks. The public, documented API is
+//! `vncards.maubinh` (Python), which wraps these.
+
+use super::{mask_from_py, to_py};
+use crate::error::Error;
+use crate::maubinh::expected::{Histograms, Tables};
+use crate::maubinh::instant::instant_win;
+use crate::maubinh::settle::settle;
+use crate::maubinh::simulate::{head_to_head, position_histograms};
+use crate::maubinh::solver::{best_arrangement, ranked_arrangements, Objective, Solution};
+use crate::maubinh::{self as mb, Arrangement, Evaluator, Rules, Wheel};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
+    let wheel = match wheel {
+        "second" => Wheel::Second,
+        "lowest" => Wheel::Lowest,
+        other => {
+            return Err(to_py(Error::Rules(format!(
+                "wheel must be 'second' or 'lowest', not {other:?}"
+            ))))
+        }
+    };
+    Ok(Rules {
+        wheel,
+        scoop,
+        scoop_all,
+    })
+}
+
+/// (back, middle, front, value, instant kind or None)
+type SolutionTuple = (u64, u64, u64, f64, Option<&'static str>);
+
+fn solution_tuple(s: Solution) -> SolutionTuple {
+    let a = s.arrangement;
+    (
+        a.back,
+        a.middle,
+        a.front,
+        s.value,
+        s.instant.map(|k| k.name()),
+    )
+}
+
+/// The array's values row-major, copied so the GIL can be released.
+fn flat_copy(arr: &PyReadonlyArray2<'_, u8>) -> Vec<u8> {
+    match arr.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => arr.as_array().iter().copied().collect(),
+    }
+}
+
+/// The mask of one row of `N` card indices, if they are distinct cards.
+#[inline(always)]
+fn row_mask<const N: usize>(row: &[u8]) -> Option<u64> {
+    let mut m = 0u64;
+    for &c in &row[..N] {
+        if c >= 52 {
+            return None;
+        }
+        m |= 1 << c;
+    }
+    (m.count_ones() as usize == N).then_some(m)
+}
+
+/// Hand ranks of the rows of a flat `(N, k)` array (k = 5 or 3) in one parallel pass.
+fn ranks_of_rows(flat: &[u8], k: usize, ev: &Evaluator) -> Result<Vec<i32>, Error> {
+    // The first bad row, noted on the (rare) error path instead of a second pass.
+    let bad = AtomicUsize::new(usize::MAX);
+    let note = |row: usize| {
+        bad.fetch_min(row, Ordering::Relaxed);
+        -1
+    };
+    let mut ranks = Vec::with_capacity(flat.len() / k.max(1));
+    match k {
+        5 => flat
+            .par_chunks_exact(5)
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<5>(row).map_or_else(|| note(i), |m| ev.class5(m) as i32))
+            .collect_into_vec(&mut ranks),
+        3 => flat
+            .par_chunks_exact(3)
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<3>(row).map_or_else(|| note(i), |m| ev.class3(m) as i32))
+            .collect_into_vec(&mut ranks),
+        _ => {
+            return Err(Error::illegal(
+                "invalid_combination",
+                format!("a batch of hands is an (N, 5) or (N, 3) array, not (N, {k})"),
+            ))
+        }
+    }
+    match bad.into_inner() {
+        usize::MAX => Ok(ranks),
+        row => Err(Error::invalid_card(
+            format!("row {row}"),
+            row,
+            "bad or repeated card index in row",
+        )),
+    }
+}
+
+/// Card masks of the rows of a flat row-major array of card indices; a row with an index
+/// above 51 or a repeated card is an error naming the row.
+fn rows_to_masks(flat: &[u8], k: usize) -> Result<Vec<u64>, Error> {
+    const BAD: u64 = u64::MAX;
+    let mut masks = Vec::with_capacity(flat.len() / k.max(1));
+    flat.par_chunks(k.max(1))
+        .with_min_len(4096)
+        .map(|row| {
+            let mut m = 0u64;
+            for &c in row {
+                if c >= 52 || m >> c & 1 == 1 {
+                    return BAD;
+                }
+                m |= 1 << c;
+            }
+            m
+        })
+        .collect_into_vec(&mut masks);
+    match masks.par_iter().position_first(|&m| m == BAD) {
+        Some(row) => Err(Error::invalid_card(
+            format!("row {row}"),
+            row,
+            "bad or repeated card index in row",
+        )),
+        None => Ok(masks),
+    }
+}
+
+/// Masks of a batch: a numpy `(N, k)` uint8 array of card indices, or an iterable of hands.
+fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u64>> {
+    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+        let k = arr.shape()[1];
+        if width.is_some_and(|w| w != k) {
+            return Err(PyTypeError::new_err(format!(
+                "expected an (N, {}) array, got (N, {k})",
+                width.unwrap_or(0)
+            )));
+        }
+        // One flat copy (row-major), then the GIL is released.
+        let flat = flat_copy(&arr);
+        return hands.py().detach(|| rows_to_masks(&flat, k)).map_err(to_py);
+    }
+    if hands.hasattr("__array_interface__")? {
+        return Err(PyTypeError::new_err(
+            "a numpy batch must be a 2-D uint8 array of Card.index values",
+        ));
+    }
+    hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
+}
+
+#[pyfunction]
+fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
+    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
+    mb::hand_category(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_hand_ranks<'py>(
+    hands: &Bound<'py, PyAny>,
+    wheel: &str,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let r = rules(wheel, true, false)?;
+    let ev = r.evaluator();
+    let py = hands.py();
+    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+        let k = arr.shape()[1];
+        let flat = flat_copy(&arr);
+        let ranks = py.detach(|| ranks_of_rows(&flat, k, ev)).map_err(to_py)?;
+        return Ok(PyArray1::from_vec(py, ranks));
+    }
+    let masks = batch_masks(hands, None)?;
+    let ranks = py
+        .detach(|| {
+            let mut ranks = Vec::with_capacity(masks.len());
+            masks
+                .par_iter()
+                .with_min_len(4096)
+                .map(|&m| match m.count_ones() {
+                    5 => ev.class5(m) as i32,
+                    3 => ev.class3(m) as i32,
+                    _ => -1,
+                })
+                .collect_into_vec(&mut ranks);
+            match ranks.par_iter().position_first(|&x| x < 0) {
+                Some(row) => Err(Error::illegal(
+                    "invalid_combination",
+                    format!("hand {row} does not have 5 or 3 cards"),
+                )),
+                None => Ok(ranks),
+            }
+        })
+        .map_err(to_py)?;
+    Ok(PyArray1::from_vec(py, ranks))
+}
+
+#[pyfunction]
+fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
+    mb::compare_hands(
+        mask_from_py(a)?,
+        mask_from_py(b)?,
+        &rules(wheel, true, false)?,
+    )
+    .map_err(to_py)
+}
+
+fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
+    let a = Arrangement {
+        back,
+        middle,
+        front,
+    };
+    a.validate().map_err(to_py)?;
+    Ok(a)
+}
+
+#[pyfunction]
+fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
+    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, true, false)?))
+}
+
+#[pyfunction]
+fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
+    let mask = mask_from_py(cards)?;
+    if mask.count_ones() != 13 {
+        return Err(to_py(Error::illegal(
+            "invalid_arrangement",
+            format!("an instant win needs 13 cards, not {}", mask.count_ones()),
+        )));
+    }
+    Ok(instant_win(mask, &rules(wheel, true, false)?).map(|k| k.name()))
+}
+
+#[pyfunction]
+fn maubinh_best_arrangement(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+) -> PyResult<SolutionTuple> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    best_arrangement(mask_from_py(cards)?, &r, obj)
+        .map(solution_tuple)
+        .map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_best_arrangements(
+    hands: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+) -> PyResult<Vec<SolutionTuple>> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let masks = batch_masks(hands, Some(13))?;
+    hands
+        .py()
+        .detach(|| {
+            masks
+                .par_iter()
+                .map(|&m| best_arrangement(m, &r, obj).map(solution_tuple))
+                .collect::<Result<Vec<_>, Error>>()
+        })
+        .map_err(to_py)
+}
+
+/// The best `count` arrangements with distinct hand classes, as `(back, middle, front, value)`.
+#[pyfunction]
+fn maubinh_ranked_arrangements(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+    count: usize,
+) -> PyResult<Vec<(u64, u64, u64, f64)>> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
+    Ok(ranked
+        .into_iter()
+        .map(|(a, v)| (a.back, a.middle, a.front, v))
+        .collect())
+}
+
+#[pyfunction]
+fn maubinh_expected_value(
+    back: u64,
+    middle: u64,
+    front: u64,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<f64> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let a = arrangement(back, middle, front)?;
+    Ok(Tables::shipped(r.wheel).arrangement_value(a.back, a.middle, a.front, &r))
+}
+
+/// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
+/// win, tie, lose, loss, bonus, value.
+#[pyfunction]
+fn maubinh_position_tables<'py>(py: Python<'py>, wheel: &str) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules(wheel, true, false)?;
+    let t = Tables::shipped(r.wheel);
+    let out = PyDict::new(py);
+    for (name, entries) in [
+        ("back", &t.back),
+        ("middle", &t.middle),
+        ("front", &t.front),
+    ] {
+        let rows: Vec<Vec<f64>> = entries
+            .iter()
+            .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
+            .collect();
+        let arr =
+            PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        out.set_item(name, arr)?;
+    }
+    Ok(out)
+}
+
+/// Settles seats given as `(back, middle, front)` masks or `None` (forfeited). Returns
+/// `(totals, [(from, to, units, reason)], [instant or None], [fouled])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn maubinh_settle(
+    seats: Vec<Option<(u64, u64, u64)>>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<(
+    Vec<i64>,
+    Vec<(usize, usize, i64, String)>,
+    Vec<Option<&'static str>>,
+    Vec<bool>,
+)> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let seats: Vec<Option<Arrangement>> = seats
+        .into_iter()
+        .map(|s| {
+            s.map(|(back, middle, front)| Arrangement {
+                back,
+                middle,
+                front,
+            })
+        })
+        .collect();
+    let s = settle(&seats, &r).map_err(to_py)?;
+    Ok((
+        s.totals,
+        s.payments
+            .into_iter()
+            .map(|p| (p.from, p.to, p.units, p.reason))
+            .collect(),
+        s.instants
+            .into_iter()
+            .map(|k| k.map(|k| k.name()))
+            .collect(),
+        s.fouled,
+    ))
+}
+
+/// Opponent histograms from `deals` seeded 4-player deals (for scripts/gen_maubinh_tables.py);
+/// `histograms` (bytes) replaces the shipped ones as the solver's model. Returns bytes.
+#[pyfunction]
+#[pyo3(signature = (deals, seed, objective, histograms = None))]
+fn maubinh_position_histograms<'py>(
+    py: Python<'py>,
+    deals: u64,
+    seed: u64,
+    objective: &str,
+    histograms: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let r = Rules::default();
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let tables = match histograms {
+        Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
+        None => Tables::shipped(r.wheel).clone(),
+    };
+    let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
+    Ok(PyBytes::new(py, &h.to_bytes()))
+}
+
+/// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn maubinh_head_to_head(
+    py: Python<'_>,
+    deals: u64,
+    seed: u64,
+    players: usize,
+    a: &str,
+    b: &str,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<(i64, u64)> {
+    if !(2..=4).contains(&players) {
+        return Err(to_py(Error::Rules(format!(
+            "Mậu Binh takes 2–4 players, not {players}"
+        ))));
+    }
+    let r = rules(wheel, scoop, scoop_all)?;
+    let (a, b) = (
+        Objective::from_name(a).map_err(to_py)?,
+        Objective::from_name(b).map_err(to_py)?,
+    );
+    Ok(py.detach(|| head_to_head(deals, seed, players, &r, a, b)))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(maubinh_hand_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_hand_category, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_hand_ranks, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_compare_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_is_fouled, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_instant_win, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_best_arrangement, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_best_arrangements, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_expected_value, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_ranked_arrangements, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
+    Ok(())
+}
