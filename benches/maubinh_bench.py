@@ -54,20 +54,20 @@ def peer_evaluators(hands: np.ndarray) -> dict[str, Callable[[], Any] | str]:
         ev = Evaluator()
         tcards = [[TCard.new(c) for c in row] for row in texts]
         out["treys (per call)"] = lambda: [ev.evaluate(r[:2], r[2:]) for r in tcards]
-    except Exception as e:  # noqa: BLE001 - report any install or import problem
+    except Exception as e:
         out["treys"] = f"not available ({type(e).__name__})"
     try:
         from phevaluator import evaluate_cards
 
         out["phevaluator (per call)"] = lambda: [evaluate_cards(*r) for r in texts]
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         out["phevaluator"] = f"not available ({type(e).__name__})"
     try:
         import eval7
 
         ecards = [[eval7.Card(c) for c in row] for row in texts]
         out["eval7 (per call)"] = lambda: [eval7.evaluate(r) for r in ecards]
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         out["eval7"] = f"not available ({type(e).__name__})"
     return out
 

@@ -46,7 +46,9 @@ def split(blob: bytes) -> list[list[float]]:
 def add(a: bytes, b: bytes) -> bytes:
     """Two tables blobs with their counts summed."""
     n = 2 * CLASSES5 + CLASSES3
-    summed = [x + y for x, y in zip(struct.unpack(f"<{n}I", a[4:]), struct.unpack(f"<{n}I", b[4:]))]
+    summed = [
+        x + y for x, y in zip(struct.unpack(f"<{n}I", a[4:]), struct.unpack(f"<{n}I", b[4:]), strict=False)
+    ]
     return a[:4] + struct.pack(f"<{n}I", *summed)
 
 
@@ -54,9 +56,9 @@ def distance(a: bytes, b: bytes) -> list[float]:
     """Largest change of a win probability per position (back, middle, front): the
     Kolmogorov distance between the class distributions (their running sums)."""
     out = []
-    for p, q in zip(split(a), split(b)):
+    for p, q in zip(split(a), split(b), strict=False):
         cp = cq = worst = 0.0
-        for x, y in zip(p, q):
+        for x, y in zip(p, q, strict=False):
             cp, cq = cp + x, cq + y
             worst = max(worst, abs(cp - cq))
         out.append(worst)
@@ -80,8 +82,11 @@ def main() -> None:
         new = _core.maubinh_position_histograms(args.deals, args.seed, "expected", blob)
         total = new if total is None else add(total, new)
         moved = ", ".join(f"{d:.4f}" for d in distance(blob, total))
-        print(f"iteration {k} (expected): {time.perf_counter() - start:.1f} s; largest win "
-              f"probability change of the average back/middle/front {moved}", flush=True)
+        print(
+            f"iteration {k} (expected): {time.perf_counter() - start:.1f} s; largest win "
+            f"probability change of the average back/middle/front {moved}",
+            flush=True,
+        )
         blob = total
     args.out.write_bytes(blob)
     print(f"wrote {args.out} ({len(blob)} bytes, {args.deals} deals per iteration)")

@@ -59,7 +59,12 @@ def test_instant_win_details() -> None:
     # Flush suits may repeat: ten spades make two flushes.
     assert instant_win("2♠ 3♠ 5♠ 7♠ 9♠ J♠ Q♠ K♠ A♠ 4♠ 2♦ 3♦ 9♦") == "three_flushes"
     assert list(INSTANT_WINS) == [
-        "dragon_flush", "dragon", "five_pairs_triple", "six_pairs", "three_flushes", "three_straights",
+        "dragon_flush",
+        "dragon",
+        "five_pairs_triple",
+        "six_pairs",
+        "three_flushes",
+        "three_straights",
     ]
     with pytest.raises(IllegalMoveError):
         instant_win("2♠ 3♠")
@@ -78,7 +83,9 @@ def test_hand_by_hand_one_unit_each() -> None:
     s = settle_itemised([A, B])
     assert s.totals == [1, -1]
     assert [(e["from"], e["to"], e["units"], e["reason"]) for e in s.ledger] == [
-        (1, 0, 1, "back"), (1, 0, 1, "middle"), (0, 1, 1, "front"),
+        (1, 0, 1, "back"),
+        (1, 0, 1, "middle"),
+        (0, 1, 1, "front"),
     ]
     assert s.fouled == [False, False] and s.instants == [None, None]
 
@@ -185,8 +192,9 @@ def test_random_splits_settle_zero_sum_with_fouls(
     seats: list[Arrangement | None] = []
     for s in range(players):
         cards = [Card(i) for i in deck[13 * s : 13 * s + 13]]
-        seats.append(None if data.draw(st.booleans()) and s == 0 else
-                     Arrangement(cards[:5], cards[5:10], cards[10:]))
+        seats.append(
+            None if data.draw(st.booleans()) and s == 0 else Arrangement(cards[:5], cards[5:10], cards[10:])
+        )
     result = settle_itemised(seats, rules)
     assert sum(result.totals) == 0
     totals = [0] * players
@@ -195,7 +203,7 @@ def test_random_splits_settle_zero_sum_with_fouls(
         totals[e["from"]] -= e["units"]
         totals[e["to"]] += e["units"]
     assert totals == result.totals
-    for seat, arr, inst in zip(range(players), seats, result.instants):
+    for seat, arr, inst in zip(range(players), seats, result.instants, strict=False):
         if inst is None:
             assert result.fouled[seat] == (arr is None or is_fouled(arr, rules))
 
@@ -236,7 +244,10 @@ def test_illegal_actions_change_nothing() -> None:
     other = game.hand(1)
     cases: list[tuple[Any, str]] = [
         (lambda: game.arrange(0, (other[:5], other[5:10], other[10:])), "cards_not_in_hand"),
-        (lambda: game.arrange(0, (game.hand(0)[:4], game.hand(0)[4:10], game.hand(0)[10:])), "invalid_arrangement"),
+        (
+            lambda: game.arrange(0, (game.hand(0)[:4], game.hand(0)[4:10], game.hand(0)[10:])),
+            "invalid_arrangement",
+        ),
         (lambda: game.arrange(0, "nonsense"), "invalid_arrangement"),
         (lambda: game.confirm(0), "no_arrangement"),
         (lambda: game.arrange(5, None), "invalid_seat"),

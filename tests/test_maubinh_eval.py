@@ -71,7 +71,7 @@ def ref3(cards: list[Card]) -> tuple[int, ...]:
 def check_consistent(keys: list[tuple[int, ...]], ranks: np.ndarray) -> None:
     """Same key <=> same rank, and ranks increase with keys."""
     key_to_rank: dict[tuple[int, ...], int] = {}
-    for k, r in zip(keys, ranks.tolist()):
+    for k, r in zip(keys, ranks.tolist(), strict=False):
         assert key_to_rank.setdefault(k, r) == r, (k, r, key_to_rank[k])
     ordered = [key_to_rank[k] for k in sorted(key_to_rank)]
     assert all(a < b for a, b in itertools.pairwise(ordered))
@@ -126,7 +126,7 @@ def test_golden_full_ordering(wheel: str) -> None:
     edges = np.cumsum([0, *CLASS_COUNTS])
     per_category = np.histogram(ranks, bins=edges)[0].tolist()
     assert per_category == HAND_COUNTS
-    for lo, cat in zip(edges[:-1], CATEGORIES):
+    for lo, cat in zip(edges[:-1], CATEGORIES, strict=False):
         first = hands[np.argmax(ranks == lo)]
         assert hand_category([Card(int(i)) for i in first]) == cat
     digest = hashlib.sha256(ranks.astype("<i4").tobytes()).hexdigest()

@@ -76,6 +76,7 @@ def brute_force(cards: list[Card], rules: Rules, objective: str) -> tuple[float,
     rb = hand_ranks(idx[BACK], rules).astype(np.int64)
     rm = hand_ranks(idx[MIDDLE], rules).astype(np.int64)
     rf = hand_ranks(idx[FRONT], rules).astype(np.int64)
+
     # Front fits under middle, by the independent key above (computed per distinct subset,
     # as integers that order like the key tuples).
     def code(key: tuple[int, ...]) -> int:

@@ -196,9 +196,7 @@ def _arrangement(value: Any) -> Arrangement:
         return Arrangement(value["back"], value["middle"], value["front"])
     if isinstance(value, (tuple, list)) and len(value) == 3:
         return Arrangement(*value)
-    raise IllegalMoveError(
-        "invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)"
-    )
+    raise IllegalMoveError("invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)")
 
 
 def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:
@@ -329,7 +327,9 @@ def expected_value(arrangement: Arrangement | Sequence[CardsLike], rules: Rules 
     :func:`best_arrangement`); a fouled arrangement is worth about -6 in play, which the model
     does not price: check :func:`is_fouled` first."""
     r = _rules(rules)
-    return float(_core.maubinh_expected_value(*_arrangement(arrangement).masks, r.wheel, r.scoop, r.scoop_all))
+    return float(
+        _core.maubinh_expected_value(*_arrangement(arrangement).masks, r.wheel, r.scoop, r.scoop_all)
+    )
 
 
 def position_tables(rules: Rules | None = None) -> dict[str, npt.NDArray[np.float64]]:
@@ -453,12 +453,10 @@ def arrangement_report(
     best = best_arrangement(cards, r, objective)
     lines = [f'Mậu Binh, objective "{objective}"']
     if best.instant is not None:
-        lines.append(
-            f"instant win: {best.instant} ({INSTANT_WINS[best.instant]} units from each opponent)"
-        )
+        lines.append(f"instant win: {best.instant} ({INSTANT_WINS[best.instant]} units from each opponent)")
     others = [a for a in ranked_arrangements(cards, r, objective, alternatives + 1) if a != best]
     for label, arr in [("best", best), *((f"alt {i + 1}", a) for i, a in enumerate(others[:alternatives]))]:
-        for pos, hand in zip(("back", "middle", "front"), (arr.back, arr.middle, arr.front)):
+        for pos, hand in zip(("back", "middle", "front"), (arr.back, arr.middle, arr.front), strict=False):
             text = " ".join(str(c) for c in hand)
             lines.append(f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {hand_category(hand, r)}")
         lines.append(f"{'':<6} expected {arr.value:+.3f} units per opponent")

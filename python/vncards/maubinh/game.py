@@ -49,9 +49,7 @@ class Game(TableGame):
     _forfeited: list[bool]
     _result: dict[str, Any] | None
 
-    def __init__(
-        self, players: int = 4, rules: MauBinhRules | None = None, seed: Seed = None
-    ) -> None:
+    def __init__(self, players: int = 4, rules: MauBinhRules | None = None, seed: Seed = None) -> None:
         super().__init__(players, rules, seed)
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -128,7 +126,7 @@ class Game(TableGame):
         masks = self._validated(seat, arrangement)
         self._arranged[seat] = masks
         texts = [_core.mask_to_text(m) for m in masks]
-        self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts))})
+        self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts, strict=False))})
         self._emit("arranged", seat=seat)
 
     def confirm(self, seat: int) -> None:
@@ -173,9 +171,7 @@ class Game(TableGame):
         totals, payments, instants, fouled = _core.maubinh_settle(
             self._settle_seats(), r.wheel, r.scoop, r.scoop_all
         )
-        reveal = [
-            None if a is None else [_core.mask_to_text(m) for m in a] for a in self._settle_seats()
-        ]
+        reveal = [None if a is None else [_core.mask_to_text(m) for m in a] for a in self._settle_seats()]
         result = {
             "arrangements": reveal,
             "instants": list(instants),
@@ -229,7 +225,7 @@ class Game(TableGame):
             if self._confirmed[s]:
                 continue
             best = best_arrangement(_cards(self._hands[s]), self._rules)
-            out.append({"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text()))})
+            out.append({"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))})
             if self._arranged[s] is not None:
                 out.append({"type": "confirm", "seat": s})
             out.append({"type": "forfeit", "seat": s})
@@ -285,8 +281,10 @@ class Game(TableGame):
 
     def _load_state(self, state: dict[str, Any]) -> None:
         n = self._players
-        expect(set(state) == {"hands", "arrangements", "confirmed", "forfeited"},
-               "state: expected keys hands, arrangements, confirmed, forfeited")
+        expect(
+            set(state) == {"hands", "arrangements", "confirmed", "forfeited"},
+            "state: expected keys hands, arrangements, confirmed, forfeited",
+        )
         hands = [expect_mask(h, f"hands[{i}]") for i, h in enumerate(expect_list(state["hands"], "hands", n))]
         for i, h in enumerate(hands):
             expect(h.bit_count() == 13, f"hands[{i}] must hold 13 cards")
@@ -300,14 +298,20 @@ class Game(TableGame):
             expect([m.bit_count() for m in masks] == [5, 5, 3], f"arrangements[{i}] must be 5/5/3 cards")
             expect_disjoint(masks, f"arrangements[{i}]", union=hands[i])
             arranged.append((masks[0], masks[1], masks[2]))
-        confirmed = [expect_bool(c, f"confirmed[{i}]")
-                     for i, c in enumerate(expect_list(state["confirmed"], "confirmed", n))]
-        forfeited = [expect_bool(c, f"forfeited[{i}]")
-                     for i, c in enumerate(expect_list(state["forfeited"], "forfeited", n))]
+        confirmed = [
+            expect_bool(c, f"confirmed[{i}]")
+            for i, c in enumerate(expect_list(state["confirmed"], "confirmed", n))
+        ]
+        forfeited = [
+            expect_bool(c, f"forfeited[{i}]")
+            for i, c in enumerate(expect_list(state["forfeited"], "forfeited", n))
+        ]
         for i in range(n):
             expect(not forfeited[i] or confirmed[i], f"seat {i} forfeited but is not confirmed")
-            expect(not confirmed[i] or forfeited[i] or arranged[i] is not None,
-                   f"seat {i} confirmed without an arrangement")
+            expect(
+                not confirmed[i] or forfeited[i] or arranged[i] is not None,
+                f"seat {i} confirmed without an arrangement",
+            )
         self._hands, self._arranged = hands, arranged
         self._confirmed, self._forfeited = confirmed, forfeited
         self._result = None
