@@ -6,6 +6,8 @@
 pub mod cards;
 pub mod error;
 pub mod rng;
+pub mod shedding;
+pub mod tienlen;
 
 #[cfg(feature = "python")]
 mod python;

@@ -57,6 +57,91 @@ class Rng:
 
 # ---- shedding / tienlen / samloc (src/python/shedding.rs) ------------------------------------
 
+_CardsArg = int | str | Card | SheddingCombo | Iterable[str | Card]
+
+@final
+class SheddingRules:
+    def __new__(
+        cls,
+        *,
+        suit_order: bool,
+        same_colour_pairs: bool,
+        same_suit_straights: bool,
+        single_follows_suit: bool,
+        triple_follows_suits: bool,
+        pair_sequences: bool,
+        min_straight: int,
+        max_straight: int,
+        low_straights: bool,
+        quad_beats_pair_of_twos: bool,
+        hand_size: int,
+        min_players: int,
+        max_players: int,
+    ) -> SheddingRules: ...
+    @staticmethod
+    def tienlen_south() -> SheddingRules: ...
+    @staticmethod
+    def tienlen_north() -> SheddingRules: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    def __hash__(self) -> int: ...
+
+@final
+class SheddingCombo:
+    @property
+    def kind(self) -> str: ...
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+    @property
+    def mask(self) -> int: ...
+    @property
+    def top(self) -> int: ...
+    @property
+    def top_card(self) -> Card: ...
+    @property
+    def is_bomb(self) -> bool: ...
+    @property
+    def is_twos(self) -> bool: ...
+    def __len__(self) -> int: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int]]: ...
+
+def shedding_combo_from_parts(mask: int, kind: int, top: int) -> SheddingCombo: ...
+def shedding_classify(cards: _CardsArg, rules: SheddingRules) -> SheddingCombo | None: ...
+def shedding_beats(play: _CardsArg, table: _CardsArg, rules: SheddingRules) -> bool: ...
+def shedding_is_cut(play: SheddingCombo, table: SheddingCombo, rules: SheddingRules) -> bool: ...
+def shedding_legal_plays(
+    hand: _CardsArg,
+    table: _CardsArg | None,
+    rules: SheddingRules,
+    must_include: int = 0,
+    filter: str = "all",
+) -> list[SheddingCombo]: ...
+def shedding_has_play(
+    hand: int, table: SheddingCombo | None, rules: SheddingRules, filter: str = "all"
+) -> bool: ...
+def shedding_check_play(
+    hand: int,
+    cards: _CardsArg,
+    table: SheddingCombo | None,
+    rules: SheddingRules,
+    must_include: int = 0,
+) -> SheddingCombo: ...
+def shedding_legal_plays_loop(
+    hand: _CardsArg, table: _CardsArg | None, rules: SheddingRules, iterations: int
+) -> int: ...
+def shedding_count_leads_batch(hands: list[int], rules: SheddingRules) -> list[int]: ...
+def tienlen_instant_win(
+    hand: _CardsArg,
+    rules: SheddingRules,
+    same_colour: bool = False,
+    first_hand_extras: bool = False,
+) -> tuple[str, int, int] | None: ...
+
 # ---- maubinh (src/python/maubinh.rs) ---------------------------------------------------------
 
 # ---- tusac (src/python/tusac.rs) -------------------------------------------------------------

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod cards;
 mod errors;
 mod rng;
+mod shedding;
 
 #[allow(unused_imports)] // used by the game bindings
 pub(crate) use cards::{cards_from_mask, mask_from_py};
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     cards::register(m)?;
     rng::register(m)?;
+    shedding::register(m)?;
     Ok(())
 }

@@ -1,0 +1,551 @@
+"""The flow every shedding game shares (Tiến Lên, Sâm Lốc): deal, leads, rounds, passing,
+hưởng sái, bomb chains (chặt chồng), going out, finishing on a 2, cóng, and the hand sequence.
+
+A game subclasses :class:`SheddingGame` and fills in the hooks (marked *hook* below): its
+rules object must have a ``core`` attribute (a ``_core.SheddingRules``). Everything that
+differs between the games (instant wins, who leads first, what is paid) is a hook; the turn
+machinery is here once.
+
+Round rules (RULES.md §1): a seat beats the table or passes; a seat that passes is out of the
+round (unless :meth:`_after_pass_filter` lets it cut); when every other seat in the round has
+passed, the last seat to play leads a new round, or, if it has gone out, the next seat still in
+the hand leads (hưởng sái).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .._core import (
+    SheddingCombo,
+    cards_to_mask,
+    mask_to_text,
+    shedding_check_play,
+    shedding_classify,
+    shedding_has_play,
+    shedding_is_cut,
+    shedding_legal_plays,
+)
+from ..errors import IllegalMoveError
+from ..snapshot import (
+    expect,
+    expect_bool,
+    expect_disjoint,
+    expect_int,
+    expect_list,
+    expect_mask,
+)
+from ..table import TableGame
+from .penalty import TWOS_MASK
+
+__all__ = ["SheddingGame"]
+
+_DECK = (1 << 52) - 1
+_ACTION_TYPES = ("play", "pass", "next_hand")
+
+
+class SheddingGame(TableGame):
+    """Base of the shedding games; see the module docstring."""
+
+    #: Ledger reason of a paid bomb chain.
+    CUT_REASON: ClassVar[str] = "chat"
+
+    # -- construction and the hand sequence ---------------------------------------------------
+
+    def _start(self) -> None:
+        self._hand_number = 1
+        self._winner: int | None = None
+        self._next_first = True
+        self._begin_hand(first=True)
+
+    def _begin_hand(self, first: bool) -> None:
+        n = self._players
+        size = self._rules.core.hand_size
+        perm = self._rng.permutation(52)
+        self._hands = []
+        for s in range(n):
+            m = 0
+            for i in perm[s * size:(s + 1) * size]:
+                m |= 1 << i
+            self._hands.append(m)
+        self._dealt = 0
+        for m in self._hands:
+            self._dealt |= m
+        self._first_rule = first
+        self._played = [0] * n
+        self._turn: int | None = None
+        self._table: SheddingCombo | None = None
+        self._table_seat = -1
+        self._passed = 0
+        self._round_seats = 0
+        self._must = 0
+        self._out = 0
+        self._order: list[int] = []
+        self._cong: list[int] = []
+        self._chain: list[int] | None = None
+        self._over = False
+        self._hand_start = len(self._ledger)
+        self._emit("deal", hand_number=self._hand_number,
+                   counts=[m.bit_count() for m in self._hands])
+        self._after_deal()
+        if not self._over:
+            if first or self._winner is None:
+                leader, must = self._first_leader()
+            else:
+                leader, must = self._winner, 0
+            self._turn = leader
+            self._must = must
+            self._emit("lead", seat=leader, must_include=mask_to_text(must))
+
+    def next_hand(self) -> None:
+        """Deal the next hand once this one is over: the previous winner leads with any play
+        (after an instant win, or a hand nobody won, the first-lead rule applies again). The
+        ledger and ``settlement`` keep adding up over the hands; ``hand_number`` counts them."""
+        if not self._over:
+            raise IllegalMoveError("hand_not_over", "the current hand is still being played")
+        self._log({"type": "next_hand"})
+        self._hand_number += 1
+        self._begin_hand(first=self._next_first)
+
+    @property
+    def hand_number(self) -> int:
+        """1 for the first hand, then one more for each :meth:`next_hand`."""
+        return self._hand_number
+
+    @property
+    def hand_settlement(self) -> list[int] | None:
+        """Units won per seat in the current hand only, once it is over."""
+        if not self._over:
+            return None
+        out = [0] * self._players
+        for e in self._ledger.entries[self._hand_start:]:
+            out[e["from"]] -= e["units"]
+            out[e["to"]] += e["units"]
+        return out
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def _after_deal(self) -> None:
+        """*hook*: called after each deal, before the lead (instant wins, declarations)."""
+
+    def _first_leader(self) -> tuple[int, int]:
+        """*hook*: the first hand's leader and the card mask its first play must include."""
+        raise NotImplementedError
+
+    def _ranked_ending(self) -> bool:
+        """*hook*: play on after the first player goes out, for a full finishing order."""
+        return False
+
+    def _finish_on_two(self) -> str:
+        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see RULES.md §2)."""
+        return "allowed"
+
+    def _after_pass_filter(self) -> str | None:
+        """*hook*: which plays a seat that passed may still make on the current table
+        (``"bombs"``, ``"four_pair_sequences"``), or None (passed seats are skipped)."""
+        return None
+
+    def _cut_value(self, table: SheddingCombo) -> int:
+        """*hook*: units a cut of ``table`` adds to the bomb chain."""
+        raise NotImplementedError
+
+    def _check_play(self, seat: int, combo: SheddingCombo) -> None:
+        """*hook*: extra validation of a play (raise IllegalMoveError)."""
+
+    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+        """*hook*: drop plays a game-specific rule forbids now."""
+        return plays
+
+    def _on_play(self, seat: int, combo: SheddingCombo) -> None:
+        """*hook*: called after a play is applied, before going out is checked."""
+
+    def _settle_first_out(self, winner: int, combo: SheddingCombo) -> None:
+        """*hook*: payments when ``winner`` went out with ``combo`` and the hand ends."""
+        raise NotImplementedError
+
+    def _settle_ranked(self, order: list[int]) -> None:
+        """*hook*: payments of a ranked hand (``order``: nhất first; cóng seats last)."""
+        raise NotImplementedError
+
+    def _settle_finish_on_two(self, seat: int, combo: SheddingCombo) -> None:
+        """*hook*: payments when ``seat`` emptied its hand with a play containing a 2."""
+        raise NotImplementedError
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or None once the hand is over."""
+        return self._turn
+
+    @property
+    def pending_seats(self) -> list[int]:
+        return [] if self._turn is None else [self._turn]
+
+    @property
+    def table(self) -> SheddingCombo | None:
+        """The combination to beat, or None when the current seat leads."""
+        return self._table
+
+    @property
+    def table_seat(self) -> int | None:
+        """The seat that played the table combination."""
+        return None if self._table is None else self._table_seat
+
+    @property
+    def finishing_order(self) -> list[int]:
+        """Seats in the order they finished (nhất first; cóng seats of a ranked hand last)."""
+        return self._order + self._cong
+
+    @property
+    def winner(self) -> int | None:
+        """The hand's winner once it is over (None if nobody won it)."""
+        return self._winner if self._over else None
+
+    def hand(self, seat: int) -> list[Any]:
+        """The cards ``seat`` holds, low to high."""
+        from ..cards import from_mask
+
+        return from_mask(self._hands[self._check_seat(seat)])
+
+    def hand_mask(self, seat: int) -> int:
+        return self._hands[self._check_seat(seat)]
+
+    def legal_plays(self) -> list[SheddingCombo]:
+        """Every distinct play the current seat may make now (no pass entry)."""
+        if self._turn is None:
+            return []
+        return self._plays_for(self._turn)
+
+    def _seat_filter(self, seat: int) -> str:
+        if self._passed >> seat & 1:
+            return self._after_pass_filter() or "all"
+        return "all"
+
+    def _plays_for(self, seat: int) -> list[SheddingCombo]:
+        hand = self._hands[seat]
+        plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must,
+                                     self._seat_filter(seat))
+        if hand & TWOS_MASK and self._finish_on_two() == "forbidden":
+            others = [c for c in plays if c.mask != hand]
+            if len(others) < len(plays) and (others or self._table is not None):
+                plays = others
+        return self._filter_plays(seat, plays)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _require_turn(self, seat: Any) -> int:
+        seat = self._check_seat(seat)
+        if self._over:
+            raise IllegalMoveError("game_over", "the hand is over")
+        if seat != self._turn:
+            raise IllegalMoveError("not_your_turn", f"it is seat {self._turn}'s turn, not {seat}'s")
+        return seat
+
+    def play(self, seat: int, cards: Any) -> None:
+        """Seat ``seat`` plays ``cards`` (text, cards, a mask or a Combo) on the table."""
+        seat = self._require_turn(seat)
+        hand = self._hands[seat]
+        combo = shedding_check_play(hand, cards, self._table, self._rules.core, self._must)
+        mask = combo.mask
+        if self._passed >> seat & 1:
+            filt = self._after_pass_filter()
+            if filt is None or not (combo.is_bomb if filt == "bombs"
+                                    else combo.kind == "pair_sequence" and len(combo) == 8):
+                raise IllegalMoveError("must_cut_or_pass",
+                                       "after passing, a seat may only cut with a bomb or pass")
+        if (mask == hand and mask & TWOS_MASK and self._finish_on_two() == "forbidden"
+                and (self._table is not None
+                     or len(shedding_legal_plays(hand, None, self._rules.core, self._must)) > 1)):
+            raise IllegalMoveError("cannot_finish_on_two",
+                                   "a hand may not be emptied with a play containing a 2")
+        self._check_play(seat, combo)
+        text = mask_to_text(mask)
+        self._log({"type": "play", "seat": seat, "cards": text})
+        self._do_play(seat, combo, text)
+
+    def pass_turn(self, seat: int) -> None:
+        """Seat ``seat`` passes: it is out of the round until a new round starts."""
+        seat = self._require_turn(seat)
+        if self._table is None:
+            raise IllegalMoveError("cannot_pass_on_lead", "the leader of a round must play")
+        self._log({"type": "pass", "seat": seat})
+        self._passed |= 1 << seat
+        self._emit("pass", seat=seat)
+        self._advance(seat)
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Carry out an action dict: ``{"type": "play", "seat": s, "cards": "3♠ 3♣"}``,
+        ``{"type": "pass", "seat": s}`` or ``{"type": "next_hand"}``."""
+        if not isinstance(action, Mapping) or action.get("type") not in _ACTION_TYPES:
+            raise IllegalMoveError("unknown_action", f"not an action: {action!r}")
+        kind = action["type"]
+        if kind == "next_hand":
+            self.next_hand()
+        elif kind == "pass":
+            self.pass_turn(action.get("seat"))  # type: ignore[arg-type]
+        else:
+            if "cards" not in action:
+                raise IllegalMoveError("invalid_combination", "a play action needs cards")
+            self.play(action.get("seat"), action["cards"])  # type: ignore[arg-type]
+
+    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every action dict open now (for ``seat``, or for every seat); each is accepted by
+        :meth:`apply`. ``next_hand`` is not listed: a server calls it between hands."""
+        if seat is not None:
+            self._check_seat(seat)
+        turn = self._turn
+        if turn is None or (seat is not None and seat != turn):
+            return []
+        actions: list[dict[str, Any]] = [
+            {"type": "play", "seat": turn, "cards": str(c)} for c in self._plays_for(turn)
+        ]
+        if self._table is not None:
+            actions.append({"type": "pass", "seat": turn})
+        return actions
+
+    def auto_play(self, seat: int) -> None:
+        """A simple legal move for ``seat`` (timeouts): lead the first legal play (the lowest
+        single, with any required card); on a table, beat it with the lowest non-bomb play, or
+        pass."""
+        seat = self._require_turn(seat)
+        plays = self._plays_for(seat)
+        if self._table is None:
+            self.play(seat, plays[0])
+            return
+        ordinary = [c for c in plays if not c.is_bomb]
+        if ordinary:
+            self.play(seat, min(ordinary, key=lambda c: c.top))
+        else:
+            self.pass_turn(seat)
+
+    def describe(self, action: Mapping[str, Any]) -> str:
+        """Short human text of an action dict."""
+        kind = action.get("type")
+        if kind == "next_hand":
+            return "next hand"
+        if kind == "pass":
+            return f"seat {action.get('seat')} passes"
+        combo = shedding_classify(cards_to_mask(action.get("cards", "")), self._rules.core)
+        what = combo.kind.replace("_", " ") if combo else "cards"
+        return f"seat {action.get('seat')} plays {what} {action.get('cards')}"
+
+    # -- the flow ------------------------------------------------------------------------------
+
+    def _do_play(self, seat: int, combo: SheddingCombo, text: str) -> None:
+        table = self._table
+        if table is not None and shedding_is_cut(combo, table, self._rules.core):
+            units = self._cut_value(table)
+            victim = self._table_seat
+            if self._chain is None:
+                self._chain = [units, seat, victim]
+            else:
+                self._chain = [self._chain[0] + units, seat, victim]
+            self._emit("cut", seat=seat, victim=victim, units=units)
+        mask = combo.mask
+        self._hands[seat] ^= mask
+        self._played[seat] |= mask
+        self._passed &= ~(1 << seat)
+        self._round_seats |= 1 << seat
+        self._table = combo
+        self._table_seat = seat
+        self._must = 0
+        self._emit("play", seat=seat, combo=combo.kind, cards=text)
+        self._on_play(seat, combo)
+        if not self._hands[seat]:
+            self._goes_out(seat, combo)
+        if not self._over:
+            self._advance(seat)
+
+    def _advance(self, frm: int) -> None:
+        """Give the turn to the next seat still in the round after ``frm``, or close it."""
+        n = self._players
+        owner = self._table_seat
+        t = frm
+        for _ in range(n):
+            t = t + 1 if t + 1 < n else 0
+            if t == owner:
+                break
+            if self._out >> t & 1:
+                continue
+            if not self._passed >> t & 1 or self._may_reenter(t):
+                self._turn = t
+                return
+        self._new_round()
+
+    def _may_reenter(self, seat: int) -> bool:
+        filt = self._after_pass_filter()
+        return filt is not None and shedding_has_play(self._hands[seat], self._table,
+                                                      self._rules.core, filt)
+
+    def _new_round(self) -> None:
+        self._close_chain()
+        leader = self._table_seat
+        n = self._players
+        while self._out >> leader & 1:  # hưởng sái
+            leader = leader + 1 if leader + 1 < n else 0
+        self._table = None
+        self._table_seat = -1
+        self._passed = 0
+        self._round_seats = 0
+        self._turn = leader
+        self._emit("new_round", leader=leader)
+
+    def _close_chain(self) -> None:
+        """The last seat cut pays the whole chain to the last cutter, unless the cut play took
+        its owner out."""
+        chain = self._chain
+        self._chain = None
+        if chain is not None and self._hands[chain[2]]:
+            self._ledger.pay(chain[2], chain[1], chain[0], self.CUT_REASON)
+
+    def _goes_out(self, seat: int, combo: SheddingCombo) -> None:
+        if combo.mask & TWOS_MASK and self._finish_on_two() != "allowed":
+            self._chain = None
+            self._emit("finish_on_two", seat=seat)
+            self._settle_finish_on_two(seat, combo)
+            self._end_hand(None)
+            return
+        self._out |= 1 << seat
+        self._order.append(seat)
+        self._emit("out", seat=seat, place=len(self._order))
+        if not self._ranked_ending():
+            self._close_chain()
+            self._settle_first_out(seat, combo)
+            self._end_hand(seat)
+            return
+        n = self._players
+        if len(self._order) == 1:
+            for k in range(1, n):
+                s = (seat + k) % n
+                if not self._played[s]:
+                    self._out |= 1 << s
+                    self._cong.append(s)
+                    self._emit("cong", seat=s)
+        left = [s for s in range(n) if not self._out >> s & 1]
+        if len(left) <= 1:
+            for s in left:
+                self._out |= 1 << s
+                self._order.append(s)
+            self._close_chain()
+            self._settle_ranked(self._order + self._cong)
+            self._end_hand(self._order[0])
+
+    def _end_hand(self, winner: int | None, first_rule_next: bool = False) -> None:
+        """End the hand; the next hand is led by ``winner`` unless it is None or
+        ``first_rule_next`` (then the first-lead rule applies again)."""
+        self._over = True
+        self._turn = None
+        self._winner = winner
+        self._next_first = winner is None or first_rule_next
+        self._emit("hand_end", hand_number=self._hand_number, winner=winner,
+                   order=self._order + self._cong, settlement=self.hand_settlement,
+                   hands=[mask_to_text(m) for m in self._hands])
+
+    # -- views and snapshots -------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, the table, and the others' card counts."""
+        seat = self._check_seat(seat)
+        table = self._table
+        return {
+            "game": self.GAME,
+            "seat": seat,
+            "hand_number": self._hand_number,
+            "hand": mask_to_text(self._hands[seat]).split(),
+            "hand_counts": [m.bit_count() for m in self._hands],
+            "current_seat": self._turn,
+            "table": None if table is None else {
+                "seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
+            "passed": [s for s in range(self._players) if self._passed >> s & 1],
+            "out": [s for s in range(self._players) if self._out >> s & 1],
+            "finishing_order": list(self._order),
+            "cong": list(self._cong),
+            "must_include": mask_to_text(self._must).split(),
+            "is_over": self._over,
+            "settlement": self.settlement,
+        }
+
+    def _dump_state(self) -> dict[str, Any]:
+        return {
+            "hand_number": self._hand_number,
+            "first_rule": self._first_rule,
+            "hands": list(self._hands),
+            "played": list(self._played),
+            "dealt": self._dealt,
+            "turn": self._turn,
+            "table": None if self._table is None else self._table.mask,
+            "table_seat": self._table_seat,
+            "passed": self._passed,
+            "round_seats": self._round_seats,
+            "must": self._must,
+            "out": self._out,
+            "order": list(self._order),
+            "cong": list(self._cong),
+            "chain": None if self._chain is None else list(self._chain),
+            "over": self._over,
+            "winner": self._winner,
+            "next_first": self._next_first,
+            "hand_start": self._hand_start,
+        }
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        n = self._players
+        seats_mask = (1 << n) - 1
+        self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
+        self._first_rule = expect_bool(state.get("first_rule"), "first_rule")
+        self._hands = [expect_mask(m, f"hands[{i}]")
+                       for i, m in enumerate(expect_list(state.get("hands"), "hands", n))]
+        self._played = [expect_mask(m, f"played[{i}]")
+                        for i, m in enumerate(expect_list(state.get("played"), "played", n))]
+        self._dealt = expect_mask(state.get("dealt"), "dealt")
+        expect(self._dealt.bit_count() == n * self._rules.core.hand_size,
+               f"dealt: {n} hands of {self._rules.core.hand_size} cards expected")
+        expect_disjoint(self._hands + self._played, "hands and played cards", union=self._dealt)
+        self._over = expect_bool(state.get("over"), "over")
+        turn = state.get("turn")
+        self._turn = None if turn is None else expect_int(turn, "turn", 0, n - 1)
+        expect((self._turn is None) == self._over, "turn: must be null exactly when the hand is over")
+        self._passed = expect_int(state.get("passed"), "passed", 0, seats_mask)
+        self._round_seats = expect_int(state.get("round_seats"), "round_seats", 0, seats_mask)
+        self._out = expect_int(state.get("out"), "out", 0, seats_mask)
+        self._must = expect_mask(state.get("must"), "must")
+        self._order = [expect_int(s, "order[]", 0, n - 1) for s in expect_list(state.get("order"), "order")]
+        self._cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
+        expect(len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
+               "order/cong: a seat appears twice")
+        table = state.get("table")
+        self._table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
+        if table is None:
+            self._table = None
+            expect(self._table_seat == -1, "table_seat: must be -1 with no table")
+        else:
+            combo = shedding_classify(expect_mask(table, "table"), self._rules.core)
+            expect(combo is not None, "table: not a combination")
+            expect(self._table_seat >= 0 and table & ~self._played[self._table_seat] == 0,
+                   "table: cards not played by table_seat")
+            self._table = combo
+        chain = state.get("chain")
+        if chain is None:
+            self._chain = None
+        else:
+            items = expect_list(chain, "chain", 3)
+            self._chain = [expect_int(items[0], "chain.units", 0),
+                           expect_int(items[1], "chain.cutter", 0, n - 1),
+                           expect_int(items[2], "chain.victim", 0, n - 1)]
+        winner = state.get("winner")
+        self._winner = None if winner is None else expect_int(winner, "winner", 0, n - 1)
+        self._next_first = expect_bool(state.get("next_first"), "next_first")
+        self._hand_start = expect_int(state.get("hand_start"), "hand_start", 0, len(self._ledger))
+        if self._turn is not None:
+            expect(not self._out >> self._turn & 1, "turn: that seat is out of the hand")
+            expect(self._hands[self._turn] != 0, "turn: that seat holds no cards")
+            expect(self._must & ~self._hands[self._turn] == 0, "must: not in the leader's hand")
+        for s in range(n):
+            if not self._hands[s] and not self._over:
+                expect(self._out >> s & 1 == 1, f"hands[{s}]: empty but still in the hand")

@@ -1,0 +1,99 @@
+"""Tiến Lên Miền Nam and Miền Bắc (RULES.md §1–§2).
+
+Combinations, beating and move generation run in the Rust core; :class:`Game` is the server
+engine (deal, rounds, chặt, thối, cóng, kết 3 bích, settlement, snapshots, replay).
+
+>>> from vncards import tienlen
+>>> len(tienlen.legal_plays("3♠3♣ 4♦4♥ 5♠5♦ 6♣ 7♥ 8♠ 9♦ J♣ Q♣ 2♥"))
+82
+>>> tienlen.classify("♦5 ♠6 ♣7").kind
+'straight'
+>>> tienlen.beats("♦5♠6♣7", "♥5♥6♠7")
+True
+>>> tienlen.beats("3♠3♣4♦4♥5♠5♦", "2♥")
+True
+>>> tienlen.instant_win("2♠2♣2♦2♥ 3♠4♠6♦8♥10♠Q♦K♥A♠9♣")
+'four_twos'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core import (
+    SheddingCombo,
+    SheddingRules,
+    cards_to_mask,
+    shedding_beats,
+    shedding_classify,
+    shedding_legal_plays,
+    tienlen_instant_win,
+)
+from ..errors import RulesError
+from .game import Game
+from .rules import Rules
+
+__all__ = ["Rules", "Combo", "Game", "classify", "beats", "legal_plays", "instant_win"]
+
+#: A combination: ``.kind``, ``.cards`` (low to high), ``.mask``; frozen and hashable.
+Combo = SheddingCombo
+
+_SOUTH = Rules.south()
+
+
+def _core(rules: Rules | None) -> SheddingRules:
+    if rules is None:
+        return _SOUTH.core
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be tienlen.Rules, not {type(rules).__name__}")
+    return rules.core
+
+
+def classify(cards: Any, rules: Rules | None = None) -> Combo | None:
+    """The combination the cards form (single, pair, triple, straight (sảnh), pair_sequence
+    (đôi thông), four_of_a_kind (tứ quý)), or None.
+
+    >>> classify("K♠ A♦ 2♥") is None
+    True
+    >>> classify("♠4 ♦4", Rules.north()) is None
+    True
+    """
+    return shedding_classify(cards, _core(rules))
+
+
+def beats(play: Any, table: Any, rules: Rules | None = None) -> bool:
+    """Does ``play`` beat ``table`` (ordinary beating or a bomb, chặt)? Cards or Combos.
+
+    >>> beats("7♠7♣7♦7♥", "2♠2♥")
+    True
+    >>> beats("9♠", "8♥", Rules.north())
+    False
+    """
+    return shedding_beats(play, table, _core(rules))
+
+
+def legal_plays(hand: Any, table: Any = None, rules: Rules | None = None, *,
+                must_include: Any = None) -> list[Combo]:
+    """Every distinct set of cards from ``hand`` that may be played on ``table`` (None: a
+    lead), each containing ``must_include`` if given. No pass entry.
+
+    >>> [str(c) for c in legal_plays("3♠ 4♠ 5♠ 9♥", "4♥")]
+    ['5♠', '9♥']
+    >>> [str(c) for c in legal_plays("3♠ 4♠ 5♠ 9♥", must_include="3♠")]
+    ['3♠', '3♠ 4♠ 5♠']
+    """
+    must = 0 if must_include is None else cards_to_mask(must_include)
+    return shedding_legal_plays(hand, table, _core(rules), must)
+
+
+def instant_win(hand: Any, rules: Rules | None = None, *, first_hand: bool = False) -> str | None:
+    """The strongest instant win (tới trắng) of a dealt hand, e.g. ``"dragon"`` or
+    ``"six_pairs"``, or None. ``first_hand`` enables the ``first_hand_extras`` kinds.
+
+    >>> instant_win("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣ 2♥")
+    'dragon'
+    """
+    r = _SOUTH if rules is None else rules
+    found = tienlen_instant_win(hand, _core(rules), r.same_colour_instant_win,
+                                r.first_hand_extras and first_hand)
+    return None if found is None else found[0]

@@ -1,0 +1,106 @@
+"""Tiến Lên rules: every option of RULES.md §1–§2 as a frozen dataclass.
+
+>>> south, north = Rules.south(), Rules.north()
+>>> south.scoring, north.finish_on_two, north.same_colour_pairs
+('count', 'penalized', True)
+>>> south.replace(scoring="ranked")
+Traceback (most recent call last):
+...
+vncards.errors.RulesError: scoring='ranked' does not fit ending='first_out': 'count' goes with 'first_out', 'ranked' with 'ranked'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from .._core import SheddingRules
+from ..errors import RulesError
+from ..rules import RulesBase
+from ..shedding.penalty import PenaltyTable
+
+__all__ = ["Rules"]
+
+_COUNT = PenaltyTable(black_two=3, red_two=6, three_pair_sequence=9, four_of_a_kind=12,
+                      four_pair_sequence=18)
+_RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_kind=4,
+                       four_pair_sequence=6)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules(RulesBase):
+    """Options of Tiến Lên (names as in RULES.md). ``Rules()`` is Miền Nam (``south()``).
+
+    Structural flags that make the northern game: ``same_colour_pairs``,
+    ``same_suit_straights`` and ``pair_sequences`` (đôi thông exist)."""
+
+    ending: Literal["first_out", "ranked"] = "first_out"
+    scoring: Literal["count", "ranked"] = "count"
+    first_lead: Literal["three_of_spades", "random"] = "three_of_spades"
+    bomb_after_pass: Literal["four_pair_sequence", "none", "any_bomb"] = "four_pair_sequence"
+    quad_beats_pair_of_twos: bool = True
+    ket_3_bich: bool = True
+    finish_on_two: Literal["allowed", "penalized", "forbidden"] = "allowed"
+    thoi_to: Literal["above", "winner"] = "above"
+    same_colour_instant_win: bool = False
+    first_hand_extras: bool = False
+    single_follows_suit: bool = False
+    triple_follows_suits: bool = False
+    same_colour_pairs: bool = False
+    same_suit_straights: bool = False
+    pair_sequences: bool = True
+
+    @classmethod
+    def south(cls) -> Rules:
+        """Tiến Lên Miền Nam (the defaults)."""
+        return cls()
+
+    @classmethod
+    def north(cls) -> Rules:
+        """Tiến Lên Miền Bắc: same-colour pairs, same-suit straights, singles follow suit,
+        no đôi thông, tứ quý only in turn, a hand emptied with a 2 is penalised."""
+        return cls(same_colour_pairs=True, same_suit_straights=True, single_follows_suit=True,
+                   pair_sequences=False, bomb_after_pass="none", finish_on_two="penalized")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        core = SheddingRules(
+            suit_order=True,
+            same_colour_pairs=self.same_colour_pairs,
+            same_suit_straights=self.same_suit_straights,
+            single_follows_suit=self.single_follows_suit,
+            triple_follows_suits=self.triple_follows_suits,
+            pair_sequences=self.pair_sequences,
+            min_straight=3,
+            max_straight=12,
+            low_straights=False,
+            quad_beats_pair_of_twos=self.quad_beats_pair_of_twos,
+            hand_size=13,
+            min_players=2,
+            max_players=4,
+        )
+        object.__setattr__(self, "_core", core)
+
+    def _check(self) -> None:
+        if (self.scoring == "ranked") != (self.ending == "ranked"):
+            raise RulesError(f"scoring={self.scoring!r} does not fit ending={self.ending!r}: "
+                             "'count' goes with 'first_out', 'ranked' with 'ranked'")
+        if self.bomb_after_pass == "four_pair_sequence" and not self.pair_sequences:
+            raise RulesError("bomb_after_pass='four_pair_sequence' needs pair_sequences "
+                             "(there is no đôi thông without them)")
+
+    @property
+    def core(self) -> SheddingRules:
+        """The combination rules as the Rust core reads them."""
+        return self._core  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def penalties(self) -> PenaltyTable:
+        """Units of thối and of cut items under this ``scoring``."""
+        table = _COUNT if self.scoring == "count" else _RANKED
+        if not self.pair_sequences:
+            table = dataclasses.replace(table, three_pair_sequence=0, four_pair_sequence=0)
+        return table
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self).from_dict, (self.to_dict(),))

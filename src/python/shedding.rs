@@ -1,0 +1,418 @@
+//! Bindings of the shedding core (Tiến Lên, Sâm Lốc): `SheddingRules`, `SheddingCombo` and the
+//! `shedding_*` / `tienlen_*` functions. Card arguments accept a mask (int), a combo, text,
+//! a `Card` or an iterable of cards.
+
+use super::cards::{mask_from_py, PyCard};
+use super::errors::to_py;
+use crate::cards::{CardSet, FULL_DECK};
+use crate::error::Error;
+use crate::shedding::{self, Combo, Kind, PlayFilter, Rules};
+use crate::tienlen::{self, InstantOptions};
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyTuple};
+use rayon::prelude::*;
+
+/// Rule data of a shedding game (how combinations form and beat), built once per rules object.
+#[pyclass(module = "vncards._core", name = "SheddingRules", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PySheddingRules(pub Rules);
+
+#[pymethods]
+impl PySheddingRules {
+    #[new]
+    #[pyo3(signature = (*, suit_order, same_colour_pairs, same_suit_straights, single_follows_suit,
+        triple_follows_suits, pair_sequences, min_straight, max_straight, low_straights,
+        quad_beats_pair_of_twos, hand_size, min_players, max_players))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        suit_order: bool,
+        same_colour_pairs: bool,
+        same_suit_straights: bool,
+        single_follows_suit: bool,
+        triple_follows_suits: bool,
+        pair_sequences: bool,
+        min_straight: u8,
+        max_straight: u8,
+        low_straights: bool,
+        quad_beats_pair_of_twos: bool,
+        hand_size: u8,
+        min_players: u8,
+        max_players: u8,
+    ) -> PyResult<Self> {
+        let rules = Rules {
+            suit_order,
+            same_colour_pairs,
+            same_suit_straights,
+            single_follows_suit,
+            triple_follows_suits,
+            pair_sequences,
+            min_straight,
+            max_straight,
+            low_straights,
+            quad_beats_pair_of_twos,
+            hand_size,
+            min_players,
+            max_players,
+        };
+        rules.validate().map_err(to_py)?;
+        Ok(PySheddingRules(rules))
+    }
+
+    /// The Tiến Lên Miền Nam preset.
+    #[staticmethod]
+    fn tienlen_south() -> Self {
+        PySheddingRules(tienlen::south())
+    }
+
+    /// The Tiến Lên Miền Bắc preset.
+    #[staticmethod]
+    fn tienlen_north() -> Self {
+        PySheddingRules(tienlen::north())
+    }
+
+    /// Cards dealt to each player.
+    #[getter]
+    fn hand_size(&self) -> u8 {
+        self.0.hand_size
+    }
+    #[getter]
+    fn min_players(&self) -> u8 {
+        self.0.min_players
+    }
+    #[getter]
+    fn max_players(&self) -> u8 {
+        self.0.max_players
+    }
+    fn __repr__(&self) -> String {
+        format!("SheddingRules({:?})", self.0)
+    }
+}
+
+/// A combination: a card mask plus its kind; the cards are built only when asked for.
+#[pyclass(module = "vncards._core", name = "SheddingCombo", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyCombo(pub Combo);
+
+#[pymethods]
+impl PyCombo {
+    /// `"single"`, `"pair"`, `"triple"`, `"straight"`, `"pair_sequence"` or `"four_of_a_kind"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.0.kind.name()
+    }
+    /// The cards, low to high.
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.cards.iter().map(PyCard))
+    }
+    /// The card mask (bit `i` = card index `i`).
+    #[getter]
+    fn mask(&self) -> u64 {
+        self.0.cards.0
+    }
+    /// Strength of the top card: `vrank * 4 + suit` with `3` = vrank 2 … `2` = vrank 14.
+    #[getter]
+    fn top(&self) -> u8 {
+        self.0.top
+    }
+    /// The highest card (for a low straight, the card at its top).
+    #[getter]
+    fn top_card(&self) -> PyCard {
+        let rank = shedding::combo::real_rank(self.0.top_vrank());
+        PyCard(crate::cards::Card::new(rank, self.0.top & 3))
+    }
+    /// True for a bomb (hàng chặt): tứ quý, 3 or 4 đôi thông.
+    #[getter]
+    fn is_bomb(&self) -> bool {
+        self.0.is_bomb()
+    }
+    /// True when every card is a 2 (heo).
+    #[getter]
+    fn is_twos(&self) -> bool {
+        self.0.is_twos()
+    }
+    fn __len__(&self) -> usize {
+        self.0.len() as usize
+    }
+    fn __str__(&self) -> String {
+        self.0.cards.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("Combo({}: {})", self.0.kind.name(), self.0.cards)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let c = slf.get().0;
+        let make = py
+            .import("vncards._core")?
+            .getattr("shedding_combo_from_parts")?;
+        (make, (c.cards.0, c.kind as u8, c.top)).into_pyobject(py)
+    }
+}
+
+/// Rebuilds a pickled combo (mask, kind code, top).
+#[pyfunction]
+fn shedding_combo_from_parts(mask: u64, kind: u8, top: u8) -> PyResult<PyCombo> {
+    let kind = Kind::from_u8(kind)
+        .ok_or_else(|| to_py(Error::Rules(format!("unknown combo kind {kind}"))))?;
+    Ok(PyCombo(Combo {
+        cards: CardSet::from_mask(mask).map_err(to_py)?,
+        kind,
+        top,
+    }))
+}
+
+/// A card argument as a mask: an int mask, a combo, or anything `mask_from_py` accepts.
+fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if obj.is_instance_of::<PyInt>() {
+        let mask: u64 = obj.extract()?;
+        return CardSet::from_mask(mask).map(|s| s.0).map_err(to_py);
+    }
+    if let Ok(c) = obj.cast::<PyCombo>() {
+        return Ok(c.get().0.cards.0);
+    }
+    mask_from_py(obj)
+}
+
+/// A play or table argument as a combo: a `Combo` as is, cards classified (None if not one).
+fn combo_arg(obj: &Bound<'_, PyAny>, rules: &Rules) -> PyResult<Option<Combo>> {
+    if let Ok(c) = obj.cast::<PyCombo>() {
+        return Ok(Some(c.get().0));
+    }
+    Ok(shedding::classify(CardSet(cards_arg(obj)?), rules))
+}
+
+fn filter_arg(filter: &str) -> PyResult<PlayFilter> {
+    match filter {
+        "all" => Ok(PlayFilter::All),
+        "bombs" => Ok(PlayFilter::Bombs),
+        "four_pair_sequences" => Ok(PlayFilter::FourPairSequences),
+        other => Err(to_py(Error::Rules(format!(
+            "filter must be 'all', 'bombs' or 'four_pair_sequences', not {other:?}"
+        )))),
+    }
+}
+
+fn table_arg(table: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Option<Combo>> {
+    match table {
+        None => Ok(None),
+        Some(t) if t.is_none() => Ok(None),
+        Some(t) => combo_arg(t, rules)?.map(Some).ok_or_else(|| {
+            to_py(Error::illegal(
+                "invalid_combination",
+                "the table cards are not a combination",
+            ))
+        }),
+    }
+}
+
+/// The combination these cards form, or None.
+#[pyfunction]
+fn shedding_classify(
+    cards: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PySheddingRules>,
+) -> PyResult<Option<PyCombo>> {
+    Ok(shedding::classify(CardSet(cards_arg(cards)?), &rules.get().0).map(PyCombo))
+}
+
+/// Does `play` beat `table`? Cards that form no combination never beat and are never beaten.
+#[pyfunction]
+fn shedding_beats(
+    play: &Bound<'_, PyAny>,
+    table: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PySheddingRules>,
+) -> PyResult<bool> {
+    let r = &rules.get().0;
+    Ok(match (combo_arg(play, r)?, combo_arg(table, r)?) {
+        (Some(p), Some(t)) => shedding::beats(&p, &t, r),
+        _ => false,
+    })
+}
+
+/// Is `play` over `table` a paid cut (chặt)?
+#[pyfunction]
+fn shedding_is_cut(
+    play: &Bound<'_, PyCombo>,
+    table: &Bound<'_, PyCombo>,
+    rules: &Bound<'_, PySheddingRules>,
+) -> bool {
+    shedding::is_cut(&play.get().0, &table.get().0, &rules.get().0)
+}
+
+/// Every distinct play from `hand` on `table` (None: a lead), containing `must_include`.
+#[pyfunction]
+#[pyo3(signature = (hand, table, rules, must_include = 0, filter = "all"))]
+fn shedding_legal_plays(
+    hand: &Bound<'_, PyAny>,
+    table: Option<&Bound<'_, PyAny>>,
+    rules: &Bound<'_, PySheddingRules>,
+    must_include: u64,
+    filter: &str,
+) -> PyResult<Vec<PyCombo>> {
+    let r = &rules.get().0;
+    let hand = CardSet(cards_arg(hand)?);
+    let table = table_arg(table, r)?;
+    let mut out = Vec::new();
+    shedding::legal_plays_into(
+        hand,
+        table.as_ref(),
+        r,
+        CardSet(must_include),
+        filter_arg(filter)?,
+        &mut out,
+    );
+    Ok(out.into_iter().map(PyCombo).collect())
+}
+
+/// Does `hand` hold a play on `table` admitted by `filter`?
+#[pyfunction]
+#[pyo3(signature = (hand, table, rules, filter = "all"))]
+fn shedding_has_play(
+    hand: u64,
+    table: Option<&Bound<'_, PyCombo>>,
+    rules: &Bound<'_, PySheddingRules>,
+    filter: &str,
+) -> PyResult<bool> {
+    let t = table.map(|t| t.get().0);
+    Ok(shedding::has_play(
+        CardSet(hand & FULL_DECK),
+        t.as_ref(),
+        &rules.get().0,
+        filter_arg(filter)?,
+    ))
+}
+
+/// Validates a play of `cards` from `hand` on `table`: returns the combo or raises
+/// `IllegalMoveError` (`cards_not_in_hand`, `invalid_combination`, `must_include_lowest`,
+/// `does_not_beat`).
+#[pyfunction]
+#[pyo3(signature = (hand, cards, table, rules, must_include = 0))]
+fn shedding_check_play(
+    hand: u64,
+    cards: &Bound<'_, PyAny>,
+    table: Option<&Bound<'_, PyCombo>>,
+    rules: &Bound<'_, PySheddingRules>,
+    must_include: u64,
+) -> PyResult<PyCombo> {
+    let r = &rules.get().0;
+    let mask = cards_arg(cards)?;
+    let err = |reason, msg: String| Err(to_py(Error::illegal(reason, msg)));
+    if mask == 0 {
+        return err(
+            "invalid_combination",
+            "a play needs at least one card".into(),
+        );
+    }
+    if mask & !hand != 0 {
+        return err(
+            "cards_not_in_hand",
+            format!("not in hand: {}", CardSet(mask & !hand)),
+        );
+    }
+    let Some(combo) = shedding::classify(CardSet(mask), r) else {
+        return err(
+            "invalid_combination",
+            format!("{} is not a combination", CardSet(mask)),
+        );
+    };
+    if mask & must_include != must_include {
+        return err(
+            "must_include_lowest",
+            format!("the first play must include {}", CardSet(must_include)),
+        );
+    }
+    if let Some(t) = table {
+        let t = t.get().0;
+        if !shedding::beats(&combo, &t, r) {
+            return err(
+                "does_not_beat",
+                format!("{} does not beat {}", combo.cards, t.cards),
+            );
+        }
+    }
+    Ok(PyCombo(combo))
+}
+
+/// Benchmark loop: `legal_plays` on the same hand and table `iterations` times, without the
+/// GIL; returns the total number of plays generated.
+#[pyfunction]
+#[pyo3(signature = (hand, table, rules, iterations))]
+fn shedding_legal_plays_loop(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    table: Option<&Bound<'_, PyAny>>,
+    rules: &Bound<'_, PySheddingRules>,
+    iterations: u64,
+) -> PyResult<u64> {
+    let r = rules.get().0;
+    let hand = CardSet(cards_arg(hand)?);
+    let table = table_arg(table, &r)?;
+    Ok(py.detach(move || {
+        let mut out = Vec::with_capacity(128);
+        let mut total = 0u64;
+        for _ in 0..iterations {
+            out.clear();
+            shedding::legal_plays_into(
+                std::hint::black_box(hand),
+                table.as_ref(),
+                &r,
+                CardSet::EMPTY,
+                PlayFilter::All,
+                &mut out,
+            );
+            total += out.len() as u64;
+        }
+        total
+    }))
+}
+
+/// Batch: the number of leads of each hand (masks), computed in parallel without the GIL.
+#[pyfunction]
+fn shedding_count_leads_batch(
+    py: Python<'_>,
+    hands: Vec<u64>,
+    rules: &Bound<'_, PySheddingRules>,
+) -> Vec<usize> {
+    let r = rules.get().0;
+    py.detach(move || {
+        hands
+            .par_iter()
+            .map(|&h| shedding::legal_plays(CardSet(h & FULL_DECK), None, &r, CardSet::EMPTY).len())
+            .collect()
+    })
+}
+
+/// The strongest Tiến Lên instant win (tới trắng) of a dealt hand as `(kind, strength, top)`,
+/// where a larger `(strength, top)` wins; or None.
+#[pyfunction]
+#[pyo3(signature = (hand, rules, same_colour = false, first_hand_extras = false))]
+fn tienlen_instant_win(
+    hand: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PySheddingRules>,
+    same_colour: bool,
+    first_hand_extras: bool,
+) -> PyResult<Option<(&'static str, u8, u8)>> {
+    let opts = InstantOptions {
+        same_colour,
+        first_hand_extras,
+    };
+    let hand = CardSet(cards_arg(hand)?);
+    Ok(tienlen::instant_win(hand, &rules.get().0, opts)
+        .map(|i| (i.kind.name(), 100 - i.kind as u8, i.top)))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySheddingRules>()?;
+    m.add_class::<PyCombo>()?;
+    m.add_function(wrap_pyfunction!(shedding_combo_from_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_beats, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_is_cut, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_legal_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_has_play, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_check_play, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_legal_plays_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_count_leads_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(tienlen_instant_win, m)?)?;
+    Ok(())
+}

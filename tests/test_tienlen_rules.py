@@ -1,0 +1,140 @@
+"""Every worked example of RULES.md §1–§2 (combinations, beating, bombs, instant wins) and the
+rules object."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from vncards import Card, RulesError, tienlen
+from vncards.tienlen import Rules
+
+SOUTH = Rules.south()
+NORTH = Rules.north()
+
+
+def kind(cards: str, rules: Rules = SOUTH) -> str | None:
+    c = tienlen.classify(cards, rules)
+    return None if c is None else c.kind
+
+
+def test_card_order() -> None:
+    assert max(Card(i) for i in range(52)) == Card("2♥")
+    assert min(Card(i) for i in range(52)) == Card("3♠")
+    assert tienlen.beats("10♠", "9♥")
+
+
+@pytest.mark.parametrize("cards, want", [
+    ("3♠", "single"), ("♠4♦4", "pair"), ("5♠5♦5♥", "triple"), ("Q♠K♦A♥", "straight"),
+    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣", "straight"), ("K♠A♦2♥", None), ("A♠2♦3♥", None),
+    ("2♠3♦4♥", None), ("3♠3♣4♦4♥5♠5♦", "pair_sequence"), ("K♠K♣A♦A♥2♠2♦", None),
+    ("3♠3♣3♦3♥", "four_of_a_kind"), ("3♠3♣4♦4♥", None), ("3♠4♦", None),
+])
+def test_south_combinations(cards: str, want: str | None) -> None:
+    assert kind(cards) == want
+
+
+@pytest.mark.parametrize("play, table", [
+    ("♥J♥Q♠K", "♣10♦J♥Q"), ("♦5♠6♣7", "♥5♥6♠7"), ("♦5♣5", "♦4♥4"), ("♠5♦5♥5", "♠4♦4♥4"),
+    ("2♥", "2♠"),
+])
+def test_south_beating_examples(play: str, table: str) -> None:
+    assert tienlen.beats(play, table)
+    assert not tienlen.beats(table, play)
+
+
+def test_different_kinds_or_sizes_never_beat() -> None:
+    assert not tienlen.beats("4♠5♠6♠7♠", "3♠4♠5♠")
+    assert not tienlen.beats("9♠9♣", "8♠")
+    assert not tienlen.beats("9♠", "8♠ 9♦")  # the table is not a combination
+
+
+def test_bomb_table() -> None:
+    three_ps, quad = "3♠3♣4♦4♥5♠5♦", "7♠7♣7♦7♥"
+    four_ps = "8♠8♣9♦9♥10♠10♦J♣J♥"
+    assert tienlen.beats(three_ps, "2♥") and not tienlen.beats(three_ps, "2♠2♥")
+    assert tienlen.beats("4♠4♣5♦5♥6♠6♦", three_ps)
+    for t in ("2♥", "2♠2♥", "J♠J♣Q♦Q♥K♠K♦", "6♠6♣6♦6♥"):
+        assert tienlen.beats(quad, t), t
+    assert not tienlen.beats(quad, "2♠2♥", SOUTH.replace(quad_beats_pair_of_twos=False))
+    for t in ("2♥", "2♠2♥", three_ps, quad, "7♠7♣8♦8♥9♠9♣10♦10♥"):
+        assert tienlen.beats(four_ps, t), t
+    assert not tienlen.beats(quad, four_ps)
+    for bomb in (three_ps, quad, four_ps):
+        assert not tienlen.beats(bomb, "2♠2♣2♥")
+    assert not tienlen.beats("3♠3♣4♦4♥5♠5♦6♠6♣7♦7♥", "2♥")  # 5 đôi thông is not a bomb
+    assert tienlen.beats("4♠4♣5♦5♥6♠6♦7♠7♣8♦8♥", "3♠3♣4♦4♥5♠5♦6♠6♣7♦7♥")
+
+
+def test_north_combinations_and_beating() -> None:
+    assert kind("♠4♣4", NORTH) == "pair" and kind("♥A♦A", NORTH) == "pair"
+    assert kind("♠4♦4", NORTH) is None
+    assert tienlen.beats("♦5♥5", "♦4♥4", NORTH)
+    assert not tienlen.beats("♠5♣5", "♦4♥4", NORTH)
+    assert tienlen.beats("2♠2♣", "♦A♥A", NORTH)
+    for s in ("♣4♣5♣6", "♥6♥7♥8♥9♥10", "♦Q♦K♦A"):
+        assert kind(s, NORTH) == "straight"
+    assert kind("♥6♠7♥8", NORTH) is None
+    assert tienlen.beats("♥J♥Q♥K", "♥8♥9♥10", NORTH)
+    assert not tienlen.beats("♠J♠Q♠K", "♥8♥9♥10", NORTH)
+    assert tienlen.beats("9♥", "8♥", NORTH) and not tienlen.beats("9♠", "8♥", NORTH)
+    assert tienlen.beats("2♠", "A♥", NORTH) and tienlen.beats("2♥", "2♠", NORTH)
+    assert tienlen.beats("9♠", "8♥", NORTH.replace(single_follows_suit=False))
+    assert tienlen.beats("5♠5♣5♦", "4♠4♣4♥", NORTH)
+    follow = NORTH.replace(triple_follows_suits=True)
+    assert not tienlen.beats("5♠5♣5♦", "4♠4♣4♥", follow)
+    assert tienlen.beats("5♠5♣5♥", "4♠4♣4♥", follow)
+    assert kind("3♠3♣4♠4♣5♠5♣", NORTH) is None
+    assert tienlen.beats("7♠7♣7♦7♥", "2♥", NORTH)
+    assert tienlen.beats("7♠7♣7♦7♥", "2♦2♥", NORTH)
+    assert tienlen.beats("8♠8♣8♦8♥", "7♠7♣7♦7♥", NORTH)
+
+
+@pytest.mark.parametrize("hand, want", [
+    ("4♦4♥5♦5♥6♠6♥7♣7♥J♠J♦K♠K♣ 3♠", "six_pairs"),
+    ("2♠2♣2♦2♥ 3♠4♠6♦8♥10♠Q♦K♥A♠9♣", "four_twos"),
+    ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦ 10♠Q♦A♥", "five_pair_sequence"),
+    ("2♠4♠5♠6♠7♠8♠9♠10♠J♠Q♠K♠A♠A♣", "twelve_same_suit"),
+    ("3♠3♣3♦3♥5♠5♣5♦5♥ 7♠9♦J♥K♣A♠", "two_quads"),
+    ("2♠2♣2♦4♠4♣4♦5♠5♣5♦10♠10♣10♦A♥", "four_triples"),
+    ("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦9♣9♦ 2♠", "six_pair_sequence"),
+    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣A♣ 2♥", "dragon"),
+    ("3♠4♦5♥6♣7♥8♦9♦10♠J♥Q♠K♣2♣ 2♥", None),
+])
+def test_instant_win_examples(hand: str, want: str | None) -> None:
+    assert tienlen.instant_win(hand) == want
+
+
+def test_instant_win_options() -> None:
+    colour = "3♠3♣4♠5♣6♠7♣8♠9♣10♠J♣Q♠K♣ K♥"
+    assert tienlen.instant_win(colour) is None
+    assert tienlen.instant_win(colour, SOUTH.replace(same_colour_instant_win=True)) == "same_colour"
+    extras = SOUTH.replace(first_hand_extras=True)
+    quads3 = "3♠3♣3♦3♥ 5♠7♦9♥J♣K♠A♦2♣6♥8♣"
+    assert tienlen.instant_win(quads3, extras) is None
+    assert tienlen.instant_win(quads3, extras, first_hand=True) == "four_threes"
+    seq = "3♠3♣4♦4♥5♠5♦ 7♦9♥J♣K♠A♦2♣8♣"
+    assert tienlen.instant_win(seq, extras, first_hand=True) == "three_pair_sequence_with_3s"
+    assert tienlen.instant_win("4♦4♥5♦5♥6♣6♥7♣7♥8♣8♦ 10♠Q♦A♥", NORTH) is None
+
+
+def test_rules_presets_and_validation() -> None:
+    assert Rules() == SOUTH
+    assert NORTH.same_colour_pairs and NORTH.same_suit_straights and not NORTH.pair_sequences
+    assert NORTH.bomb_after_pass == "none" and NORTH.finish_on_two == "penalized"
+    with pytest.raises(RulesError):
+        SOUTH.replace(scoring="ranked")
+    with pytest.raises(RulesError):
+        SOUTH.replace(ending="ranked")
+    with pytest.raises(RulesError):
+        NORTH.replace(bomb_after_pass="four_pair_sequence")
+    with pytest.raises(RulesError):
+        SOUTH.replace(finish_on_two="sometimes")
+    with pytest.raises(RulesError):
+        SOUTH.replace(colour=True)
+    ranked = SOUTH.replace(ending="ranked", scoring="ranked", thoi_to="winner")
+    assert Rules.from_dict(ranked.to_dict()) == ranked
+    assert pickle.loads(pickle.dumps(ranked)) == ranked
+    with pytest.raises(RulesError):
+        tienlen.classify("3♠", rules="south")  # type: ignore[arg-type]
