@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod error;
 pub mod rng;
+pub mod samloc;
 pub mod shedding;
 pub mod tienlen;
 

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod cards;
 mod errors;
 mod rng;
+mod samloc;
 mod shedding;
 
 #[allow(unused_imports)] // used by the game bindings
@@ -20,5 +21,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     rng::register(m)?;
     shedding::register(m)?;
+    samloc::register(m)?;
     Ok(())
 }

@@ -163,7 +163,7 @@ fn shedding_combo_from_parts(mask: u64, kind: u8, top: u8) -> PyResult<PyCombo> 
 }
 
 /// A card argument as a mask: an int mask, a combo, or anything `mask_from_py` accepts.
-fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub(super) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyInt>() {
         let mask: u64 = obj.extract()?;
         return CardSet::from_mask(mask).map(|s| s.0).map_err(to_py);
@@ -193,7 +193,7 @@ fn filter_arg(filter: &str) -> PyResult<PlayFilter> {
     }
 }
 
-fn table_arg(table: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Option<Combo>> {
+pub(super) fn table_arg(table: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Option<Combo>> {
     match table {
         None => Ok(None),
         Some(t) if t.is_none() => Ok(None),

@@ -1,0 +1,29 @@
+"""Sâm Lốc (RULES.md §3): ten-card shedding game for 2–5 players, compared by rank only, with
+báo Sâm, báo 1 and instant wins (tới trắng).
+
+>>> from vncards import samloc
+>>> samloc.classify("♠4♦4").kind
+'pair'
+"""
+
+from __future__ import annotations
+
+from .combos import INSTANT_WINS, Combo, beats, classify, core_rules, instant_win, legal_plays
+from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
+from .rules import PENALTIES, Rules
+
+__all__ = [
+    "Rules",
+    "Game",
+    "Combo",
+    "INSTANT_WINS",
+    "classify",
+    "beats",
+    "legal_plays",
+    "instant_win",
+    "core_rules",
+    "PENALTIES",
+    "SAM_UNITS",
+    "CONG_UNITS",
+    "TWO_UNITS",
+]

@@ -1,0 +1,333 @@
+"""The Sâm Lốc table (RULES.md §3) on the shared shedding flow: instant wins at the deal,
+the báo Sâm phase, báo 1, finishing on a 2, cóng and the settlement table.
+
+>>> from vncards import samloc
+>>> game = samloc.Game(players=3, seed=7)
+>>> game.phase, len(game.hand(0)), game.legal_actions()[0]["type"]
+('bao_sam', 10, 'declare_sam')
+>>> while not game.is_over:
+...     game.auto_play(game.pending_seats[0])
+>>> game.phase, sum(game.settlement)
+('over', 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
+from ..errors import IllegalMoveError
+from ..shedding import TWOS_MASK, SheddingGame, penalty_items
+from ..snapshot import expect, expect_bool, expect_int, expect_list
+from .rules import PENALTIES, Rules
+
+__all__ = ["Game", "SAM_UNITS", "CONG_UNITS", "TWO_UNITS"]
+
+#: Ăn trắng (instant win) and Sâm: units from each other player (Sâm blocked: per other player).
+SAM_UNITS = 20
+#: Cóng: units of a seat that played no card, besides its 2s and tứ quý.
+CONG_UNITS = 15
+#: Units per 2 (thối 2, chặt 2, finishing on a 2) and per tứ quý (thối/chặt tứ quý).
+TWO_UNITS = 15
+
+_PHASE_ACTIONS = ("declare_sam", "decline_sam")
+
+
+class Game(SheddingGame):
+    """A Sâm Lốc table of 2–5 seats, ten cards each; hands follow one another with
+    :meth:`next_hand` and the ledger adds up over them.
+
+    Each hand: instant wins (tới trắng) are checked at the deal; then, in turn from the nominal
+    leader (first hand: a random seat; later: the previous winner), each seat declares Sâm
+    (:meth:`declare_sam`) or declines (:meth:`decline_sam`) until one declares or all decline;
+    then play (:meth:`play`, :meth:`pass_turn`). ``current_seat`` is the seat to act in both
+    phases; ``phase`` says which.
+    """
+
+    GAME: ClassVar[str] = "samloc"
+    Rules: ClassVar[type[Rules]] = Rules  # type: ignore[assignment]
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 5
+    CUT_REASON: ClassVar[str] = "chat"
+
+    _rules: Rules
+
+    # -- the deal: instant wins and the báo Sâm phase -----------------------------------------
+
+    def _after_deal(self) -> None:
+        self._declarer: int | None = None
+        self._sam_phase = False
+        self._declined = 0
+        # Báo 1 (mode "penalize"): one-card seat -> the last seat that played a lower single
+        # while bound to play its highest, since the one-card seat last acted.
+        self._violations: dict[int, int] = {}
+        if self._first_rule or self._winner is None:
+            self._nominal = self._rng.below(self._players)
+        else:
+            self._nominal = self._winner
+        found = samloc_instant_winner(self._hands, self._nominal, self._rules.core)
+        if found is not None:
+            seat, kind, _ = found
+            self._emit("instant_win", seat=seat, win=kind, cards=mask_to_text(self._hands[seat]))
+            for s in self._others(seat):
+                self._ledger.pay(s, seat, SAM_UNITS, "an_trang")
+            self._end_hand(seat)
+            return
+        self._sam_phase = True
+
+    def _first_leader(self) -> tuple[int, int]:
+        return self._nominal, 0
+
+    def _others(self, seat: int) -> list[int]:
+        return [s for s in range(self._players) if s != seat]
+
+    @property
+    def phase(self) -> str:
+        """``"bao_sam"`` (declarations), ``"play"`` or ``"over"``."""
+        if self._over:
+            return "over"
+        return "bao_sam" if self._sam_phase else "play"
+
+    @property
+    def sam_declarer(self) -> int | None:
+        """The seat that declared Sâm in this hand, if any."""
+        return self._declarer
+
+    @property
+    def nominal_leader(self) -> int:
+        """The seat the declarations start from, which leads unless someone declares Sâm."""
+        return self._nominal
+
+    def _require_declaration(self, seat: Any) -> int:
+        seat = self._require_turn(seat)
+        if not self._sam_phase:
+            raise IllegalMoveError("not_declaring", "the báo Sâm declarations are over")
+        return seat
+
+    def declare_sam(self, seat: int) -> None:
+        """Seat ``seat`` declares Sâm (báo Sâm): it claims to play out its ten cards with no
+        play of its beaten. It leads every round; any beat of its play blocks the Sâm."""
+        seat = self._require_declaration(seat)
+        self._log({"type": "declare_sam", "seat": seat})
+        self._sam_phase = False
+        self._declarer = seat
+        self._turn = seat
+        self._emit("declare_sam", seat=seat)
+        self._emit("lead", seat=seat, must_include="")
+
+    def decline_sam(self, seat: int) -> None:
+        """Seat ``seat`` does not declare Sâm; after the last seat, the nominal leader leads."""
+        seat = self._require_declaration(seat)
+        self._log({"type": "decline_sam", "seat": seat})
+        self._declined += 1
+        self._emit("decline_sam", seat=seat)
+        self._turn = self.next_seat(seat)
+        if self._declined == self._players:
+            self._sam_phase = False
+            self._emit("lead", seat=self._turn, must_include="")
+
+    # -- play: báo 1, Sâm, finishing on a 2 -----------------------------------------------------
+
+    def _refuse_in_declarations(self, seat: Any) -> None:
+        if self._sam_phase and not self._over:
+            self._check_seat(seat)
+            raise IllegalMoveError("declare_first", "declare Sâm or decline before playing")
+
+    def play(self, seat: int, cards: Any) -> None:
+        """Seat ``seat`` plays ``cards`` on the table (see the shedding flow)."""
+        self._refuse_in_declarations(seat)
+        super().play(seat, cards)
+
+    def pass_turn(self, seat: int) -> None:
+        """Seat ``seat`` passes for the rest of the round."""
+        self._refuse_in_declarations(seat)
+        super().pass_turn(seat)
+        # A one-card seat that passes did not go out with its next play.
+        self._violations.pop(seat, None)
+
+    def _bao_mot_seats(self, seat: int) -> list[int]:
+        """One-card seats whose báo 1 binds ``seat`` to play its highest single."""
+        n = self._players
+        hands = self._hands
+        if self._rules.bao_mot_scope == "previous_seat":
+            nxt = seat + 1 if seat + 1 < n else 0
+            return [nxt] if hands[nxt].bit_count() == 1 else []
+        return [s for s in range(n) if s != seat and hands[s].bit_count() == 1]
+
+    @staticmethod
+    def _lower_single(hand: int, combo: SheddingCombo) -> bool:
+        # Singles compare by rank: top is (rank + 2) * 4 + suit; the hand's top rank from its mask.
+        return combo.kind == "single" and (combo.top >> 2) - 2 < (hand.bit_length() - 1) >> 2
+
+    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+        if self._rules.bao_mot_mode == "enforce" and self._bao_mot_seats(seat):
+            hand = self._hands[seat]
+            return [c for c in plays if not self._lower_single(hand, c)]
+        return plays
+
+    def _check_play(self, seat: int, combo: SheddingCombo) -> None:
+        if (self._rules.bao_mot_mode == "enforce" and self._lower_single(self._hands[seat], combo)
+                and self._bao_mot_seats(seat)):
+            raise IllegalMoveError(
+                "bao_mot", "a seat holds one card (báo 1): play your highest single"
+            )
+
+    def _finish_on_two(self) -> str:
+        # A Sâm declarer's last play wins the Sâm whatever it holds.
+        return "allowed" if self._declarer is not None else self._rules.finish_on_two
+
+    def _cut_value(self, table: SheddingCombo) -> int:
+        if table.kind == "four_of_a_kind":
+            return TWO_UNITS
+        return TWO_UNITS * (table.mask & TWOS_MASK).bit_count()
+
+    def _on_play(self, seat: int, combo: SheddingCombo) -> None:
+        declarer = self._declarer
+        if declarer is not None and seat != declarer:
+            self._chain = None  # the hand ends at once: no other payment
+            self._emit("sam_blocked", seat=seat, declarer=declarer)
+            n = self._players
+            if self._rules.sam_block_pays == "blocker":
+                self._ledger.pay(declarer, seat, SAM_UNITS * (n - 1), "den_sam")
+            else:
+                for s in self._others(declarer):
+                    self._ledger.pay(declarer, s, SAM_UNITS, "den_sam")
+            self._end_hand(seat)
+            return
+        if combo.kind == "single" and self._rules.bao_mot_mode == "penalize":
+            bound = self._bao_mot_seats(seat)
+            if bound and self._lower_single(self._hands[seat] | combo.mask, combo):
+                for s in bound:
+                    self._violations[s] = seat
+                self._emit("bao_mot_violation", seat=seat, one_card_seats=bound)
+
+    # -- settlement ----------------------------------------------------------------------------
+
+    def _penalty(self, seat: int) -> list[tuple[str, int]]:
+        """What loser ``seat`` owes the winner, itemised (thối rác, thối 2, thối tứ quý, cóng)."""
+        hand = self._hands[seat]
+        cong = not self._played[seat]
+        items = penalty_items(hand, PENALTIES, card_units=0 if cong else 1)
+        covered = 0
+        twos = quads = 0
+        for name, mask, units in items:
+            covered |= mask
+            if name == "four_of_a_kind":
+                quads += units
+            else:
+                twos += units
+        plain = CONG_UNITS if cong else (hand & ~covered).bit_count()
+        return [("cong" if cong else "thoi_rac", plain), ("thoi_2", twos), ("thoi_tu_quy", quads)]
+
+    def _settle_first_out(self, winner: int, combo: SheddingCombo) -> None:
+        if winner == self._declarer:
+            self._emit("sam_success", seat=winner)
+            for s in self._others(winner):
+                self._ledger.pay(s, winner, SAM_UNITS, "sam")
+            return
+        owed = {s: self._penalty(s) for s in self._others(winner)}
+        for s in owed:
+            if not self._played[s]:
+                self._emit("cong", seat=s)
+        violator = self._violations.get(winner)
+        if violator is not None:
+            total = sum(units for items in owed.values() for _, units in items)
+            self._emit("den_lang", seat=violator, winner=winner, units=total)
+            self._ledger.pay(violator, winner, total, "den_lang")
+            return
+        for s, items in owed.items():
+            for reason, units in items:
+                self._ledger.pay(s, winner, units, reason)
+
+    def _settle_finish_on_two(self, seat: int, combo: SheddingCombo) -> None:
+        units = TWO_UNITS * (combo.mask & TWOS_MASK).bit_count()
+        for s in self._others(seat):
+            self._ledger.pay(seat, s, units, "finish_on_two")
+
+    # -- the uniform interface -----------------------------------------------------------------
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Carry out an action dict: ``{"type": "declare_sam" | "decline_sam", "seat": s}``, or
+        a play, pass or ``next_hand`` (see the shedding flow)."""
+        if isinstance(action, Mapping) and action.get("type") in _PHASE_ACTIONS:
+            if action["type"] == "declare_sam":
+                self.declare_sam(action.get("seat"))  # type: ignore[arg-type]
+            else:
+                self.decline_sam(action.get("seat"))  # type: ignore[arg-type]
+            return
+        super().apply(action)
+
+    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every action dict open now (for ``seat``, or for every seat)."""
+        if self._sam_phase and not self._over:
+            if seat is not None:
+                self._check_seat(seat)
+            turn = self._turn
+            if seat is not None and seat != turn:
+                return []
+            return [{"type": "declare_sam", "seat": turn}, {"type": "decline_sam", "seat": turn}]
+        return super().legal_actions(seat)
+
+    def auto_play(self, seat: int) -> None:
+        """A simple legal move for ``seat``: decline Sâm; in play, as the shedding flow's bot."""
+        if self._sam_phase and not self._over:
+            self.decline_sam(seat)
+            return
+        super().auto_play(seat)
+
+    def describe(self, action: Mapping[str, Any]) -> str:
+        kind = action.get("type")
+        if kind == "declare_sam":
+            return f"seat {action.get('seat')} declares Sâm"
+        if kind == "decline_sam":
+            return f"seat {action.get('seat')} does not declare Sâm"
+        return super().describe(action)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The shedding view plus the phase, the Sâm declarer and the nominal leader."""
+        out = super().view(seat)
+        out["phase"] = self.phase
+        out["sam_declarer"] = self._declarer
+        out["nominal_leader"] = self._nominal
+        return out
+
+    def _dump_state(self) -> dict[str, Any]:
+        state = super()._dump_state()
+        state["samloc"] = {
+            "nominal": self._nominal,
+            "sam_phase": self._sam_phase,
+            "declined": self._declined,
+            "declarer": self._declarer,
+            "violations": sorted([s, v] for s, v in self._violations.items()),
+        }
+        return state
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        super()._load_state(state)
+        n = self._players
+        d = state.get("samloc")
+        expect(isinstance(d, dict), "samloc: missing")
+        assert isinstance(d, dict)
+        self._nominal = expect_int(d.get("nominal"), "samloc.nominal", 0, n - 1)
+        self._sam_phase = expect_bool(d.get("sam_phase"), "samloc.sam_phase")
+        self._declined = expect_int(d.get("declined"), "samloc.declined", 0, n)
+        declarer = d.get("declarer")
+        self._declarer = None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
+        self._violations = {}
+        for i, item in enumerate(expect_list(d.get("violations"), "samloc.violations")):
+            pair = expect_list(item, f"samloc.violations[{i}]", 2)
+            one = expect_int(pair[0], "samloc.violations[].seat", 0, n - 1)
+            by = expect_int(pair[1], "samloc.violations[].violator", 0, n - 1)
+            expect(one != by and one not in self._violations, "samloc.violations: bad entry")
+            self._violations[one] = by
+        if self._sam_phase:
+            expect(not self._over and self._declarer is None and not any(self._played),
+                   "samloc.sam_phase: declarations happen before any play")
+            expect(self._turn == (self._nominal + self._declined) % n,
+                   "samloc.declined: turn is not the next seat to declare")
+        elif not self._over and self._declarer is None:
+            expect(self._declined == n, "samloc.declined: declarations unfinished")
+        if self._declarer is not None and not self._over:
+            expect(all(not self._played[s] for s in self._others(self._declarer)),
+                   "samloc.declarer: another seat played during a Sâm")
