@@ -9,6 +9,7 @@ pub mod rng;
 pub mod samloc;
 pub mod shedding;
 pub mod tienlen;
+pub mod tusac;
 
 #[cfg(feature = "python")]
 mod python;

@@ -9,6 +9,7 @@ mod errors;
 mod rng;
 mod samloc;
 mod shedding;
+mod tusac;
 
 #[allow(unused_imports)] // used by the game bindings
 pub(crate) use cards::{cards_from_mask, mask_from_py};
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rng::register(m)?;
     shedding::register(m)?;
     samloc::register(m)?;
+    tusac::register(m)?;
     Ok(())
 }

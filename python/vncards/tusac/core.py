@@ -1,0 +1,298 @@
+"""Tứ Sắc (four colours) cards, melds and winning hands.
+
+112 cards: 7 pieces (Tướng ``K``, Sĩ ``A``, Tượng ``E``, Xe ``R``, Pháo ``C``, Mã ``H``,
+Chốt ``P``) × 4 colours (vàng ``Y``, đỏ ``R``, xanh ``G``, trắng ``W``) × 4 identical copies.
+A hand is a multiset. Card arguments accept text (``"KR PW"``, ``"Tướng đỏ, Chốt trắng"``,
+``"tuong do"`` is refused as ambiguous: write ``Tướng`` or ``Tượng``), a :class:`TuSacCard`,
+or an iterable of either.
+
+>>> [str(c) for c in parse_cards("KR Chốt trắng xe vang")]
+['KR', 'PW', 'RY']
+>>> parse_card("KR").name
+'Tướng đỏ'
+>>> min_rac("RR RR CR HR")       # Xe Xe Pháo Mã: Xe–Pháo–Mã + one Xe left over
+1
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from .. import _core
+from .._core import TuSacCard
+from ..errors import InvalidCardError, RulesError
+from ..rules import RulesBase
+
+__all__ = [
+    "MELD_LENH",
+    "TOI",
+    "Meld",
+    "Rules",
+    "TuSacCard",
+    "TuSacCardsLike",
+    "can_win",
+    "legal_claims",
+    "melds",
+    "min_rac",
+    "parse_card",
+    "parse_cards",
+    "win_score",
+]
+
+#: Card arguments: text, one card, or an iterable of cards and card texts.
+TuSacCardsLike = str | TuSacCard | Iterable[str | TuSacCard]
+
+#: lệnh of each meld kind (RULES.md §5); ``single`` is a rác card.
+MELD_LENH: dict[str, int] = {
+    "pair": 0,  # đôi
+    "general": 1,  # a lone Tướng
+    "general_set": 1,  # Tướng–Sĩ–Tượng
+    "chariot_set": 1,  # Xe–Pháo–Mã
+    "three_soldiers": 1,  # 3 Chốt of different colours
+    "four_soldiers": 4,  # bốn chốt khác màu
+    "claimed_triple": 1,  # 3 con khui
+    "triple": 3,  # khạp
+    "claimed_quad": 6,  # 4 con khui
+    "quad": 8,  # quằn
+    "single": 0,  # rác
+}
+
+#: lệnh of the tới (winning) bonus.
+TOI = 3
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    """Tứ Sắc options (RULES.md §5); every default follows the seeds.
+
+    - ``triple_optional``: making a triple from a held pair is not mandatory.
+    - ``discard_rule``: ``"penalize"`` — discarding a meld card is allowed, but if another seat
+      wins on that discard the discarder pays for the whole table (đền làng); ``"enforce"`` —
+      only rác may be discarded while the hand has any.
+    - ``odd_total_required``: a win needs a split whose melds total an odd number of lệnh.
+      Read before the tới bonus: every meld's lệnh has the parity of its card count, so a
+      21-card hand's melds always total an odd number and odd + tới (3) is even; counted
+      with tới, no hand could ever win.
+    - ``draw_at_stock``: the hand is drawn when a card must be turned up and the stock (nọc)
+      holds this many cards or fewer.
+    - ``payment``: ``"per_lenh"`` — each loser pays the winner's total; ``"flat"`` — each loser
+      pays 1, doubled when the winner holds a quad.
+    - ``deny_empty_window``: extra (not in the seeds): ``True`` asks every seat but the
+      discarder to answer each offer, so the claim window does not reveal who could claim.
+
+    >>> Rules().replace(payment="flat").payment
+    'flat'
+    """
+
+    triple_optional: bool = False
+    discard_rule: Literal["penalize", "enforce"] = "penalize"
+    odd_total_required: bool = True
+    draw_at_stock: int = 7
+    payment: Literal["per_lenh", "flat"] = "per_lenh"
+    deny_empty_window: bool = False
+
+    def _check(self) -> None:
+        if not 0 <= self.draw_at_stock <= 70:
+            raise RulesError(f"Rules.draw_at_stock must be in 0..70, not {self.draw_at_stock}")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld: its ``kind`` (a key of :data:`MELD_LENH`) and its cards.
+
+    >>> m = Meld("general_set", tuple(parse_cards("KR AR ER")))
+    >>> m.lenh, str(m)
+    (1, 'general_set[KR AR ER]')
+    """
+
+    kind: str
+    cards: tuple[TuSacCard, ...]
+
+    @property
+    def lenh(self) -> int:
+        """Its lệnh (points)."""
+        return MELD_LENH[self.kind]
+
+    def __str__(self) -> str:
+        return f"{self.kind}[{' '.join(str(c) for c in self.cards)}]"
+
+
+def _nfc(cards: TuSacCardsLike) -> TuSacCardsLike:
+    return unicodedata.normalize("NFC", cards) if isinstance(cards, str) else cards
+
+
+def parse_cards(cards: TuSacCardsLike) -> list[TuSacCard]:
+    """Cards in input order from letter codes (``KR``, ``pw``, ``KRPW``) or Vietnamese names.
+
+    >>> parse_cards("Tướng đỏ, Sĩ vàng")
+    [TuSacCard('KR'), TuSacCard('AY')]
+    >>> parse_cards("KR ZZ")
+    Traceback (most recent call last):
+    ...
+    vncards.errors.InvalidCardError: not a Tứ Sắc card: "ZZ" at position 3
+    """
+    return _core.tusac_parse_cards(_nfc(cards))
+
+
+def parse_card(card: str | TuSacCard | int) -> TuSacCard:
+    """Exactly one card (text, a :class:`TuSacCard`, or a kind index 0..27).
+
+    >>> parse_card("Chot trang")
+    TuSacCard('PW')
+    """
+    return TuSacCard(unicodedata.normalize("NFC", card) if isinstance(card, str) else card)
+
+
+def _check_rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return _DEFAULT
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be tusac.Rules, not {type(rules).__name__}")
+    return rules
+
+
+_DEFAULT = Rules()
+
+
+def melds(
+    cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000
+) -> list[list[Meld]]:
+    """Every split of the cards into melds with the fewest rác, best lệnh first.
+
+    Design: a split lists concealed melds (khạp, quằn at their concealed values) and each
+    leftover card as a ``"single"`` (rác); only splits reaching :func:`min_rac` are listed,
+    so for a complete hand these are exactly its complete splits. At most ``limit`` splits.
+    ``rules`` is accepted for symmetry; no option changes what a meld is.
+
+    >>> [[str(m) for m in s] for s in melds("RR RR CR HR")]
+    [['single[RR]', 'chariot_set[RR CR HR]']]
+    >>> [sum(m.lenh for m in s) for s in melds("PY PY PR PR PG PG")]
+    [2, 0]
+    """
+    _check_rules(rules)
+    return [
+        [Meld(kind, tuple(cs)) for kind, cs in split]
+        for split in _core.tusac_splits(_nfc(cards), limit)
+    ]
+
+
+def min_rac(cards: TuSacCardsLike) -> int:
+    """The fewest rác (cards in no meld) over every split of the cards.
+
+    >>> min_rac("KY"), min_rac("AY"), min_rac("PY PR PG PW")
+    (0, 1, 0)
+    """
+    return _core.tusac_min_rac(_nfc(cards))
+
+
+def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[TuSacCard]]:
+    total = 0
+    cards: list[TuSacCard] = []
+    for i, group in enumerate(exposed):
+        if isinstance(group, Meld):
+            kind, cs = group.kind, list(group.cards)
+            if kind not in MELD_LENH or kind == "single":
+                raise InvalidCardError(
+                    f"exposed meld {i} has no kind {kind!r}", token=kind, position=i
+                )
+        else:
+            cs = parse_cards(group)
+            kind = _core.tusac_classify(cs) or "single"
+            if kind == "triple":
+                kind = "claimed_triple"
+            elif kind == "quad":
+                kind = "claimed_quad"
+        if kind == "single" or _core.tusac_classify(cs) not in _SAME_SHAPE[kind]:
+            text = " ".join(str(c) for c in cs)
+            raise InvalidCardError(f"exposed group {i} is not a meld", token=text, position=i)
+        total += MELD_LENH[kind]
+        cards.extend(cs)
+    return total, cards
+
+
+# Concealed shape (tusac_classify) each exposed kind must have.
+_SAME_SHAPE: dict[str, tuple[str, ...]] = {
+    "claimed_triple": ("triple",),
+    "claimed_quad": ("quad",),
+    **{k: (k,) for k in MELD_LENH if k not in ("claimed_triple", "claimed_quad")},
+}
+
+
+def win_score(
+    hidden: TuSacCardsLike,
+    exposed: Iterable[Meld | TuSacCardsLike] = (),
+    offer: str | TuSacCard | None = None,
+    rules: Rules | None = None,
+) -> int | None:
+    """The winning total (tới) of a hand, or ``None`` when it does not win.
+
+    ``hidden`` are the concealed cards, ``exposed`` the melds on the table (:class:`Meld`, or
+    card groups: three or four identical cards count as 3 con khui / 4 con khui), ``offer``
+    the card claimed to win (its meld is exposed: onto a pair it is a 3 con khui, 1 lệnh,
+    not a khạp). The total is the best over complete splits of the lệnh of every meld plus
+    tới (3); with ``odd_total_required`` only splits whose melds total an odd number count
+    (the parity is taken before tới: see :class:`Rules`).
+
+    >>> win_score("KR AR", offer="ER")            # Tướng–Sĩ–Tượng 1 + tới 3
+    4
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER")   # 1 + 1 = 2: even
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total_required=False))
+    5
+    >>> win_score("HG HG HG PY PR PG", offer="HG")   # 4 con khui 6 + 3 Chốt 1 + tới 3
+    10
+    """
+    r = _check_rules(rules)
+    lenh, exposed_cards = _exposed_lenh(exposed)
+    hand = parse_cards(hidden)
+    off = None if offer is None else parse_card(offer)
+    _core.tusac_pack(hand + exposed_cards + ([off] if off is not None else []))
+    return _core.tusac_win_total(hand, lenh, off, r.odd_total_required)
+
+
+def can_win(
+    hidden: TuSacCardsLike,
+    exposed: Iterable[Meld | TuSacCardsLike] = (),
+    offer: str | TuSacCard | None = None,
+    rules: Rules | None = None,
+) -> bool:
+    """Whether the hidden cards, the exposed melds and the offer split with no rác (and, with
+    ``odd_total_required``, some split totals an odd number of lệnh, tới included).
+
+    >>> can_win("KY KY KY PY PR PG", offer="PW")   # khạp 3 + 4 Chốt 4 = 7: odd
+    True
+    >>> can_win("KY KY KY PY PR", offer="PW")      # khạp 3 + 3 Chốt 1 = 4: even
+    False
+    """
+    if not exposed and (offer is None or isinstance(offer, TuSacCard)) and rules is None:
+        # Fast path for the common call: no exposed melds, default rules.
+        return _core.tusac_win_total(hidden, 0, offer, True) is not None
+    return win_score(hidden, exposed, offer, rules) is not None
+
+
+def legal_claims(
+    hidden: TuSacCardsLike,
+    offer: str | TuSacCard,
+    *,
+    entitled: bool = True,
+    rules: Rules | None = None,
+) -> list[Meld]:
+    """The melds a seat holding ``hidden`` may form by claiming ``offer`` (wins aside).
+
+    The entitled seat may make any meld; another seat only a triple from a pair or a quad
+    from a khạp (khui). A khạp is never split and khui is mandatory; a complete
+    Tướng–Sĩ–Tượng / Xe–Pháo–Mã is never broken; the claim may not raise the hand's fewest
+    rác (the bài bụng rule); the triple is mandatory unless ``triple_optional``.
+
+    >>> [str(m) for m in legal_claims("RR RR CR HR PY", "RR")]
+    ['pair[RR RR]', 'chariot_set[RR CR HR]']
+    """
+    r = _check_rules(rules)
+    off = parse_card(offer)
+    packed = _core.tusac_pack(parse_cards(hidden))
+    out = []
+    for kind, used in _core.tusac_legal_claims(packed, off.index, entitled, r.triple_optional):
+        out.append(Meld(kind, tuple(sorted([TuSacCard(i) for i in used] + [off]))))
+    return out

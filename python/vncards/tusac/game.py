@@ -1,0 +1,828 @@
+"""The Tứ Sắc game flow: deal, the tỳ, offers, claim windows with priority, settlement.
+
+There is always one **offer**: the last discard or a card just turned up from the stock (nọc).
+Every seat that may act on it answers in a claim window (claim, win, or pass); the engine then
+resolves by priority (win > quad > triple > the entitled seat's other claims; between equals
+the seat nearest after the discarder) and carries out the winning claim. A claimer exposes its
+meld and discards; if nobody claims, the offer goes dead and the next seat turns up a card,
+automatically (the turn-up is no decision, so it is no action).
+
+>>> g = Game(players=4, seed=7)
+>>> g.pending_seats, g.current_seat, len(g.hand(0)) + sum(len(m.cards) for m in g.exposed(0))
+([0], 0, 21)
+>>> while not g.is_over:
+...     g.auto_play(g.pending_seats[0])
+>>> sum(g.settlement)
+0
+>>> Game.replay(g.actions, players=4, seed=7).to_json() == g.to_json()
+True
+
+Readings of RULES.md §5 where it is silent or ambiguous:
+
+- The turn-up is automatic. A claim window asks only the seats with a legal answer (seats that
+  cannot outrank a claim already made are not waited for); ``deny_empty_window`` asks every seat
+  but the discarder, so the window does not reveal who could claim.
+- Between equal claims the nearest seat after the discarder wins; for a turned-up card the
+  turner itself is nearest.
+- A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
+  claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
+  when it has any legal claim. A claim must leave a non-Tướng card to discard.
+- A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
+- The hand is drawn when a card must be turned up and the stock holds ``draw_at_stock`` cards
+  or fewer; the dealer deals again after a draw.
+- A dealt quằn scores (8) only inside its holder's winning total; it is not paid on its own.
+- A discard "belongs to a meld" unless it is a rác of some split with the fewest rác (so every
+  discard from a hand with no rác does); this holds for the tỳ too. Đền làng: the discarder
+  pays the winner every loser's share. With ``discard_rule="enforce"`` there is no đền làng.
+- ``payment="flat"`` doubles when the winner holds four identical cards (dealt or held quằn,
+  4 con khui) in its final hand.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .. import _core
+from .._core import TuSacCard
+from ..errors import IllegalMoveError, InvalidCardError, RulesError
+from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
+from ..table import Seed, TableGame
+from .core import MELD_LENH, Meld
+from .core import Rules as TuSacRules
+
+__all__ = ["Game"]
+
+KINDS = 28
+CODES = [str(TuSacCard(i)) for i in range(KINDS)]
+_CODE_INDEX = {c: i for i, c in enumerate(CODES)}
+_GENERALS = 4  # kinds 0..3 are the four Tướng
+_PRIORITY = {"win": 3, "claimed_quad": 2, "claimed_triple": 1}
+_CLAIM_MELDS = (
+    "pair",
+    "general",
+    "general_set",
+    "chariot_set",
+    "three_soldiers",
+    "four_soldiers",
+    "claimed_triple",
+    "claimed_quad",
+)
+_PHASES = ("discard", "claim", "over")
+
+
+def _count(hand: int, k: int) -> int:
+    return int((hand >> (3 * k)) & 7)
+
+
+def _kinds(hand: int) -> list[int]:
+    return [k for k in range(KINDS) for _ in range(_count(hand, k))]
+
+
+def _kind(value: Any, field: str = "card") -> int:
+    if isinstance(value, str) and value in _CODE_INDEX:
+        return _CODE_INDEX[value]
+    if isinstance(value, TuSacCard):
+        return value.index
+    if not isinstance(value, str):
+        raise IllegalMoveError("invalid_action", f"{field} must be card text, not {value!r}")
+    try:
+        return TuSacCard(unicodedata.normalize("NFC", value)).index
+    except InvalidCardError as e:
+        raise IllegalMoveError("invalid_card", f"{field}: {e}") from None
+
+
+def _name(k: int) -> str:
+    return f"{TuSacCard(k).name} ({CODES[k]})"
+
+
+class Game(TableGame):
+    """One hand of Tứ Sắc for 2–4 players (RULES.md §5).
+
+    ``dealer`` (keyword) is the seat that gets 21 cards and opens with the tỳ; the winner of a
+    hand deals the next (``result["next_dealer"]``).
+
+    Actions (dicts, all with ``"type"`` and ``"seat"``; cards as text such as ``"PW"``):
+
+    - ``{"type": "discard", "card": "PW"}``: the seat to discard (after the deal: the dealer's
+      tỳ; after a claim: the claimer). A Tướng is never discarded.
+    - ``{"type": "claim", "meld": "pair", "cards": ["PW"]}``: claim the offer with these cards
+      of the hand (``meld`` optional: it follows from the cards).
+    - ``{"type": "win"}``: win by claiming the offer (or, for the dealer before the tỳ, with
+      the 21 dealt cards).
+    - ``{"type": "pass"}``: decline the offer (not allowed when the claim is mandatory).
+    """
+
+    GAME: ClassVar[str] = "tusac"
+    Rules: ClassVar[type[TuSacRules]] = TuSacRules
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 4
+
+    _rules: TuSacRules
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: TuSacRules | None = None,
+        seed: Seed = None,
+        *,
+        dealer: int = 0,
+    ) -> None:
+        self._dealer = dealer
+        super().__init__(players, rules, seed)
+
+    @classmethod
+    def replay(
+        cls,
+        actions: Any,
+        *,
+        players: int = 4,
+        rules: TuSacRules | None = None,
+        seed: Seed,
+        dealer: int = 0,
+    ) -> Game:
+        """The game rebuilt from its seed, dealer and action log."""
+        game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def _reset(self) -> None:
+        n = self._players
+        self._hands = [0] * n
+        self._exposed: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
+        self._stock: list[int] = []
+        self._dead: list[int] = []
+        self._offer: dict[str, Any] | None = None
+        self._phase = "discard"
+        self._to_discard: int | None = None
+        self._opening = False
+        self._responses: dict[int, dict[str, Any]] = {}
+        self._options: dict[int, tuple[int | None, list[tuple[str, tuple[int, ...]]], bool]] = {}
+        self._result: dict[str, Any] | None = None
+
+    def _start(self) -> None:
+        n = self._players
+        if (
+            isinstance(self._dealer, bool)
+            or not isinstance(self._dealer, int)
+            or not (0 <= self._dealer < n)
+        ):
+            raise RulesError(f"dealer must be a seat 0..{n - 1}, not {self._dealer!r}")
+        self._reset()
+        deck = [k for k in range(KINDS) for _ in range(4)]
+        cards = [deck[i] for i in self._rng.permutation(len(deck))]
+        pos = 0
+        for i in range(n):
+            seat = (self._dealer + i) % n
+            take = 21 if i == 0 else 20
+            for k in cards[pos : pos + take]:
+                self._hands[seat] += 1 << (3 * k)
+            pos += take
+        self._stock = cards[pos:]
+        self._emit(
+            "deal",
+            dealer=self._dealer,
+            counts=[21 if s == self._dealer else 20 for s in range(n)],
+            stock=len(self._stock),
+        )
+        for seat in range(n):
+            for k in range(KINDS):
+                if _count(self._hands[seat], k) == 4:
+                    # A dealt quằn is laid face up at once (it still scores as concealed: 8).
+                    self._hands[seat] -= 4 << (3 * k)
+                    self._exposed[seat].append(("quad", (k, k, k, k)))
+                    self._emit("quan", seat=seat, card=CODES[k])
+        self._phase = "discard"
+        self._to_discard = self._dealer
+        self._opening = True
+
+    def _exposed_lenh(self, seat: int) -> int:
+        return sum(MELD_LENH[m] for m, _ in self._exposed[seat])
+
+    # -- the claim window ----------------------------------------------------------------------
+
+    def _entitled(self) -> int:
+        assert self._offer is not None
+        origin = int(self._offer["seat"])
+        return (origin + 1) % self._players if self._offer["source"] == "discard" else origin
+
+    def _compute_options(self) -> None:
+        assert self._offer is not None
+        k, source, origin = self._offer["card"], self._offer["source"], self._offer["seat"]
+        entitled = self._entitled()
+        r = self._rules
+        self._options = {}
+        for t in range(self._players):
+            if source == "discard" and t == origin:
+                continue
+            win = _core.tusac_win_total_packed(
+                self._hands[t], self._exposed_lenh(t), k, r.odd_total_required
+            )
+            claims = [
+                (m, tuple(u))
+                for m, u in _core.tusac_legal_claims(
+                    self._hands[t], k, t == entitled, r.triple_optional
+                )
+            ]
+            if win is None and not claims and not r.deny_empty_window:
+                continue
+            must = any(
+                m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional)
+                for m, _ in claims
+            ) or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
+            self._options[t] = (win, claims, must)
+
+    def _distance(self, seat: int) -> int:
+        assert self._offer is not None
+        return (seat - int(self._offer["seat"])) % self._players
+
+    def _key(self, seat: int, priority: int) -> tuple[int, int]:
+        return (priority, -self._distance(seat))
+
+    def _response_priority(self, response: dict[str, Any]) -> int:
+        if response["type"] == "pass":
+            return -1
+        if response["type"] == "win":
+            return 3
+        return _PRIORITY.get(response["meld"], 0)
+
+    def _best_response(self) -> tuple[tuple[int, int], int] | None:
+        best = None
+        for seat, resp in self._responses.items():
+            p = self._response_priority(resp)
+            if p < 0:
+                continue
+            key = self._key(seat, p)
+            if best is None or key > best[0]:
+                best = (key, seat)
+        return best
+
+    def _pending(self) -> list[int]:
+        if self._phase == "discard":
+            assert self._to_discard is not None
+            return [self._to_discard]
+        if self._phase != "claim":
+            return []
+        best = self._best_response()
+        out = []
+        for seat, (win, claims, _must) in self._options.items():
+            if seat in self._responses:
+                continue
+            potential = (
+                3 if win is not None else max((_PRIORITY.get(m, 0) for m, _ in claims), default=-1)
+            )
+            if best is None or self._key(seat, potential) > best[0]:
+                out.append(seat)
+        return sorted(out, key=self._distance)
+
+    def _resolve(self) -> None:
+        assert self._offer is not None
+        best = self._best_response()
+        if best is None:
+            self._offer_dead()
+            return
+        seat = best[1]
+        resp = self._responses[seat]
+        if resp["type"] == "win":
+            self._win(seat, self._options[seat][0])
+        else:
+            self._claim(seat, resp["meld"], tuple(_kind(c) for c in resp["cards"]))
+
+    def _open_offer(self, offer: dict[str, Any]) -> None:
+        self._offer = offer
+        self._phase = "claim"
+        self._find_window()
+
+    def _find_window(self) -> None:
+        """Opens the claim window; while nobody may act on the offer, it goes dead and the next
+        card is turned up (no decision, so no action)."""
+        self._responses = {}
+        self._compute_options()
+        while not self._options:
+            if not self._next_offer():
+                return
+            self._compute_options()
+
+    def _next_offer(self) -> bool:
+        """The offer goes dead and the next seat turns up a card; False when the hand is drawn."""
+        assert self._offer is not None
+        self._dead.append(self._offer["card"])
+        self._emit("dead", card=CODES[self._offer["card"]])
+        # For a discard the next seat turns up; for a turned-up card, the seat after the turner.
+        turner = (self._offer["seat"] + 1) % self._players
+        self._options = {}
+        self._responses = {}
+        if len(self._stock) <= self._rules.draw_at_stock:
+            self._offer = None
+            self._draw()
+            return False
+        k = self._stock.pop()
+        self._offer = {"card": k, "source": "stock", "seat": turner, "penalty": False}
+        self._emit("turn_up", seat=turner, card=CODES[k], stock=len(self._stock))
+        return True
+
+    def _offer_dead(self) -> None:
+        if self._next_offer():
+            self._find_window()
+
+    # -- outcomes ------------------------------------------------------------------------------
+
+    def _claim(self, seat: int, meld: str, used: tuple[int, ...]) -> None:
+        assert self._offer is not None
+        k = self._offer["card"]
+        for u in used:
+            self._hands[seat] -= 1 << (3 * u)
+        cards = tuple(sorted(used + (k,)))
+        self._exposed[seat].append((meld, cards))
+        self._emit(
+            "claim",
+            seat=seat,
+            meld=meld,
+            cards=[CODES[c] for c in cards],
+            card=CODES[k],
+            source=self._offer["source"],
+            origin=self._offer["seat"],
+        )
+        self._offer = None
+        self._options = {}
+        self._responses = {}
+        self._phase = "discard"
+        self._to_discard = seat
+
+    def _win(self, seat: int, score: int | None) -> None:
+        assert score is not None
+        offer = self._offer
+        if offer is not None:
+            self._hands[seat] += 1 << (3 * offer["card"])
+        hand = self._hands[seat]
+        has_quad = any(m in ("quad", "claimed_quad") for m, _ in self._exposed[seat]) or any(
+            _count(hand, k) == 4 for k in range(KINDS)
+        )
+        unit = score if self._rules.payment == "per_lenh" else (2 if has_quad else 1)
+        covering = None
+        if offer is not None and offer["source"] == "discard" and offer["penalty"]:
+            covering = offer["seat"]
+        self._emit(
+            "win",
+            seat=seat,
+            score=score,
+            hand=[CODES[k] for k in _kinds(hand)],
+            card=None if offer is None else CODES[offer["card"]],
+        )
+        for loser in range(self._players):
+            if loser == seat:
+                continue
+            if covering is not None and loser != covering:
+                self._ledger.pay(covering, seat, unit, "den_lang")
+            else:
+                self._ledger.pay(loser, seat, unit, "toi")
+        self._offer = None
+        self._options = {}
+        self._responses = {}
+        self._phase = "over"
+        self._to_discard = None
+        self._result = {
+            "winner": seat,
+            "score": score,
+            "draw": False,
+            "den_lang": covering,
+            "next_dealer": seat,
+        }
+        self._emit("settle", settlement=self._ledger.totals())
+
+    def _draw(self) -> None:
+        self._phase = "over"
+        self._to_discard = None
+        self._options = {}
+        self._responses = {}
+        self._result = {
+            "winner": None,
+            "score": 0,
+            "draw": True,
+            "den_lang": None,
+            "next_dealer": self._dealer,
+        }
+        self._emit("draw", stock=len(self._stock))
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every action dict open now (for one seat, or for every seat)."""
+        seats = self._pending() if seat is None else [self._check_seat(seat)]
+        out: list[dict[str, Any]] = []
+        for s in seats:
+            if self._phase == "discard" and s == self._to_discard:
+                hand = self._hands[s]
+                allowed = self._discardable(hand)
+                out.extend({"type": "discard", "seat": s, "card": CODES[k]} for k in allowed)
+                if self._opening and self._opening_win() is not None:
+                    out.append({"type": "win", "seat": s})
+            elif self._phase == "claim" and s in self._pending():
+                out.extend(self._answers(s))
+        return out
+
+    def _answers(self, s: int) -> list[dict[str, Any]]:
+        win, claims, must = self._options[s]
+        out: list[dict[str, Any]] = []
+        if win is not None:
+            out.append({"type": "win", "seat": s})
+        out.extend(
+            {"type": "claim", "seat": s, "meld": m, "cards": [CODES[u] for u in used]}
+            for m, used in claims
+        )
+        if not must:
+            out.append({"type": "pass", "seat": s})
+        return out
+
+    def _discardable(self, hand: int) -> list[int]:
+        kinds = [k for k in range(_GENERALS, KINDS) if _count(hand, k)]
+        if self._rules.discard_rule == "enforce" and _core.tusac_min_rac_packed(hand) > 0:
+            rac = set(_core.tusac_rac_kinds(hand))
+            kinds = [k for k in kinds if k in rac]
+        return kinds
+
+    def _opening_win(self) -> int | None:
+        s = self._dealer
+        return _core.tusac_win_total_packed(
+            self._hands[s], self._exposed_lenh(s), None, self._rules.odd_total_required
+        )
+
+    @property
+    def pending_seats(self) -> list[int]:
+        """Seats that may act now (the seat to discard, or the seats still to answer an offer)."""
+        return self._pending()
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat that must discard, or ``None`` during a claim window or after the game."""
+        return self._to_discard if self._phase == "discard" else None
+
+    def act(self, seat: int, action: Mapping[str, Any]) -> None:
+        """Carry out ``action`` for ``seat`` (the dict's own ``"seat"``, if any, must agree)."""
+        if not isinstance(action, Mapping):
+            raise IllegalMoveError("invalid_action", "an action is a dict with a 'type'")
+        if "seat" in action and action["seat"] != seat:
+            raise IllegalMoveError("wrong_seat", f"action is for seat {action['seat']}, not {seat}")
+        self.apply({**action, "seat": seat})
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Carry out one action dict (as listed by :meth:`legal_actions` or logged in ``actions``).
+        Raises :class:`IllegalMoveError` and leaves the game unchanged when it is not allowed."""
+        if not isinstance(action, Mapping):
+            raise IllegalMoveError("invalid_action", "an action is a dict with a 'type'")
+        kind = action.get("type")
+        seat = self._check_seat(action.get("seat"))
+        if self._phase == "over":
+            raise IllegalMoveError("game_over", "the hand is over")
+        if kind == "discard":
+            logged = self._do_discard(seat, action)
+        elif kind in ("claim", "win", "pass"):
+            logged = self._do_response(seat, kind, action)
+        else:
+            raise IllegalMoveError("invalid_action", f"unknown action type {kind!r}")
+        self._log(logged)
+
+    def _do_discard(self, seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
+        if self._phase != "discard" or seat != self._to_discard:
+            raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to discard now")
+        k = _kind(action.get("card"))
+        hand = self._hands[seat]
+        if not _count(hand, k):
+            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} holds no {CODES[k]}")
+        if k < _GENERALS:
+            raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded")
+        rac = set(_core.tusac_rac_kinds(hand))
+        if self._rules.discard_rule == "enforce" and rac and k not in rac:
+            raise IllegalMoveError(
+                "must_discard_rac", "only rác may be discarded while the hand has any"
+            )
+        penalty = self._rules.discard_rule == "penalize" and k not in rac
+        self._hands[seat] = hand - (1 << (3 * k))
+        self._emit("discard", seat=seat, card=CODES[k], opening=self._opening)
+        self._opening = False
+        self._to_discard = None
+        self._open_offer({"card": k, "source": "discard", "seat": seat, "penalty": penalty})
+        return {"type": "discard", "seat": seat, "card": CODES[k]}
+
+    def _do_response(self, seat: int, kind: str, action: Mapping[str, Any]) -> dict[str, Any]:
+        if kind == "win" and self._phase == "discard" and self._opening and seat == self._dealer:
+            score = self._opening_win()
+            if score is None:
+                raise IllegalMoveError("cannot_win", "the dealt cards do not make a winning hand")
+            self._win(seat, score)
+            return {"type": "win", "seat": seat}
+        if self._phase != "claim":
+            raise IllegalMoveError("no_offer", "there is no offer to answer now")
+        if seat not in self._pending():
+            raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to answer now")
+        win, claims, must = self._options[seat]
+        if kind == "win":
+            if win is None:
+                raise IllegalMoveError("cannot_win", "the offer does not complete this hand")
+            logged: dict[str, Any] = {"type": "win", "seat": seat}
+        elif kind == "pass":
+            if must:
+                raise IllegalMoveError(
+                    "must_claim", "this claim is mandatory (khui, triple or Tướng)"
+                )
+            logged = {"type": "pass", "seat": seat}
+        else:
+            logged = self._match_claim(seat, action, claims)
+        self._responses[seat] = logged
+        if not self._pending():
+            self._resolve()
+        return logged
+
+    def _match_claim(
+        self, seat: int, action: Mapping[str, Any], claims: list[tuple[str, tuple[int, ...]]]
+    ) -> dict[str, Any]:
+        assert self._offer is not None
+        raw = action.get("cards", [])
+        if isinstance(raw, str):
+            try:
+                raw = [str(c) for c in _core.tusac_parse_cards(raw)]
+            except InvalidCardError as e:
+                raise IllegalMoveError("invalid_card", f"cards: {e}") from None
+        if not isinstance(raw, (list, tuple)):
+            raise IllegalMoveError("invalid_action", "cards must be a list of card texts")
+        used = tuple(sorted(_kind(c, "cards") for c in raw))
+        meld = action.get("meld")
+        if meld is not None and meld not in _CLAIM_MELDS:
+            raise IllegalMoveError("invalid_combination", f"no claimable meld {meld!r}")
+        for m, u in claims:
+            if tuple(sorted(u)) == used and (meld is None or meld == m):
+                return {"type": "claim", "seat": seat, "meld": m, "cards": [CODES[x] for x in u]}
+        k = self._offer["card"]
+        shape = _core.tusac_classify([TuSacCard(x) for x in used + (k,)])
+        shape = {"triple": "claimed_triple", "quad": "claimed_quad"}.get(shape or "", shape)
+        if shape not in _CLAIM_MELDS or (meld is not None and meld != shape):
+            raise IllegalMoveError(
+                "invalid_combination", "these cards and the offer make no such meld"
+            )
+        hand = self._hands[seat]
+        if any(_count(hand, x) < used.count(x) for x in set(used)):
+            raise IllegalMoveError("cards_not_in_hand", "the claim uses cards not in the hand")
+        _core.tusac_check_claim(hand, k, shape, list(used), seat == self._entitled())
+        reason = "must_khui" if any(m == "claimed_quad" for m, _ in claims) else "must_triple"
+        raise IllegalMoveError(reason, "a mandatory claim comes first (khui / triple)")
+
+    # -- helpers for servers and bots ----------------------------------------------------------
+
+    def auto_play(self, seat: int) -> None:
+        """A simple legal move for ``seat``: win if possible, else its strongest claim (quad,
+        triple, then any), else pass; a discard is the first rác (or the first allowed card)."""
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to do now")
+        by_type: dict[str, list[dict[str, Any]]] = {}
+        for a in actions:
+            by_type.setdefault(a["type"], []).append(a)
+        if "win" in by_type:
+            choice = by_type["win"][0]
+        elif "claim" in by_type:
+            choice = max(by_type["claim"], key=lambda a: _PRIORITY.get(a["meld"], 0))
+        elif "pass" in by_type:
+            choice = by_type["pass"][0]
+        else:
+            rac = set(_core.tusac_rac_kinds(self._hands[seat]))
+            discards = by_type["discard"]
+            choice = next((a for a in discards if _CODE_INDEX[a["card"]] in rac), discards[0])
+        self.apply(choice)
+
+    def describe(self, action: Mapping[str, Any]) -> str:
+        """Short human text for an action dict."""
+        seat, kind = action.get("seat"), action.get("type")
+        if kind == "discard":
+            return f"seat {seat} discards {_name(_kind(action.get('card')))}"
+        if kind == "claim":
+            cards = " ".join(str(c) for c in action.get("cards", []))
+            return (
+                f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
+            )
+        if kind == "win":
+            return f"seat {seat} wins (tới)"
+        if kind == "pass":
+            return f"seat {seat} passes"
+        return f"seat {seat}: {kind}"
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """``{"winner", "score", "draw", "den_lang", "next_dealer"}`` once over."""
+        return None if self._result is None else dict(self._result)
+
+    @property
+    def offer(self) -> dict[str, Any] | None:
+        """The card on offer: ``{"card", "source" ("discard"/"stock"), "seat", "entitled"}``."""
+        if self._offer is None:
+            return None
+        o = self._offer
+        return {
+            "card": TuSacCard(o["card"]),
+            "source": o["source"],
+            "seat": o["seat"],
+            "entitled": self._entitled(),
+        }
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    def hand(self, seat: int) -> list[TuSacCard]:
+        """The seat's hidden cards (server side)."""
+        return [TuSacCard(k) for k in _kinds(self._hands[self._check_seat(seat)])]
+
+    def exposed(self, seat: int) -> list[Meld]:
+        """The seat's melds on the table, in the order made."""
+        return [
+            Meld(m, tuple(TuSacCard(k) for k in cs))
+            for m, cs in self._exposed[self._check_seat(seat)]
+        ]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, every exposed meld, the dead pile, the offer,
+        counts of the others' hidden cards, and its legal actions."""
+        self._check_seat(seat)
+        o = self._offer
+        return {
+            "game": self.GAME,
+            "seat": seat,
+            "players": self._players,
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "hand": [CODES[k] for k in _kinds(self._hands[seat])],
+            "hand_counts": [len(_kinds(h)) for h in self._hands],
+            "exposed": [
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
+                for ex in self._exposed
+            ],
+            "exposed_lenh": [self._exposed_lenh(s) for s in range(self._players)],
+            "dead": [CODES[k] for k in self._dead],
+            "stock": len(self._stock),
+            "offer": None
+            if o is None
+            else {
+                "card": CODES[o["card"]],
+                "source": o["source"],
+                "seat": o["seat"],
+                "entitled": self._entitled(),
+            },
+            "to_discard": self._to_discard,
+            "pending": self._pending(),
+            "legal_actions": self.legal_actions(seat),
+            "result": self.result,
+            "settlement": self.settlement,
+        }
+
+    # -- snapshots -----------------------------------------------------------------------------
+
+    def _dump_state(self) -> dict[str, Any]:
+        o = self._offer
+        return {
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "hands": [" ".join(CODES[k] for k in _kinds(h)) for h in self._hands],
+            "exposed": [
+                [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex]
+                for ex in self._exposed
+            ],
+            "stock": [CODES[k] for k in self._stock],
+            "dead": [CODES[k] for k in self._dead],
+            "offer": None if o is None else {**o, "card": CODES[o["card"]]},
+            "to_discard": self._to_discard,
+            "opening": self._opening,
+            "responses": [self._responses.get(s) for s in range(self._players)],
+            "result": self._result,
+        }
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        n = self._players
+        d = expect_dict(
+            state,
+            "state",
+            (
+                "dealer",
+                "phase",
+                "hands",
+                "exposed",
+                "stock",
+                "dead",
+                "offer",
+                "to_discard",
+                "opening",
+                "responses",
+                "result",
+            ),
+        )
+        self._dealer = expect_int(d["dealer"], "dealer", 0, n - 1)
+        self._reset()
+        self._phase = expect_str(d["phase"], "phase", _PHASES)
+
+        def card(text: Any, name: str) -> int:
+            expect(isinstance(text, str) and text in _CODE_INDEX, f"{name}: not a card {text!r}")
+            return _CODE_INDEX[text]
+
+        total = [0] * KINDS
+        for s, text in enumerate(expect_list(d["hands"], "hands", n)):
+            expect_str(text, f"hands[{s}]")
+            for k in (card(t, f"hands[{s}]") for t in text.split()):
+                self._hands[s] += 1 << (3 * k)
+                total[k] += 1
+                expect(_count(self._hands[s], k) <= 4, f"hands[{s}]: more than 4 {CODES[k]}")
+        for s, melds in enumerate(expect_list(d["exposed"], "exposed", n)):
+            for i, m in enumerate(expect_list(melds, f"exposed[{s}]")):
+                m = expect_dict(m, f"exposed[{s}][{i}]", ("meld", "cards"))
+                kind = expect_str(m["meld"], f"exposed[{s}][{i}].meld", (*_CLAIM_MELDS, "quad"))
+                cs = tuple(
+                    sorted(
+                        card(c, f"exposed[{s}][{i}]")
+                        for c in expect_list(m["cards"], f"exposed[{s}][{i}].cards")
+                    )
+                )
+                shape = _core.tusac_classify([TuSacCard(k) for k in cs]) if cs else None
+                shape_of = {"claimed_triple": "triple", "claimed_quad": "quad"}.get(kind, kind)
+                expect(shape == shape_of, f"exposed[{s}][{i}]: cards do not make a {kind}")
+                for k in cs:
+                    total[k] += 1
+                self._exposed[s].append((kind, cs))
+        self._stock = [card(c, "stock") for c in expect_list(d["stock"], "stock")]
+        self._dead = [card(c, "dead") for c in expect_list(d["dead"], "dead")]
+        for k in self._stock + self._dead:
+            total[k] += 1
+        if d["offer"] is not None:
+            o = expect_dict(d["offer"], "offer", ("card", "source", "seat", "penalty"))
+            k = card(o["card"], "offer.card")
+            total[k] += 1
+            self._offer = {
+                "card": k,
+                "source": expect_str(o["source"], "offer.source", ("discard", "stock")),
+                "seat": expect_int(o["seat"], "offer.seat", 0, n - 1),
+                "penalty": expect_bool(o["penalty"], "offer.penalty"),
+            }
+        bad = [CODES[k] for k in range(KINDS) if total[k] != 4]
+        expect(not bad, f"cards are not conserved (112 = 4 × 28): wrong count of {', '.join(bad)}")
+        self._opening = expect_bool(d["opening"], "opening")
+        td = d["to_discard"]
+        self._to_discard = None if td is None else expect_int(td, "to_discard", 0, n - 1)
+        expect(
+            (self._phase == "discard") == (self._to_discard is not None),
+            "to_discard must be set exactly in the discard phase",
+        )
+        expect(
+            (self._phase == "claim") == (self._offer is not None),
+            "an offer must be up exactly in the claim phase",
+        )
+        expect(
+            not self._opening or (self._phase == "discard" and self._to_discard == self._dealer),
+            "opening: only the dealer's tỳ comes first",
+        )
+        if self._phase == "over":
+            r = expect_dict(
+                d["result"], "result", ("winner", "score", "draw", "den_lang", "next_dealer")
+            )
+            draw = expect_bool(r["draw"], "result.draw")
+            winner = None if draw else expect_int(r["winner"], "result.winner", 0, n - 1)
+            expect(not draw or r["winner"] is None, "result: a draw has no winner")
+            den = r["den_lang"]
+            expect(
+                den is None
+                or (not draw and expect_int(den, "result.den_lang", 0, n - 1) != winner),
+                "result.den_lang must be null or another seat",
+            )
+            self._result = {
+                "winner": winner,
+                "score": expect_int(r["score"], "result.score", 0),
+                "draw": draw,
+                "den_lang": den,
+                "next_dealer": expect_int(r["next_dealer"], "result.next_dealer", 0, n - 1),
+            }
+        else:
+            expect(d["result"] is None, "result must be null before the end")
+            winner = None
+        for seat in range(n):
+            held = len(_kinds(self._hands[seat])) + sum(len(cs) for _, cs in self._exposed[seat])
+            want = 21 if seat in (self._to_discard, winner) else 20
+            expect(held == want, f"seat {seat} holds {held} cards, not {want}")
+        responses = expect_list(d["responses"], "responses", n)
+        if self._phase == "claim":
+            self._compute_options()
+            for s, resp in enumerate(responses):
+                if resp is None:
+                    continue
+                expect(s in self._options, f"responses[{s}]: seat {s} may not answer this offer")
+                expect(resp in self._answers(s), f"responses[{s}] is not a legal answer")
+                self._responses[s] = dict(resp)
+            expect(bool(self._pending()), "claim window: every answer is in but it is unresolved")
+        else:
+            expect(all(r is None for r in responses), "responses only exist in a claim window")

@@ -1,0 +1,333 @@
+//! Tứ Sắc bindings: `TuSacCard` and the `tusac_*` functions over card multisets.
+
+use super::errors::to_py;
+use crate::error::Error;
+use crate::tusac::{self, Claim, Hand, Kind, MeldKind};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+/// A Tứ Sắc card kind (copies are identical): frozen, hashable, ordered by kind index.
+#[pyclass(module = "vncards.tusac", name = "TuSacCard", frozen, eq, ord, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PyTuSacCard(pub Kind);
+
+#[pymethods]
+impl PyTuSacCard {
+    /// `TuSacCard("KR")`, `TuSacCard("Tướng đỏ")` or `TuSacCard(4)` (a kind index 0..27).
+    #[new]
+    fn new(card: &Bound<'_, PyAny>) -> PyResult<PyTuSacCard> {
+        kind_from_py(card).map(PyTuSacCard)
+    }
+    /// Kind index 0..27 (`piece * 4 + colour`).
+    #[getter]
+    fn index(&self) -> u8 {
+        self.0.index()
+    }
+    /// Piece letter: `K A E R C H P` (Tướng, Sĩ, Tượng, Xe, Pháo, Mã, Chốt).
+    #[getter]
+    fn piece(&self) -> String {
+        tusac::cards::PIECE_LETTERS[self.0.piece() as usize].to_string()
+    }
+    /// Colour letter: `Y R G W` (vàng, đỏ, xanh, trắng).
+    #[getter]
+    fn colour(&self) -> String {
+        tusac::cards::COLOUR_LETTERS[self.0.colour() as usize].to_string()
+    }
+    /// The Vietnamese name, e.g. `"Tướng đỏ"`.
+    #[getter]
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("TuSacCard('{}')", self.0)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        (py.get_type::<PyTuSacCard>(), (slf.get().0.index(),)).into_pyobject(py)
+    }
+}
+
+fn kind_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Kind> {
+    if let Ok(c) = obj.cast::<PyTuSacCard>() {
+        return Ok(c.get().0);
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        return tusac::parse_card(text.to_str()?).map_err(to_py);
+    }
+    let index: i64 = obj.extract().map_err(|_| {
+        PyTypeError::new_err("a Tứ Sắc card is text, a TuSacCard or an index 0..27")
+    })?;
+    u8::try_from(index)
+        .ok()
+        .and_then(Kind::from_index)
+        .ok_or_else(|| {
+            to_py(Error::invalid_card(
+                index.to_string(),
+                0,
+                "card index out of range 0..27",
+            ))
+        })
+}
+
+/// Cards from text, one `TuSacCard`, or an iterable of cards and card texts.
+fn kinds_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Kind>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return tusac::parse_cards(text.to_str()?).map_err(to_py);
+    }
+    if let Ok(c) = obj.cast::<PyTuSacCard>() {
+        return Ok(vec![c.get().0]);
+    }
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err("cards must be text, a TuSacCard, or an iterable of cards")
+    })?;
+    let mut out = Vec::with_capacity(24);
+    for (position, item) in iter.enumerate() {
+        let item = item?;
+        if let Ok(c) = item.cast::<PyTuSacCard>() {
+            out.push(c.get().0);
+        } else if let Ok(text) = item.cast::<PyString>() {
+            out.push(tusac::parse_card(text.to_str()?).map_err(|e| to_py(at_item(e, position)))?);
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "card {position} is a {}, not a TuSacCard or card text",
+                item.get_type().name()?
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn at_item(err: Error, position: usize) -> Error {
+    match err {
+        Error::InvalidCard { token, message, .. } => Error::InvalidCard {
+            token,
+            position,
+            message,
+        },
+        other => other,
+    }
+}
+
+/// A multiset of at most 4 copies per kind.
+fn hand_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    let mut h = Hand::EMPTY;
+    for (i, k) in kinds_from_py(obj)?.into_iter().enumerate() {
+        if h.count(k) == tusac::cards::COPIES {
+            return Err(to_py(Error::invalid_card(
+                k.to_string(),
+                i,
+                "more than 4 copies",
+            )));
+        }
+        h.add(k);
+    }
+    Ok(h)
+}
+
+fn unpack(packed: u128) -> PyResult<Hand> {
+    Hand::unpack(packed).map_err(to_py)
+}
+
+fn cards(h: &Hand) -> Vec<PyTuSacCard> {
+    h.kinds().into_iter().map(PyTuSacCard).collect()
+}
+
+fn meld_kind(name: &str) -> PyResult<MeldKind> {
+    MeldKind::from_name(name).ok_or_else(|| {
+        to_py(Error::illegal(
+            "invalid_combination",
+            format!("no meld kind {name:?}"),
+        ))
+    })
+}
+
+fn opt(v: i16) -> Option<i32> {
+    (v != tusac::melds::NONE).then_some(v as i32)
+}
+
+/// Cards in input order from text (letter codes or Vietnamese names) or an iterable.
+#[pyfunction]
+fn tusac_parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyTuSacCard>> {
+    Ok(kinds_from_py(cards)?.into_iter().map(PyTuSacCard).collect())
+}
+
+/// The packed form of a multiset (3 bits per kind), the engine's internal hand value.
+#[pyfunction]
+fn tusac_pack(cards: &Bound<'_, PyAny>) -> PyResult<u128> {
+    Ok(hand_from_py(cards)?.pack())
+}
+
+/// The cards of a packed hand, in kind order.
+#[pyfunction]
+fn tusac_unpack(packed: u128) -> PyResult<Vec<PyTuSacCard>> {
+    Ok(cards(&unpack(packed)?))
+}
+
+/// The fewest rác over every split of the cards.
+#[pyfunction]
+fn tusac_min_rac(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(tusac::min_rac(&hand_from_py(cards)?))
+}
+
+/// `tusac_min_rac` of a packed hand.
+#[pyfunction]
+fn tusac_min_rac_packed(packed: u128) -> PyResult<u32> {
+    Ok(tusac::min_rac(&unpack(packed)?))
+}
+
+/// The winning total of hidden cards (+ the offer, if any) with `exposed_lenh` already on the
+/// table, tới included; `None` when they do not win.
+#[pyfunction]
+#[pyo3(signature = (hidden, exposed_lenh, offer, odd_required))]
+fn tusac_win_total(
+    hidden: &Bound<'_, PyAny>,
+    exposed_lenh: i32,
+    offer: Option<&Bound<'_, PyAny>>,
+    odd_required: bool,
+) -> PyResult<Option<i32>> {
+    let h = hand_from_py(hidden)?;
+    let offer = offer.map(kind_from_py).transpose()?;
+    if let Some(k) = offer {
+        if h.count(k) == tusac::cards::COPIES {
+            return Err(to_py(Error::invalid_card(
+                k.to_string(),
+                0,
+                "the offer would be a fifth copy",
+            )));
+        }
+    }
+    Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+}
+
+/// `tusac_win_total` on a packed hand and an offer index.
+#[pyfunction]
+#[pyo3(signature = (packed, exposed_lenh, offer, odd_required))]
+fn tusac_win_total_packed(
+    packed: u128,
+    exposed_lenh: i32,
+    offer: Option<u8>,
+    odd_required: bool,
+) -> PyResult<Option<i32>> {
+    let h = unpack(packed)?;
+    let offer = offer
+        .map(|i| {
+            Kind::from_index(i)
+                .ok_or_else(|| to_py(Error::invalid_card(i.to_string(), 0, "no such kind")))
+        })
+        .transpose()?;
+    Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+}
+
+/// Best (even, odd) lệnh over complete splits of the hand (+ the offer as an exposed meld).
+#[pyfunction]
+#[pyo3(signature = (hidden, offer=None))]
+fn tusac_complete_lenh(
+    hidden: &Bound<'_, PyAny>,
+    offer: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<i32>, Option<i32>)> {
+    let h = hand_from_py(hidden)?;
+    let offer = offer.map(kind_from_py).transpose()?;
+    let p = tusac::complete_lenh_with(&h, offer);
+    Ok((opt(p.even), opt(p.odd)))
+}
+
+/// One split: `(meld kind name, cards)` per meld.
+type Split = Vec<(&'static str, Vec<PyTuSacCard>)>;
+
+/// Every split with the fewest rác, best lệnh first: lists of `(meld kind, cards)`.
+#[pyfunction]
+#[pyo3(signature = (cards_in, limit))]
+fn tusac_splits(cards_in: &Bound<'_, PyAny>, limit: usize) -> PyResult<Vec<Split>> {
+    let h = hand_from_py(cards_in)?;
+    Ok(tusac::min_rac_splits(&h, limit)
+        .into_iter()
+        .map(|s| {
+            s.into_iter()
+                .map(|m| {
+                    (
+                        m.kind.name(),
+                        m.cards.into_iter().map(PyTuSacCard).collect(),
+                    )
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// The concealed meld these cards make (`"single"` for one non-Tướng card), or `None`.
+#[pyfunction]
+fn tusac_classify(cards_in: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+    Ok(tusac::classify(&kinds_from_py(cards_in)?).map(MeldKind::name))
+}
+
+/// The legal non-win claims of `offer` (kind index) for a packed hand: `(meld, used kinds)`.
+#[pyfunction]
+fn tusac_legal_claims(
+    packed: u128,
+    offer: u8,
+    entitled: bool,
+    triple_optional: bool,
+) -> PyResult<Vec<(&'static str, Vec<u8>)>> {
+    let h = unpack(packed)?;
+    let offer = Kind::from_index(offer)
+        .ok_or_else(|| to_py(Error::invalid_card(offer.to_string(), 0, "no such kind")))?;
+    Ok(tusac::legal_claims(&h, offer, entitled, triple_optional)
+        .into_iter()
+        .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
+        .collect())
+}
+
+/// Raises `IllegalMoveError` with the reason a claim is not allowed (None when it is).
+#[pyfunction]
+fn tusac_check_claim(
+    packed: u128,
+    offer: u8,
+    meld: &str,
+    used: Vec<u8>,
+    entitled: bool,
+) -> PyResult<()> {
+    let h = unpack(packed)?;
+    let bad = |i: u8| to_py(Error::invalid_card(i.to_string(), 0, "no such kind"));
+    let offer = Kind::from_index(offer).ok_or_else(|| bad(offer))?;
+    let used = used
+        .into_iter()
+        .map(|i| Kind::from_index(i).ok_or_else(|| bad(i)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let claim = Claim {
+        meld: meld_kind(meld)?,
+        used,
+    };
+    tusac::check_claim(&h, offer, &claim, entitled)
+        .map_err(|(reason, msg)| to_py(Error::illegal(reason, msg)))
+}
+
+/// Kind indices whose discard is a rác (removing one lowers the fewest rác).
+#[pyfunction]
+fn tusac_rac_kinds(packed: u128) -> PyResult<Vec<u8>> {
+    Ok(tusac::rac_kinds(&unpack(packed)?)
+        .into_iter()
+        .map(|k| k.index())
+        .collect())
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTuSacCard>()?;
+    m.add_function(wrap_pyfunction!(tusac_parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_unpack, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_min_rac, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_min_rac_packed, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_win_total, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_win_total_packed, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_complete_lenh, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_splits, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_legal_claims, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_check_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_rac_kinds, m)?)?;
+    Ok(())
+}

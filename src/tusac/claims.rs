@@ -1,0 +1,213 @@
+//! Claim legality: which melds a seat may form with the offer.
+
+use super::cards::{Hand, Kind, CHARIOT, COLOURS, ELEPHANT, GENERAL, HORSE};
+use super::melds::{min_rac, offer_melds, MeldKind};
+
+/// A claim of the offer: the meld it makes and the cards it takes from the hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub meld: MeldKind,
+    pub used: Vec<Kind>,
+}
+
+/// Claim priority class: win 3 > quad (khui) 2 > triple 1 > the entitled seat's other claims 0.
+pub const fn priority(meld: Option<MeldKind>) -> u8 {
+    match meld {
+        None => 3,
+        Some(MeldKind::ClaimedQuad) => 2,
+        Some(MeldKind::ClaimedTriple) => 1,
+        Some(_) => 0,
+    }
+}
+
+/// How many complete Tướng–Sĩ–Tượng / Xe–Pháo–Mã the hand holds per (set, colour).
+fn sets(h: &Hand) -> [[u8; COLOURS]; 2] {
+    let mut out = [[0; COLOURS]; 2];
+    for c in 0..COLOURS as u8 {
+        out[0][c as usize] = (GENERAL..=ELEPHANT)
+            .map(|p| h.count(Kind::new(p, c)))
+            .min()
+            .unwrap_or(0);
+        out[1][c as usize] = (CHARIOT..=HORSE)
+            .map(|p| h.count(Kind::new(p, c)))
+            .min()
+            .unwrap_or(0);
+    }
+    out
+}
+
+/// Why a claim is not allowed, or `None` when it is (win claims are checked elsewhere).
+///
+/// - only the entitled seat may claim anything but a triple or a quad (khui);
+/// - a khạp is never split (its cards go only into the khui);
+/// - a complete Tướng–Sĩ–Tượng / Xe–Pháo–Mã is never broken, except to re-form the same set;
+/// - the claim must not raise the hand's fewest rác (bài bụng);
+/// - the khui (mandatory) is exempt from the two rules above: it keeps the khạp whole;
+/// - a non-Tướng card must remain to discard.
+pub fn check_claim(
+    hidden: &Hand,
+    offer: Kind,
+    claim: &Claim,
+    entitled: bool,
+) -> Result<(), (&'static str, String)> {
+    let out_of_turn_ok = matches!(claim.meld, MeldKind::ClaimedTriple | MeldKind::ClaimedQuad);
+    if !entitled && !out_of_turn_ok {
+        return Err((
+            "not_entitled",
+            "out of turn a seat may only claim a triple, a quad (khui) or a win".into(),
+        ));
+    }
+    let used = Hand::from_kinds(&claim.used);
+    if !hidden.contains(&used) {
+        return Err((
+            "cards_not_in_hand",
+            "the claim uses cards not in the hand".into(),
+        ));
+    }
+    for &k in &claim.used {
+        if hidden.count(k) >= 3 && claim.meld != MeldKind::ClaimedQuad {
+            return Err(("splits_khap", format!("the khạp of {k} may not be split")));
+        }
+    }
+    let rest = hidden.minus(&used);
+    if claim.meld == MeldKind::ClaimedQuad {
+        // The khui keeps the khạp whole; it is mandatory, so no other constraint applies.
+        return discardable(&rest);
+    }
+    if min_rac(&rest) > min_rac(hidden) {
+        return Err((
+            "bai_bung",
+            "the claim would leave more rác in the hand (bài bụng)".into(),
+        ));
+    }
+    let (before, after) = (sets(hidden), sets(&rest));
+    for (s, set_kind) in [MeldKind::GeneralSet, MeldKind::ChariotSet]
+        .into_iter()
+        .enumerate()
+    {
+        for c in 0..COLOURS {
+            let reforms = claim.meld == set_kind && offer.colour() as usize == c;
+            if after[s][c] < before[s][c] && !reforms {
+                return Err((
+                    "breaks_set",
+                    format!("a complete {} may not be broken", set_kind.name()),
+                ));
+            }
+        }
+    }
+    discardable(&rest)
+}
+
+fn discardable(rest: &Hand) -> Result<(), (&'static str, String)> {
+    // Kinds 0..4 are the four Tướng, which are never discarded.
+    if rest.0[4..].iter().all(|&c| c == 0) {
+        return Err((
+            "nothing_to_discard",
+            "the claim would leave no card but Tướng to discard".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Every legal (non-win) claim of `offer` for a seat holding `hidden`. Khui is mandatory, so a
+/// seat that can khui may make no other claim; the same for the triple unless `triple_optional`.
+pub fn legal_claims(
+    hidden: &Hand,
+    offer: Kind,
+    entitled: bool,
+    triple_optional: bool,
+) -> Vec<Claim> {
+    let mut out: Vec<Claim> = offer_melds(hidden, offer)
+        .into_iter()
+        .map(|(meld, used)| Claim { meld, used })
+        .filter(|c| check_claim(hidden, offer, c, entitled).is_ok())
+        .collect();
+    if out.iter().any(|c| c.meld == MeldKind::ClaimedQuad) {
+        out.retain(|c| c.meld == MeldKind::ClaimedQuad);
+    } else if !triple_optional && out.iter().any(|c| c.meld == MeldKind::ClaimedTriple) {
+        out.retain(|c| c.meld == MeldKind::ClaimedTriple);
+    }
+    out
+}
+
+/// Whether the seat may not pass: it holds a khạp of the offer (khui is mandatory), a pair of it
+/// and triples are mandatory, or it is the entitled seat facing a Tướng it turned up itself.
+pub fn must_claim(
+    claims: &[Claim],
+    offer: Kind,
+    entitled: bool,
+    turned_up: bool,
+    triple_optional: bool,
+) -> bool {
+    claims.iter().any(|c| {
+        c.meld == MeldKind::ClaimedQuad
+            || (!triple_optional && c.meld == MeldKind::ClaimedTriple)
+            || (entitled && turned_up && offer.is_general())
+    })
+}
+
+/// The kinds whose discard is a rác: removing one copy lowers the fewest rác.
+pub fn rac_kinds(hidden: &Hand) -> Vec<Kind> {
+    let base = min_rac(hidden);
+    (0..28u8)
+        .filter_map(Kind::from_index)
+        .filter(|&k| {
+            let mut rest = *hidden;
+            rest.take(k) && min_rac(&rest) < base
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cards::{parse_card, parse_hand};
+    use super::*;
+
+    fn claims(hand: &str, offer: &str, entitled: bool) -> Vec<(MeldKind, String)> {
+        let h = parse_hand(hand).unwrap();
+        legal_claims(&h, parse_card(offer).unwrap(), entitled, false)
+            .into_iter()
+            .map(|c| (c.meld, Hand::from_kinds(&c.used).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn bai_bung_example() {
+        // Xe Xe Pháo Mã: the third Xe not with the Xe pair; with one Xe or with Pháo + Mã.
+        let c = claims("RR RR CR HR PY", "RR", true);
+        assert!(c.contains(&(MeldKind::Pair, "RR".into())));
+        assert!(c.contains(&(MeldKind::ChariotSet, "CR HR".into())));
+        assert!(!c.iter().any(|(m, _)| *m == MeldKind::ClaimedTriple));
+    }
+
+    #[test]
+    fn khap_never_split_and_khui_out_of_turn() {
+        let c = claims("HG HG HG PY", "HG", false);
+        assert_eq!(c, vec![(MeldKind::ClaimedQuad, "HG HG HG".into())]);
+        let c = claims("HG HG HG CG RG PY", "HG", true);
+        assert_eq!(c, vec![(MeldKind::ClaimedQuad, "HG HG HG".into())]);
+    }
+
+    #[test]
+    fn complete_set_not_broken_and_chot_exception() {
+        let c = claims("KR AR ER PY", "AR", true);
+        assert!(c.is_empty(), "{c:?}");
+        let c = claims("PY PR PG AY", "PW", true);
+        assert!(c.contains(&(MeldKind::FourSoldiers, "PY PR PG".into())));
+    }
+
+    #[test]
+    fn mandatory_triple_unless_optional() {
+        let h = parse_hand("KY KY AY").unwrap();
+        let offer = parse_card("KY").unwrap();
+        assert_eq!(legal_claims(&h, offer, true, false).len(), 1);
+        assert_eq!(legal_claims(&h, offer, true, true).len(), 3);
+    }
+
+    #[test]
+    fn out_of_turn_only_triple() {
+        let c = claims("CY CY CR HR RR", "CY", false);
+        assert_eq!(c, vec![(MeldKind::ClaimedTriple, "CY CY".into())]);
+        assert!(claims("AY EY PY", "KY", false).is_empty());
+    }
+}

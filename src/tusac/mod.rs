@@ -1,0 +1,12 @@
+//! Tứ Sắc (four colours): the 112-card deck, meld decomposition, scoring and claim legality.
+//! The game flow lives in Python (`vncards.tusac.Game`) on top of these functions.
+
+pub mod cards;
+pub mod claims;
+pub mod melds;
+
+pub use cards::{parse_card, parse_cards, parse_hand, Hand, Kind};
+pub use claims::{check_claim, legal_claims, must_claim, priority, rac_kinds, Claim};
+pub use melds::{
+    classify, complete_lenh, complete_lenh_with, min_rac, min_rac_splits, win_total, Meld, MeldKind,
+};
