@@ -5,6 +5,7 @@
 
 pub mod cards;
 pub mod error;
+pub mod maubinh;
 pub mod rng;
 pub mod samloc;
 pub mod shedding;

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 mod cards;
 mod errors;
+mod maubinh;
 mod rng;
 mod samloc;
 mod shedding;
@@ -24,5 +25,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shedding::register(m)?;
     samloc::register(m)?;
     tusac::register(m)?;
+    maubinh::register(m)?;
     Ok(())
 }

@@ -1,0 +1,409 @@
+"""Mậu Binh hands, arrangements, the solver and settlement (RULES.md §4).
+
+Each player splits 13 cards into a 5-card **back** (chi đầu), a 5-card **middle** (chi giữa)
+and a 3-card **front** (chi cuối), with back ≥ middle ≥ front; otherwise the arrangement is
+fouled (binh lủng). Ranks only decide (``2 < 3 < … < K < A``); suits only make flushes.
+
+>>> best = best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠")
+>>> best.back
+(Card('10♠'), Card('J♠'), Card('Q♠'), Card('K♠'), Card('A♠'))
+>>> hand_category(best.back)
+'straight_flush'
+>>> is_fouled(best)
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from ..cards import Card, CardsLike
+from ..errors import IllegalMoveError, RulesError
+from ..rules import RulesBase
+
+__all__ = [
+    "Rules",
+    "Arrangement",
+    "Settlement",
+    "Objective",
+    "INSTANT_WINS",
+    "CATEGORIES",
+    "hand_rank",
+    "hand_ranks",
+    "hand_category",
+    "compare_hands",
+    "is_fouled",
+    "instant_win",
+    "best_arrangement",
+    "best_arrangements",
+    "expected_value",
+    "settle",
+    "settle_itemised",
+    "position_tables",
+    "head_to_head",
+]
+
+Objective = Literal["expected", "strongest"]
+
+#: Instant wins (mậu binh trắng), strongest first, with the units each opponent pays.
+INSTANT_WINS: dict[str, int] = {
+    "dragon_flush": 24,  # rồng cuốn: 2 through A, one suit
+    "dragon": 12,  # sảnh rồng: 2 through A
+    "five_pairs_triple": 6,  # năm đôi một sám
+    "six_pairs": 3,  # lục phé bôn
+    "three_flushes": 3,  # ba thùng
+    "three_straights": 3,  # ba sảnh
+}
+
+#: Hand categories, weakest first (a 3-card front is only high_card, pair or three_of_a_kind).
+CATEGORIES: tuple[str, ...] = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    """Mậu Binh options (RULES.md §4).
+
+    - ``wheel``: ``"second"`` (A-2-3-4-5 is the second-highest straight) or ``"lowest"``;
+    - ``scoop``: sập hầm, winning all three hands against an opponent doubles what they pay;
+    - ``scoop_all``: sập làng, scooping every opponent (3–4 players) doubles again;
+    - ``time_limit``: seconds to arrange (the engine reports it; the server enforces it).
+
+    >>> Rules().replace(wheel="lowest").wheel
+    'lowest'
+    """
+
+    wheel: Literal["second", "lowest"] = "second"
+    scoop: bool = True
+    scoop_all: bool = False
+    time_limit: int = 45
+
+    def _check(self) -> None:
+        if self.time_limit < 1:
+            raise RulesError(f"Rules.time_limit must be at least 1 second, not {self.time_limit}")
+
+
+_DEFAULT = Rules()
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return _DEFAULT
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be maubinh.Rules, not {type(rules).__name__}")
+    return rules
+
+
+def _mb_order(card: Card) -> tuple[int, int]:
+    """Mậu Binh order for display: 2 lowest, A highest, then suit."""
+    return ((card.rank_index + 1) % 13, card.suit_index)
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    return tuple(sorted(_core.mask_to_cards(mask), key=_mb_order))
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Three hands: ``back`` (5 cards), ``middle`` (5 cards), ``front`` (3 cards).
+
+    Any card-like input is accepted; the fields become tuples of :class:`~vncards.Card` sorted
+    low to high in Mậu Binh order. A wrong size or a card in two hands raises
+    ``IllegalMoveError("invalid_arrangement")``. ``instant`` and ``value`` are filled in by the
+    solver (the instant win to declare, the model's expected units) and do not take part in
+    equality.
+
+    >>> a = Arrangement("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♦ 9♣ 7♠")
+    >>> a.front
+    (Card('7♠'), Card('9♣'), Card('J♦'))
+    >>> str(a)
+    '2♠ K♣ K♦ A♠ A♥ | 3♦ 4♣ 5♠ Q♠ Q♥ | 7♠ 9♣ J♦'
+    """
+
+    back: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    front: tuple[Card, ...]
+    instant: str | None = field(default=None, compare=False)
+    value: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        masks = []
+        for name, size in (("back", 5), ("middle", 5), ("front", 3)):
+            mask = _core.cards_to_mask(getattr(self, name))
+            if mask.bit_count() != size:
+                raise IllegalMoveError(
+                    "invalid_arrangement", f"the {name} needs {size} cards, not {mask.bit_count()}"
+                )
+            masks.append(mask)
+            object.__setattr__(self, name, _cards(mask))
+        if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
+            raise IllegalMoveError("invalid_arrangement", "a card is in two hands")
+        object.__setattr__(self, "_masks", tuple(masks))
+
+    @classmethod
+    def _from_masks(
+        cls, back: int, middle: int, front: int, instant: str | None = None, value: float | None = None
+    ) -> Arrangement:
+        return cls(_cards(back), _cards(middle), _cards(front), instant, value)
+
+    @property
+    def masks(self) -> tuple[int, int, int]:
+        """The three hands as card bitmasks (bit i = ``Card.index`` i)."""
+        masks: tuple[int, int, int] = self.__dict__["_masks"]
+        return masks
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """All 13 cards, low to high in Tiến Lên order."""
+        b, m, f = self.masks
+        return tuple(_core.mask_to_cards(b | m | f))
+
+    def to_text(self) -> list[str]:
+        """The three hands as card text (JSON-friendly)."""
+        return [" ".join(str(c) for c in h) for h in (self.back, self.middle, self.front)]
+
+    def __str__(self) -> str:
+        return " | ".join(self.to_text())
+
+    def replace_meta(self, **changes: Any) -> Arrangement:
+        """A copy with ``instant``/``value`` changed."""
+        return dataclasses.replace(self, **changes)
+
+
+def _arrangement(value: Any) -> Arrangement:
+    if isinstance(value, Arrangement):
+        return value
+    if isinstance(value, dict):
+        return Arrangement(value["back"], value["middle"], value["front"])
+    if isinstance(value, (tuple, list)) and len(value) == 3:
+        return Arrangement(*value)
+    raise IllegalMoveError(
+        "invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)"
+    )
+
+
+def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:
+    """Strength of a 5-card hand or a 3-card front (higher is stronger; equal is a tie).
+
+    5-card ranks are 0..7461, 3-card ranks 0..454; only hands of the same size compare.
+
+    >>> hand_rank("A♠ K♠ Q♠ J♠ 10♠")
+    7461
+    >>> hand_rank("A♠ 2♥ 3♦ 4♣ 5♠") > hand_rank("K♠ Q♥ J♦ 10♣ 9♠")
+    True
+    >>> hand_rank("A♠ 2♥ 3♦ 4♣ 5♠", Rules(wheel="lowest")) > hand_rank("6♠ 2♥ 3♦ 4♣ 5♠", Rules(wheel="lowest"))
+    False
+    """
+    return int(_core.maubinh_hand_rank(cards, _rules(rules).wheel))
+
+
+def hand_category(cards: CardsLike, rules: Rules | None = None) -> str:
+    """The category of a 5- or 3-card hand, one of :data:`CATEGORIES`.
+
+    >>> hand_category("9♠ 9♥ 9♦ 4♣ 4♠")
+    'full_house'
+    >>> hand_category("J♠ Q♥ K♦")
+    'high_card'
+    """
+    return str(_core.maubinh_hand_category(cards, _rules(rules).wheel))
+
+
+def hand_ranks(
+    hands: npt.NDArray[np.uint8] | Iterable[CardsLike], rules: Rules | None = None
+) -> npt.NDArray[np.int32]:
+    """:func:`hand_rank` of many hands at once, in parallel with the GIL released.
+
+    ``hands`` is a numpy ``(N, 5)`` (or ``(N, 3)``) uint8 array of ``Card.index`` values, or an
+    iterable of hands.
+
+    >>> import numpy as np
+    >>> hand_ranks(np.array([[44, 40, 36, 32, 28], [0, 1, 2, 3, 4]], dtype=np.uint8)).tolist()
+    [7461, 7296]
+    """
+    ranks: npt.NDArray[np.int32] = _core.maubinh_hand_ranks(hands, _rules(rules).wheel)
+    return ranks
+
+
+def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int:
+    """1 if ``a`` beats ``b``, -1 if it loses, 0 for a tie (two 5-card or two 3-card hands).
+
+    Suits never break ties:
+
+    >>> compare_hands("K♠ K♣ 9♦ 5♥ 2♠", "K♦ K♥ 9♠ 5♣ 2♥")
+    0
+    """
+    return int(_core.maubinh_compare_hands(a, b, _rules(rules).wheel))
+
+
+def is_fouled(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | None = None) -> bool:
+    """Whether an arrangement is fouled (binh lủng): back weaker than middle, or front stronger
+    than middle. The front is compared with the middle by category, then only as many ranks as
+    the front has.
+
+    >>> is_fouled(("2♠ 2♥ 5♦ 7♣ 8♠", "A♥ K♦ Q♣ J♠ 9♠", "A♠ K♣ Q♦"))
+    False
+    >>> is_fouled(("2♠ 2♥ 5♦ 7♣ 8♠", "A♥ K♦ J♣ 10♠ 9♠", "A♠ K♣ Q♦"))
+    True
+    """
+    return bool(_core.maubinh_is_fouled(*_arrangement(arrangement).masks, _rules(rules).wheel))
+
+
+def instant_win(cards: CardsLike, rules: Rules | None = None) -> str | None:
+    """The strongest instant win (mậu binh trắng) of 13 cards, or None; see :data:`INSTANT_WINS`.
+
+    >>> instant_win("2♠ 2♥ 3♠ 3♥ 4♠ 4♥ 5♠ 5♥ 6♠ 6♥ 7♠ 7♥ 8♦")
+    'six_pairs'
+    """
+    kind = _core.maubinh_instant_win(cards, _rules(rules).wheel)
+    return None if kind is None else str(kind)
+
+
+def _solution(t: tuple[int, int, int, float, str | None]) -> Arrangement:
+    return Arrangement._from_masks(t[0], t[1], t[2], t[4], t[3])
+
+
+def _check_objective(objective: str) -> None:
+    if objective not in ("expected", "strongest"):
+        raise RulesError(f"objective must be 'expected' or 'strongest', not {objective!r}")
+
+
+def best_arrangement(
+    cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected"
+) -> Arrangement:
+    """The best valid arrangement of 13 cards, exact over all 72,072 splits.
+
+    - ``"expected"``: most expected units against opponents who arrange well, from per-position
+      win/tie tables shipped with the package (ties: stronger back, then middle);
+    - ``"strongest"``: strongest back, then middle, then front.
+
+    ``.value`` is the model's expected units against one opponent. If the hand is an instant win,
+    ``.instant`` names it (for ba thùng / ba sảnh the arrangement shows the three flushes or
+    straights).
+
+    >>> a = best_arrangement("2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥")
+    >>> a.instant
+    'dragon_flush'
+    """
+    _check_objective(objective)
+    r = _rules(rules)
+    return _solution(_core.maubinh_best_arrangement(cards, r.wheel, r.scoop, r.scoop_all, objective))
+
+
+def best_arrangements(
+    hands: npt.NDArray[np.uint8] | Iterable[CardsLike],
+    rules: Rules | None = None,
+    objective: Objective = "expected",
+) -> list[Arrangement]:
+    """:func:`best_arrangement` for many hands, solved in parallel with the GIL released.
+
+    ``hands`` is an iterable of 13-card hands or a numpy ``(N, 13)`` uint8 array of
+    ``Card.index`` values.
+    """
+    _check_objective(objective)
+    r = _rules(rules)
+    raw = _core.maubinh_best_arrangements(hands, r.wheel, r.scoop, r.scoop_all, objective)
+    return [_solution(t) for t in raw]
+
+
+def expected_value(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | None = None) -> float:
+    """The model's expected units of an arrangement against one opponent (see
+    :func:`best_arrangement`); a fouled arrangement is worth about -6 in play, which the model
+    does not price: check :func:`is_fouled` first."""
+    r = _rules(rules)
+    return float(_core.maubinh_expected_value(*_arrangement(arrangement).masks, r.wheel, r.scoop, r.scoop_all))
+
+
+def position_tables(rules: Rules | None = None) -> dict[str, npt.NDArray[np.float64]]:
+    """The shipped model tables: for ``"back"``, ``"middle"``, ``"front"`` an array indexed by
+    :func:`hand_rank` with columns win, tie, lose, loss (expected units paid when losing), bonus
+    (units won with that hand), value (``win * bonus - loss``)."""
+    tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(_rules(rules).wheel)
+    return tables
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Per-seat totals (sum to zero), the itemised ledger, and how each seat ended."""
+
+    totals: list[int]
+    ledger: list[dict[str, Any]]
+    instants: list[str | None]
+    fouled: list[bool]
+
+
+def _seat(value: Any, rules: Rules) -> tuple[int, int, int] | None:
+    """A settle() seat: None (forfeited), an arrangement, or 13 cards arranged by the solver."""
+    if value is None:
+        return None
+    if isinstance(value, (Arrangement, dict)):
+        return _arrangement(value).masks
+    if isinstance(value, (tuple, list)) and len(value) == 3:
+        try:
+            return _arrangement(value).masks
+        except (IllegalMoveError, ValueError):
+            pass  # three cards, not three hands: fall through to the card reading
+    return best_arrangement(value, rules).masks
+
+
+def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules | None = None) -> Settlement:
+    """Settles 2–4 seats: each an :class:`Arrangement` (or ``(back, middle, front)``), 13 cards
+    (arranged by :func:`best_arrangement`), or None (left mid-hand: fouled).
+
+    Every pair settles on its own: instant wins first, then fouls (6 units), then hand by hand
+    with bonuses, doubled for a scoop. Ledger reasons: ``"back"``, ``"middle:full_house"``,
+    ``"scoop"``, ``"scoop_all"``, ``"foul"``, ``"instant:dragon"``…
+
+    >>> s = settle_itemised([("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦"),
+    ...                      ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")])
+    >>> s.totals
+    [18, -18]
+    >>> [e["reason"] for e in s.ledger]
+    ['back:four_of_a_kind', 'middle:full_house', 'front:three_of_a_kind', 'scoop']
+    """
+    r = _rules(rules)
+    seats = [_seat(v, r) for v in arrangements_or_cards_by_seat]
+    totals, payments, instants, fouled = _core.maubinh_settle(seats, r.wheel, r.scoop, r.scoop_all)
+    ledger = [{"from": f, "to": t, "units": u, "reason": why} for f, t, u, why in payments]
+    return Settlement(list(totals), ledger, list(instants), list(fouled))
+
+
+def settle(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules | None = None) -> list[int]:
+    """Per-seat units (sum to zero); see :func:`settle_itemised`.
+
+    >>> settle([None, ("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦")])
+    [-6, 6]
+    """
+    return settle_itemised(arrangements_or_cards_by_seat, rules).totals
+
+
+def head_to_head(
+    deals: int,
+    seed: int = 0,
+    players: int = 4,
+    a: Objective = "expected",
+    b: Objective = "strongest",
+    rules: Rules | None = None,
+) -> float:
+    """Average units per seat per deal won by objective ``a`` against ``b``: every seeded deal is
+    played twice with the two objectives' seats swapped (parallel, GIL released)."""
+    _check_objective(a)
+    _check_objective(b)
+    r = _rules(rules)
+    units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, r.wheel, r.scoop, r.scoop_all)
+    return float(units) / float(seat_deals)

@@ -1,0 +1,138 @@
+//! Mậu Binh (RULES.md §4): each player splits 13 cards into a 5-card back, a 5-card middle and
+//! a 3-card front, with back ≥ middle ≥ front; hands are compared position by position.
+//!
+//! - [`eval`]: table-driven 5-card and 3-card strength classes and the foul check;
+//! - [`instant`]: the six instant wins (mậu binh trắng);
+//! - [`settle`]: pairwise settlement with bonuses, scoops and fouls;
+//! - [`expected`]: per-position win/tie/loss tables and the expected-units model;
+//! - [`solver`]: the exact best arrangement over all 72,072 splits.
+
+pub mod eval;
+pub mod expected;
+pub mod instant;
+pub mod settle;
+pub mod simulate;
+pub mod solver;
+
+pub use eval::{Evaluator, Wheel};
+
+use crate::cards::CardSet;
+use crate::error::{Error, Result};
+
+/// The options of RULES.md §4 that change the engine's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Where A-2-3-4-5 ranks among straights.
+    pub wheel: Wheel,
+    /// sập hầm: winning all three hands against an opponent doubles what they pay.
+    pub scoop: bool,
+    /// sập làng: scooping every opponent doubles again.
+    pub scoop_all: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            wheel: Wheel::Second,
+            scoop: true,
+            scoop_all: false,
+        }
+    }
+}
+
+impl Rules {
+    pub fn evaluator(&self) -> &'static Evaluator {
+        Evaluator::get(self.wheel)
+    }
+}
+
+/// Three hands as card masks: 5-card back (chi đầu), 5-card middle (chi giữa), 3-card front
+/// (chi cuối).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arrangement {
+    pub back: u64,
+    pub middle: u64,
+    pub front: u64,
+}
+
+impl Arrangement {
+    /// Checks the shape: 5/5/3 distinct cards (not the foul rule).
+    pub fn validate(&self) -> Result<()> {
+        let sizes = [
+            (self.back, 5, "back"),
+            (self.middle, 5, "middle"),
+            (self.front, 3, "front"),
+        ];
+        for (mask, n, name) in sizes {
+            CardSet::from_mask(mask)?;
+            if mask.count_ones() != n {
+                return Err(Error::illegal(
+                    "invalid_arrangement",
+                    format!("the {name} needs {n} cards, not {}", mask.count_ones()),
+                ));
+            }
+        }
+        if self.back & self.middle != 0
+            || self.back & self.front != 0
+            || self.middle & self.front != 0
+        {
+            return Err(Error::illegal(
+                "invalid_arrangement",
+                "a card is in two hands",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn cards(&self) -> u64 {
+        self.back | self.middle | self.front
+    }
+
+    /// Fouled (binh lủng): the back is weaker than the middle, or the front beats the middle.
+    pub fn is_fouled(&self, rules: &Rules) -> bool {
+        let ev = rules.evaluator();
+        ev.class5(self.back) < ev.class5(self.middle) || !ev.front_fits(self.front, self.middle)
+    }
+}
+
+/// Compares two hands of the same size (5 or 3 cards): -1, 0 or 1.
+pub fn compare_hands(a: u64, b: u64, rules: &Rules) -> Result<i32> {
+    let ev = rules.evaluator();
+    let (ra, rb) = match (a.count_ones(), b.count_ones()) {
+        (5, 5) => (ev.class5(a), ev.class5(b)),
+        (3, 3) => (ev.class3(a), ev.class3(b)),
+        (x, y) => {
+            return Err(Error::illegal(
+                "invalid_combination",
+                format!("compare two 5-card or two 3-card hands, not {x} and {y} cards"),
+            ))
+        }
+    };
+    Ok((ra > rb) as i32 - (ra < rb) as i32)
+}
+
+/// Strength class of a 5- or 3-card hand (higher is stronger; equal is a tie).
+pub fn hand_rank(mask: u64, rules: &Rules) -> Result<u16> {
+    CardSet::from_mask(mask)?;
+    let ev = rules.evaluator();
+    match mask.count_ones() {
+        5 => Ok(ev.class5(mask)),
+        3 => Ok(ev.class3(mask)),
+        n => Err(Error::illegal(
+            "invalid_combination",
+            format!("a Mậu Binh hand has 5 or 3 cards, not {n}"),
+        )),
+    }
+}
+
+/// The category name of a 5- or 3-card hand, e.g. `"full_house"`.
+pub fn hand_category(mask: u64, rules: &Rules) -> Result<&'static str> {
+    let class = hand_rank(mask, rules)?;
+    let ev = rules.evaluator();
+    let cat = if mask.count_ones() == 5 {
+        ev.category5(class)
+    } else {
+        ev.category3(class)
+    };
+    Ok(eval::CATEGORY_NAMES[cat as usize])
+}

@@ -1,0 +1,104 @@
+//! Seeded many-deal simulations, in parallel: the opponent histograms behind the expected-units
+//! tables, and head-to-head matches between two objectives.
+
+use super::expected::{Histograms, Tables};
+use super::settle::settle;
+use super::solver::{best_with_tables, Objective};
+use super::Rules;
+use crate::rng::Rng;
+use rayon::prelude::*;
+
+/// The 13-card hands of deal `index` under `seed`: a ChaCha20 stream keyed by both, so every
+/// deal is reproducible on its own and deals can run in any order.
+pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&index.to_le_bytes());
+    key[16..20].copy_from_slice(b"MBdl");
+    let perm = Rng::from_key(key).permutation(52);
+    (0..players)
+        .map(|p| perm[13 * p..13 * p + 13].iter().map(|&c| 1u64 << c).sum())
+        .collect()
+}
+
+/// Histograms of the classes played at each position (default wheel order) by every seat of
+/// `deals` 4-player deals, each hand arranged by `objective` with `tables`. Instant-win hands
+/// are left out: they are never compared.
+pub fn position_histograms(
+    deals: u64,
+    seed: u64,
+    rules: &Rules,
+    objective: Objective,
+    tables: &Tables,
+) -> Histograms {
+    let second = Rules {
+        wheel: super::Wheel::Second,
+        ..*rules
+    };
+    let ev = second.evaluator();
+    (0..deals)
+        .into_par_iter()
+        .fold(Histograms::empty, |mut h, d| {
+            for hand in deal(seed, d, 4) {
+                let s = best_with_tables(hand, rules, objective, tables).expect("13 cards");
+                if s.instant.is_none() {
+                    let a = s.arrangement;
+                    h.back[ev.class5(a.back) as usize] += 1;
+                    h.middle[ev.class5(a.middle) as usize] += 1;
+                    h.front[ev.class3(a.front) as usize] += 1;
+                }
+            }
+            h
+        })
+        .reduce(Histograms::empty, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
+
+/// Plays `deals` deals at a table of `players`, each deal twice with the objectives' seats
+/// swapped (seats alternate A, B, A, B; then B, A, B, A). Returns the total units won by the
+/// seats playing `a` and the number of such seat-deals.
+pub fn head_to_head(
+    deals: u64,
+    seed: u64,
+    players: usize,
+    rules: &Rules,
+    a: Objective,
+    b: Objective,
+) -> (i64, u64) {
+    let tables = Tables::shipped(rules.wheel);
+    let units: i64 = (0..deals)
+        .into_par_iter()
+        .map(|d| {
+            let hands = deal(seed, d, players);
+            let solve = |h: u64, o: Objective| {
+                best_with_tables(h, rules, o, tables)
+                    .expect("13 cards")
+                    .arrangement
+            };
+            let by_a: Vec<_> = hands.iter().map(|&h| solve(h, a)).collect();
+            let by_b: Vec<_> = hands.iter().map(|&h| solve(h, b)).collect();
+            let mut won = 0i64;
+            for flip in [0, 1] {
+                let seats: Vec<_> = (0..players)
+                    .map(|s| {
+                        Some(if (s + flip) % 2 == 0 {
+                            by_a[s]
+                        } else {
+                            by_b[s]
+                        })
+                    })
+                    .collect();
+                let totals = settle(&seats, rules).expect("valid arrangements").totals;
+                won += (0..players)
+                    .filter(|s| (s + flip) % 2 == 0)
+                    .map(|s| totals[s])
+                    .sum::<i64>();
+            }
+            won
+        })
+        .sum();
+    // Every seat plays `a` in exactly one of the two flips.
+    (units, players as u64 * deals)
+}

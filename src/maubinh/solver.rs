@@ -1,0 +1,646 @@
+//! The exact best arrangement of 13 cards over all 72,072 splits (1,287 backs × 56 middles).
+//!
+//! Per hand, every 5-subset and 3-subset of the 13 cards is evaluated once (1,287 + 286 table
+//! lookups, built incrementally in nested loops); a split is then three array reads. Splits are
+//! addressed by 13-bit *local* masks (bit i = the i-th lowest card).
+//!
+//! - `Strongest`: the maximum back class always has a valid split (the best five of the other
+//!   eight under it, and the last three under those), so only backs of that class are searched.
+//! - `Expected`: the model value is non-decreasing in the class of each hand (see
+//!   [`super::expected`]), so its value at *upper bounds* of the three classes bounds every
+//!   split. For a back, the middle's class is capped by the back's and by the best category the
+//!   eight cards left allow (from their rank and suit counts: no enumeration), the front's by
+//!   their best pair or triple and by the middle's cap (the front never beats the middle).
+//!   Backs are searched in decreasing bound order until the bound falls below the best value
+//!   found; a finer bound (each choice of the front's pair or triple, the middle capped by what
+//!   it leaves) skips most of the rest.
+//!
+//! Ties are broken by (value, back class, middle class, front class, back mask, middle mask),
+//! the largest first, so the result is unique and [`best_exhaustive`] must agree with it exactly.
+
+use super::eval::{
+    mb_rank, Evaluator, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT, TRIPS, TWO_PAIR,
+};
+use super::expected::{split_value, Entry, Tables};
+use super::instant::{instant_win, three_flushes, three_straights, Instant};
+use super::{Arrangement, Rules};
+use crate::error::{Error, Result};
+use std::sync::OnceLock;
+
+/// What the solver maximises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// Expected units against opponents who arrange well (the shipped tables).
+    Expected,
+    /// The strongest back, then middle, then front.
+    Strongest,
+}
+
+impl Objective {
+    pub fn from_name(name: &str) -> Result<Objective> {
+        match name {
+            "expected" => Ok(Objective::Expected),
+            "strongest" => Ok(Objective::Strongest),
+            other => Err(Error::Rules(format!(
+                "objective must be 'expected' or 'strongest', not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// The solver's answer for one hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Solution {
+    pub arrangement: Arrangement,
+    /// The model's expected units against one opponent for this arrangement.
+    pub value: f64,
+    /// The instant win the hand should declare, if any (then the arrangement is only shown).
+    pub instant: Option<Instant>,
+}
+
+const FULL: u16 = 0x1FFF;
+const N5: usize = 1287;
+const N3: usize = 286;
+/// Slack for the floating-point bound: a back is skipped only if clearly below the best.
+const EPS: f64 = 1e-9;
+
+struct Combos {
+    /// Local masks of the 5-subsets, in the nested-loop order of [`Subsets::of`].
+    five: [u16; N5],
+    /// Position of a local mask in `five` (5 bits set) or in the 3-subset order (3 bits set).
+    index: Vec<u16>,
+    /// The 56 ways to pick 3 of 8 positions.
+    triples8: [[u8; 3]; 56],
+}
+
+fn combos() -> &'static Combos {
+    static C: OnceLock<Combos> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut five = [0u16; N5];
+        let mut index = vec![0u16; 1 << 13];
+        let mut n = 0;
+        for a in 0..13 {
+            for b in a + 1..13 {
+                for c in b + 1..13 {
+                    for d in c + 1..13 {
+                        for e in d + 1..13 {
+                            let m = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e);
+                            five[n] = m;
+                            index[m as usize] = n as u16;
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        for a in 0..13 {
+            for b in a + 1..13 {
+                for c in b + 1..13 {
+                    index[((1 << a) | (1 << b) | (1 << c)) as usize] = n;
+                    n += 1;
+                }
+            }
+        }
+        let mut triples8 = [[0u8; 3]; 56];
+        let mut n = 0;
+        for a in 0..8 {
+            for b in a + 1..8 {
+                for c in b + 1..8 {
+                    triples8[n] = [a, b, c];
+                    n += 1;
+                }
+            }
+        }
+        Combos {
+            five,
+            index,
+            triples8,
+        }
+    })
+}
+
+/// Classes and front keys of every 5- and 3-subset of one 13-card hand.
+struct Subsets {
+    cards: [u8; 13],
+    /// Rank counts of the whole hand, 3 bits per Mậu Binh rank, and suit counts, 8 bits per suit.
+    counts: u64,
+    suits: u32,
+    /// The same counts for every 5-subset.
+    counts5: [u64; N5],
+    suits5: [u32; N5],
+    class5: [u16; N5],
+    key5: [u16; N5],
+    class3: [u16; N3],
+    key3: [u16; N3],
+}
+
+impl Subsets {
+    fn of(mask: u64, rules: &Rules) -> Subsets {
+        let ev = rules.evaluator();
+        let mut cards = [0u8; 13];
+        let mut m = mask;
+        for c in cards.iter_mut() {
+            *c = m.trailing_zeros() as u8;
+            m &= m - 1;
+        }
+        // term[k][i]: multiset-index term of card i as the (k+1)-th smallest rank.
+        let mut term = [[0u16; 13]; 5];
+        for (k, row) in term.iter_mut().enumerate() {
+            for (i, t) in row.iter_mut().enumerate() {
+                *t = super::eval::multiset_term(cards[i] as u32 >> 2, k as u32 + 1);
+            }
+        }
+        let suit = cards.map(|c| 1u8 << (c & 3));
+        let rank_field = cards.map(|c| 1u64 << (3 * mb_rank(c >> 2) as u64));
+        let suit_field = cards.map(|c| 1u32 << (8 * (c & 3)));
+        let mut s = Subsets {
+            cards,
+            counts: rank_field.iter().sum(),
+            suits: suit_field.iter().sum(),
+            counts5: [0; N5],
+            suits5: [0; N5],
+            class5: [0; N5],
+            key5: [0; N5],
+            class3: [0; N3],
+            key3: [0; N3],
+        };
+        let mut n = 0;
+        for a in 0..13 {
+            for b in a + 1..13 {
+                let (tb, sb) = (term[0][a] + term[1][b], suit[a] | suit[b]);
+                let (rb, ub) = (rank_field[a] + rank_field[b], suit_field[a] + suit_field[b]);
+                for c in b + 1..13 {
+                    let (tc, sc) = (tb + term[2][c], sb | suit[c]);
+                    let (rc, uc) = (rb + rank_field[c], ub + suit_field[c]);
+                    for d in c + 1..13 {
+                        let (td, sd) = (tc + term[3][d], sc | suit[d]);
+                        let (rd, ud) = (rc + rank_field[d], uc + suit_field[d]);
+                        for e in d + 1..13 {
+                            let ms = td + term[4][e];
+                            let flush = (sd | suit[e]).is_power_of_two();
+                            s.class5[n] = ev.class5_of(ms, flush);
+                            s.key5[n] = ev.front_key5_of(ms, flush);
+                            s.counts5[n] = rd + rank_field[e];
+                            s.suits5[n] = ud + suit_field[e];
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        for a in 0..13 {
+            for b in a + 1..13 {
+                for c in b + 1..13 {
+                    let ms = term[0][a] + term[1][b] + term[2][c];
+                    s.class3[n] = ev.class3_of(ms);
+                    s.key3[n] = ev.front_key3_of(ms);
+                    n += 1;
+                }
+            }
+        }
+        s
+    }
+
+    /// Rank counts of the eight cards a back leaves, and whether they hold five of one suit
+    /// (bytes of at least 5 overflow into bit 7).
+    #[inline(always)]
+    fn rest(&self, back: usize) -> (u64, bool) {
+        let suits = self.suits - self.suits5[back];
+        (
+            self.counts - self.counts5[back],
+            (suits + 0x7B7B_7B7B) & 0x8080_8080 != 0,
+        )
+    }
+
+    fn global(&self, local: u16) -> u64 {
+        let mut out = 0u64;
+        let mut m = local;
+        while m != 0 {
+            out |= 1u64 << self.cards[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+
+    /// Calls `f(middle index, front index, middle local mask)` for every valid split under a back.
+    #[inline(always)]
+    fn valid_splits(&self, combos: &Combos, back: usize, mut f: impl FnMut(usize, usize, u16)) {
+        let rest = FULL & !combos.five[back];
+        let mut bit = [0u16; 8];
+        let mut m = rest;
+        for b in bit.iter_mut() {
+            *b = m & m.wrapping_neg();
+            m &= m - 1;
+        }
+        let cb = self.class5[back];
+        for t in &combos.triples8 {
+            let front = bit[t[0] as usize] | bit[t[1] as usize] | bit[t[2] as usize];
+            let middle = rest ^ front;
+            let mi = combos.index[middle as usize] as usize;
+            let fi = combos.index[front as usize] as usize;
+            if self.class5[mi] <= cb && self.key3[fi] <= self.key5[mi] {
+                f(mi, fi, middle);
+            }
+        }
+    }
+}
+
+const LOW3: u64 = 0o1111111111111; // bit 0 of each 3-bit rank field
+const WHEEL: u64 = 1 << 36 | 0o1111; // A, 2, 3, 4, 5
+
+/// The highest rank with a bit in a 3-bit-spaced rank set.
+#[inline(always)]
+fn top(spaced: u64) -> u32 {
+    (63 - spaced.leading_zeros()) / 3
+}
+
+/// Ranks held at least once, twice, three and four times, as 3-bit-spaced sets.
+#[inline(always)]
+fn groups(counts: u64) -> [u64; 4] {
+    let (b0, b1, b2) = (counts & LOW3, (counts >> 1) & LOW3, (counts >> 2) & LOW3);
+    [b0 | b1 | b2, b1 | b2, (b1 & b0) | b2, b2]
+}
+
+/// An upper bound on the class of any five of these cards, ignoring flushes (rank counts
+/// packed 3 bits per Mậu Binh rank): the strongest hand of the best category they allow.
+#[inline(always)]
+fn middle_cap(counts: u64, ev: &Evaluator) -> u16 {
+    let [present, ge2, ge3, ge4] = groups(counts);
+    let mut cap = if ge4 != 0 {
+        ev.cap5(QUADS, top(ge4))
+    } else if ge3 != 0 && ge2.count_ones() >= 2 {
+        ev.cap5(FULL_HOUSE, top(ge3))
+    } else if ge3 != 0 {
+        ev.cap5(TRIPS, top(ge3))
+    } else if ge2.count_ones() >= 2 {
+        ev.cap5(TWO_PAIR, top(ge2))
+    } else if ge2 != 0 {
+        ev.cap5(PAIR, top(ge2))
+    } else {
+        ev.cap5(HIGH_CARD, top(present))
+    };
+    let runs = present & present >> 3 & present >> 6 & present >> 9 & present >> 12;
+    if runs != 0 {
+        cap = cap.max(ev.cap5(STRAIGHT, top(runs) + 4));
+    }
+    if present & WHEEL == WHEEL {
+        cap = cap.max(ev.cap5(STRAIGHT, 3));
+    }
+    cap
+}
+
+/// An upper bound on the class of any three of these cards as a front.
+#[inline(always)]
+fn front_cap(counts: u64, ev: &Evaluator) -> u16 {
+    let [present, ge2, ge3, _] = groups(counts);
+    if ge3 != 0 {
+        ev.cap3(TRIPS, top(ge3))
+    } else if ge2 != 0 {
+        ev.cap3(PAIR, top(ge2))
+    } else {
+        ev.cap3(HIGH_CARD, top(present))
+    }
+}
+
+/// A candidate split and its tie-break key (compared lexicographically, larger is better).
+#[derive(Clone, Copy)]
+struct Best {
+    value: f64,
+    key: u128,
+    back: u16,
+    middle: u16,
+}
+
+impl Best {
+    const NONE: Best = Best {
+        value: f64::NEG_INFINITY,
+        key: 0,
+        back: 0,
+        middle: 0,
+    };
+
+    #[inline(always)]
+    fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16) {
+        if value > self.value || (value == self.value && key > self.key) {
+            *self = Best {
+                value,
+                key,
+                back,
+                middle,
+            };
+        }
+    }
+}
+
+#[inline(always)]
+fn tie_key(cb: u16, cm: u16, cf: u16, back: u16, middle: u16) -> u128 {
+    (cb as u128) << 80
+        | (cm as u128) << 64
+        | (cf as u128) << 48
+        | (back as u128) << 16
+        | middle as u128
+}
+
+fn check_hand(mask: u64) -> Result<()> {
+    crate::cards::CardSet::from_mask(mask)?;
+    if mask.count_ones() != 13 {
+        return Err(Error::illegal(
+            "invalid_arrangement",
+            format!("arrange 13 cards, not {}", mask.count_ones()),
+        ));
+    }
+    Ok(())
+}
+
+/// The best arrangement of 13 cards (and the instant win to declare, if any).
+pub fn best_arrangement(mask: u64, rules: &Rules, objective: Objective) -> Result<Solution> {
+    best_with_tables(mask, rules, objective, Tables::shipped(rules.wheel))
+}
+
+/// [`best_arrangement`] with explicit model tables (used to regenerate them).
+pub fn best_with_tables(
+    mask: u64,
+    rules: &Rules,
+    objective: Objective,
+    tables: &Tables,
+) -> Result<Solution> {
+    check_hand(mask)?;
+    let instant = instant_win(mask, rules);
+    let witness = match instant {
+        Some(Instant::ThreeFlushes) => three_flushes(mask, rules),
+        Some(Instant::ThreeStraights) => three_straights(mask, rules),
+        _ => None,
+    };
+    let arrangement = match witness {
+        Some(a) => a,
+        None => {
+            let s = Subsets::of(mask, rules);
+            let best = match objective {
+                Objective::Strongest => search_strongest(&s),
+                Objective::Expected => search_expected(&s, tables, rules.scoop, rules.evaluator()),
+            };
+            let back = s.global(best.back);
+            let middle = s.global(best.middle);
+            Arrangement {
+                back,
+                middle,
+                front: mask & !back & !middle,
+            }
+        }
+    };
+    let value = tables.arrangement_value(
+        arrangement.back,
+        arrangement.middle,
+        arrangement.front,
+        rules,
+    );
+    Ok(Solution {
+        arrangement,
+        value,
+        instant,
+    })
+}
+
+fn search_strongest(s: &Subsets) -> Best {
+    let c = combos();
+    let top = *s.class5.iter().max().expect("1287 backs");
+    let mut best = Best::NONE;
+    for floor in [top, 0] {
+        for b in 0..N5 {
+            let cb = s.class5[b];
+            if cb < floor {
+                continue;
+            }
+            let back = c.five[b];
+            s.valid_splits(c, b, |mi, fi, middle| {
+                best.offer(
+                    0.0,
+                    tie_key(cb, s.class5[mi], s.class3[fi], back, middle),
+                    back,
+                    middle,
+                );
+            });
+        }
+        if best.value == 0.0 {
+            break;
+        }
+    }
+    best
+}
+
+fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best {
+    let c = combos();
+    // Every term of the value is monotone in each hand's class (gains grow, losses shrink), so
+    // the value at upper bounds of the classes bounds every split below them. The front never
+    // beats the middle, so its class is also capped by the middle's.
+    let rest_value = |eb: &Entry, cm: u16, cf: u16| {
+        let cf = cf.min(ev.front_ceiling(cm));
+        split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop)
+    };
+    // Coarse bound per back: the middle is at most as strong as the back and as the best five
+    // of the eight cards left, the front at most the best three of them.
+    let mut bound = [(0.0f64, 0u16); N5];
+    let (mut top_back, mut top_bound) = (0, f64::NEG_INFINITY);
+    for (b, slot) in bound.iter_mut().enumerate() {
+        let cb = s.class5[b];
+        let (rest, flushable) = s.rest(b);
+        let cm = if flushable {
+            cb
+        } else {
+            middle_cap(rest, ev).min(cb)
+        };
+        let eb = &t.back[cb as usize];
+        let ub = rest_value(eb, cm, front_cap(rest, ev));
+        *slot = (ub, b as u16);
+        if ub > top_bound {
+            (top_back, top_bound) = (b, ub);
+        }
+    }
+    // Fine bound: the front holds at most one pair or triple of the cards left; try each
+    // (or none) and bound the middle by what the front leaves.
+    let fine_bound = |b: usize| {
+        let cb = s.class5[b];
+        let eb = &t.back[cb as usize];
+        let (rest, flushable) = s.rest(b);
+        let cap = |counts: u64| {
+            if flushable {
+                cb
+            } else {
+                middle_cap(counts, ev).min(cb)
+            }
+        };
+        let [present, ge2, ..] = groups(rest);
+        let mut v = rest_value(eb, cap(rest), ev.cap3(HIGH_CARD, top(present)));
+        let mut pairs = ge2;
+        while pairs != 0 {
+            let shift = 63 - pairs.leading_zeros();
+            let field = 1u64 << shift;
+            v = v.max(rest_value(
+                eb,
+                cap(rest - 2 * field),
+                ev.cap3(PAIR, shift / 3),
+            ));
+            if (rest >> shift) & 7 >= 3 {
+                v = v.max(rest_value(
+                    eb,
+                    cap(rest - 3 * field),
+                    ev.cap3(TRIPS, shift / 3),
+                ));
+            }
+            pairs ^= field;
+        }
+        v
+    };
+    let mut best = Best::NONE;
+    let search = |b: usize, best: &mut Best| {
+        let cb = s.class5[b];
+        let eb = &t.back[cb as usize];
+        let back = c.five[b];
+        s.valid_splits(c, b, |mi, fi, middle| {
+            let (cm, cf) = (s.class5[mi], s.class3[fi]);
+            let v = split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop);
+            best.offer(v, tie_key(cb, cm, cf, back, middle), back, middle);
+        });
+    };
+    search(top_back, &mut best);
+    // Keep only the backs that might beat it, then search them best bound first.
+    let mut n = 0;
+    for i in 0..N5 {
+        if bound[i].0 + EPS >= best.value && bound[i].1 as usize != top_back {
+            bound[n] = bound[i];
+            n += 1;
+        }
+    }
+    let cands = &mut bound[..n];
+    cands.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    for &(ub, b) in cands.iter() {
+        if ub + EPS < best.value {
+            break;
+        }
+        if fine_bound(b as usize) + EPS < best.value {
+            continue;
+        }
+        search(b as usize, &mut best);
+    }
+    best
+}
+
+/// Plain enumeration of all 72,072 splits on global masks, with the same value function and
+/// tie-break: the reference the pruned search is tested against.
+pub fn best_exhaustive(
+    mask: u64,
+    rules: &Rules,
+    objective: Objective,
+    tables: &Tables,
+) -> Result<Arrangement> {
+    check_hand(mask)?;
+    let ev = rules.evaluator();
+    let subsets = |pool: u64, k: u32| -> Vec<u64> {
+        let cards: Vec<u64> = (0..64)
+            .filter(|i| pool >> i & 1 == 1)
+            .map(|i| 1u64 << i)
+            .collect();
+        (0u32..1 << cards.len())
+            .filter(|s| s.count_ones() == k)
+            .map(|s| {
+                (0..cards.len())
+                    .filter(|i| s >> i & 1 == 1)
+                    .map(|i| cards[i])
+                    .sum()
+            })
+            .collect()
+    };
+    // (value, (back class, middle class, front class, back, middle))
+    type Key = (u16, u16, u16, u64, u64);
+    let mut best: Option<(f64, Key)> = None;
+    for back in subsets(mask, 5) {
+        for middle in subsets(mask & !back, 5) {
+            let front = mask & !back & !middle;
+            let arr = Arrangement {
+                back,
+                middle,
+                front,
+            };
+            if arr.is_fouled(rules) {
+                continue;
+            }
+            let (cb, cm, cf) = (ev.class5(back), ev.class5(middle), ev.class3(front));
+            let value = match objective {
+                Objective::Strongest => 0.0,
+                Objective::Expected => split_value(
+                    &tables.back[cb as usize],
+                    &tables.middle[cm as usize],
+                    &tables.front[cf as usize],
+                    rules.scoop,
+                ),
+            };
+            let key = (cb, cm, cf, back, middle);
+            let better = match best {
+                None => true,
+                Some((v, k)) => value > v || (value == v && key > k),
+            };
+            if better {
+                best = Some((value, key));
+            }
+        }
+    }
+    let (_, (_, _, _, back, middle)) = best.expect("a valid split always exists");
+    Ok(Arrangement {
+        back,
+        middle,
+        front: mask & !back & !middle,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn random_hands(n: usize, seed: u8) -> Vec<u64> {
+        let mut rng = Rng::from_key([seed; 32]);
+        (0..n)
+            .map(|_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
+            .collect()
+    }
+
+    #[test]
+    fn pruned_search_equals_plain_enumeration() {
+        let n = if cfg!(debug_assertions) { 30 } else { 300 };
+        for (i, mask) in random_hands(n, 7).into_iter().enumerate() {
+            for rules in [
+                Rules::default(),
+                Rules {
+                    scoop: false,
+                    wheel: super::super::Wheel::Lowest,
+                    ..Rules::default()
+                },
+            ] {
+                let tables = Tables::shipped(rules.wheel);
+                for obj in [Objective::Strongest, Objective::Expected] {
+                    let fast = best_with_tables(mask, &rules, obj, tables).unwrap();
+                    if fast.instant.is_some() {
+                        continue;
+                    }
+                    let slow = best_exhaustive(mask, &rules, obj, tables).unwrap();
+                    assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn never_fouled_and_uses_every_card() {
+        let rules = Rules::default();
+        for mask in random_hands(200, 3) {
+            for obj in [Objective::Strongest, Objective::Expected] {
+                let s = best_arrangement(mask, &rules, obj).unwrap();
+                assert_eq!(s.arrangement.cards(), mask);
+                s.arrangement.validate().unwrap();
+                assert!(!s.arrangement.is_fouled(&rules));
+            }
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Mậu Binh bindings: flat `maubinh_*` functions over card masks. The public, documented API is
+//! `vncards.maubinh` (Python), which wraps these.
+
+use super::{mask_from_py, to_py};
+use crate::error::Error;
+use crate::maubinh::expected::{Histograms, Tables};
+use crate::maubinh::instant::instant_win;
+use crate::maubinh::settle::settle;
+use crate::maubinh::simulate::{head_to_head, position_histograms};
+use crate::maubinh::solver::{best_arrangement, Objective, Solution};
+use crate::maubinh::{self as mb, Arrangement, Rules, Wheel};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use rayon::prelude::*;
+
+fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
+    let wheel = match wheel {
+        "second" => Wheel::Second,
+        "lowest" => Wheel::Lowest,
+        other => {
+            return Err(to_py(Error::Rules(format!(
+                "wheel must be 'second' or 'lowest', not {other:?}"
+            ))))
+        }
+    };
+    Ok(Rules {
+        wheel,
+        scoop,
+        scoop_all,
+    })
+}
+
+/// (back, middle, front, value, instant kind or None)
+type SolutionTuple = (u64, u64, u64, f64, Option<&'static str>);
+
+fn solution_tuple(s: Solution) -> SolutionTuple {
+    let a = s.arrangement;
+    (
+        a.back,
+        a.middle,
+        a.front,
+        s.value,
+        s.instant.map(|k| k.name()),
+    )
+}
+
+/// Masks of a batch: a numpy `(N, k)` uint8 array of card indices, or an iterable of hands.
+fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u64>> {
+    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+        let k = arr.shape()[1];
+        if width.is_some_and(|w| w != k) {
+            return Err(PyTypeError::new_err(format!(
+                "expected an (N, {}) array, got (N, {k})",
+                width.unwrap_or(0)
+            )));
+        }
+        let view = arr.as_array();
+        let rows: Vec<Vec<u8>> = view.rows().into_iter().map(|r| r.to_vec()).collect();
+        let py = hands.py();
+        return py
+            .detach(|| {
+                rows.par_iter()
+                    .enumerate()
+                    .map(|(i, row)| {
+                        let mut m = 0u64;
+                        for &c in row {
+                            if c >= 52 || m >> c & 1 == 1 {
+                                return Err(Error::invalid_card(
+                                    c.to_string(),
+                                    i,
+                                    "bad or repeated card index in row",
+                                ));
+                            }
+                            m |= 1 << c;
+                        }
+                        Ok(m)
+                    })
+                    .collect::<Result<Vec<u64>, Error>>()
+            })
+            .map_err(to_py);
+    }
+    if hands.hasattr("__array_interface__")? {
+        return Err(PyTypeError::new_err(
+            "a numpy batch must be a 2-D uint8 array of Card.index values",
+        ));
+    }
+    hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
+}
+
+#[pyfunction]
+fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
+    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
+    mb::hand_category(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_hand_ranks<'py>(
+    hands: &Bound<'py, PyAny>,
+    wheel: &str,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let r = rules(wheel, true, false)?;
+    let masks = batch_masks(hands, None)?;
+    let py = hands.py();
+    let ranks = py
+        .detach(|| {
+            masks
+                .par_iter()
+                .with_min_len(4096)
+                .map(|&m| mb::hand_rank(m, &r).map(i32::from))
+                .collect::<Result<Vec<i32>, Error>>()
+        })
+        .map_err(to_py)?;
+    Ok(PyArray1::from_vec(py, ranks))
+}
+
+#[pyfunction]
+fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
+    mb::compare_hands(
+        mask_from_py(a)?,
+        mask_from_py(b)?,
+        &rules(wheel, true, false)?,
+    )
+    .map_err(to_py)
+}
+
+fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
+    let a = Arrangement {
+        back,
+        middle,
+        front,
+    };
+    a.validate().map_err(to_py)?;
+    Ok(a)
+}
+
+#[pyfunction]
+fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
+    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, true, false)?))
+}
+
+#[pyfunction]
+fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
+    let mask = mask_from_py(cards)?;
+    if mask.count_ones() != 13 {
+        return Err(to_py(Error::illegal(
+            "invalid_arrangement",
+            format!("an instant win needs 13 cards, not {}", mask.count_ones()),
+        )));
+    }
+    Ok(instant_win(mask, &rules(wheel, true, false)?).map(|k| k.name()))
+}
+
+#[pyfunction]
+fn maubinh_best_arrangement(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+) -> PyResult<SolutionTuple> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    best_arrangement(mask_from_py(cards)?, &r, obj)
+        .map(solution_tuple)
+        .map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_best_arrangements(
+    hands: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+) -> PyResult<Vec<SolutionTuple>> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let masks = batch_masks(hands, Some(13))?;
+    hands
+        .py()
+        .detach(|| {
+            masks
+                .par_iter()
+                .map(|&m| best_arrangement(m, &r, obj).map(solution_tuple))
+                .collect::<Result<Vec<_>, Error>>()
+        })
+        .map_err(to_py)
+}
+
+#[pyfunction]
+fn maubinh_expected_value(
+    back: u64,
+    middle: u64,
+    front: u64,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<f64> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let a = arrangement(back, middle, front)?;
+    Ok(Tables::shipped(r.wheel).arrangement_value(a.back, a.middle, a.front, &r))
+}
+
+/// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
+/// win, tie, lose, loss, bonus, value.
+#[pyfunction]
+fn maubinh_position_tables<'py>(py: Python<'py>, wheel: &str) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules(wheel, true, false)?;
+    let t = Tables::shipped(r.wheel);
+    let out = PyDict::new(py);
+    for (name, entries) in [
+        ("back", &t.back),
+        ("middle", &t.middle),
+        ("front", &t.front),
+    ] {
+        let rows: Vec<Vec<f64>> = entries
+            .iter()
+            .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
+            .collect();
+        let arr =
+            PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        out.set_item(name, arr)?;
+    }
+    Ok(out)
+}
+
+/// Settles seats given as `(back, middle, front)` masks or `None` (forfeited). Returns
+/// `(totals, [(from, to, units, reason)], [instant or None], [fouled])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn maubinh_settle(
+    seats: Vec<Option<(u64, u64, u64)>>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<(
+    Vec<i64>,
+    Vec<(usize, usize, i64, String)>,
+    Vec<Option<&'static str>>,
+    Vec<bool>,
+)> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let seats: Vec<Option<Arrangement>> = seats
+        .into_iter()
+        .map(|s| {
+            s.map(|(back, middle, front)| Arrangement {
+                back,
+                middle,
+                front,
+            })
+        })
+        .collect();
+    let s = settle(&seats, &r).map_err(to_py)?;
+    Ok((
+        s.totals,
+        s.payments
+            .into_iter()
+            .map(|p| (p.from, p.to, p.units, p.reason))
+            .collect(),
+        s.instants
+            .into_iter()
+            .map(|k| k.map(|k| k.name()))
+            .collect(),
+        s.fouled,
+    ))
+}
+
+/// Opponent histograms from `deals` seeded 4-player deals (for scripts/gen_maubinh_tables.py);
+/// `histograms` (bytes) replaces the shipped ones as the solver's model. Returns bytes.
+#[pyfunction]
+#[pyo3(signature = (deals, seed, objective, histograms = None))]
+fn maubinh_position_histograms<'py>(
+    py: Python<'py>,
+    deals: u64,
+    seed: u64,
+    objective: &str,
+    histograms: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let r = Rules::default();
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let tables = match histograms {
+        Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
+        None => Tables::shipped(r.wheel).clone(),
+    };
+    let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
+    Ok(PyBytes::new(py, &h.to_bytes()))
+}
+
+/// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn maubinh_head_to_head(
+    py: Python<'_>,
+    deals: u64,
+    seed: u64,
+    players: usize,
+    a: &str,
+    b: &str,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+) -> PyResult<(i64, u64)> {
+    if !(2..=4).contains(&players) {
+        return Err(to_py(Error::Rules(format!(
+            "Mậu Binh takes 2–4 players, not {players}"
+        ))));
+    }
+    let r = rules(wheel, scoop, scoop_all)?;
+    let (a, b) = (
+        Objective::from_name(a).map_err(to_py)?,
+        Objective::from_name(b).map_err(to_py)?,
+    );
+    Ok(py.detach(|| head_to_head(deals, seed, players, &r, a, b)))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(maubinh_hand_rank, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_hand_category, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_hand_ranks, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_compare_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_is_fouled, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_instant_win, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_best_arrangement, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_best_arrangements, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_expected_value, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
+    Ok(())
+}
