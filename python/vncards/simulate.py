@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
+from .errors import RulesError
 from .games import new_game
 from .table import TableGame
 
@@ -136,12 +137,13 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results."""
-    players = players or len(bot_names)
-    names = list(bot_names)
-    if len(names) != players:
-        names = [names[s % len(names)] for s in range(players)]
+    if not bot_names:
+        raise RulesError("name at least one bot")
     # Validate the table and the bots once, in this process, before fanning out.
-    new_game(game_name, players, options, seed=0)
+    players = new_game(
+        game_name, players or (len(bot_names) if len(bot_names) > 1 else None), options, seed=0
+    ).players
+    names = [bot_names[s % len(bot_names)] for s in range(players)]
     for n in set(names):
         make_bot(n, game_name, seed=0)
     work = [(game_name, players, dict(options or {}), names, seed, i) for i in range(games)]
