@@ -6,10 +6,12 @@ classified and tested against the table). benches/tienlen_bench.py imports the o
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vncards import Card, parse_cards, tienlen
 from vncards.tienlen import Rules
@@ -44,7 +46,7 @@ def oracle_classify(cards: tuple[int, ...], rules: Rules) -> Play | None:
         if n == 2 and rules.same_colour_pairs and (suits[0] >= 2) != (suits[1] >= 2):
             return None
         return Play((SINGLE, PAIR, TRIPLE, QUAD)[n - 1], cards)
-    consecutive = all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+    consecutive = all(b == a + 1 for a, b in pairwise(ranks))
     if len(set(ranks)) == n and consecutive and TWO not in ranks and 3 <= n <= 12:
         if rules.same_suit_straights and len(set(suits)) != 1:
             return None
@@ -52,7 +54,7 @@ def oracle_classify(cards: tuple[int, ...], rules: Rules) -> Play | None:
     if rules.pair_sequences and n >= 6 and n % 2 == 0 and TWO not in ranks:
         pair_ranks = ranks[::2]
         if (ranks[1::2] == pair_ranks and len(set(pair_ranks)) == n // 2
-                and all(b == a + 1 for a, b in zip(pair_ranks, pair_ranks[1:]))):
+                and all(b == a + 1 for a, b in pairwise(pair_ranks))):
             return Play(PAIR_SEQ, cards)
     return None
 
@@ -132,7 +134,9 @@ def test_legal_plays_equal_brute_force(name: str) -> None:
         size = rng.randint(1, 11)
         hand = _rich_hand(rng, size) if i % 2 else sorted(rng.sample(range(52), size))
         hand_mask = sum(1 << c for c in hand)
-        leads = {c.mask for c in tienlen.legal_plays(hand_mask, None, rules)}
+        lead_list = tienlen.legal_plays(hand_mask, None, rules)
+        leads = {c.mask for c in lead_list}
+        assert len(leads) == len(lead_list), "a play listed twice"
         assert leads == oracle_legal_plays(hand, None, rules), (name, hand)
         # Tables: plays from another random holding, plus the bomb targets.
         other = _rich_hand(rng, 11)
@@ -142,7 +146,9 @@ def test_legal_plays_equal_brute_force(name: str) -> None:
         for t in tables:
             if t is None or t.mask & hand_mask:
                 continue
-            got = {c.mask for c in tienlen.legal_plays(hand_mask, t, rules)}
+            got_list = tienlen.legal_plays(hand_mask, t, rules)
+            got = {c.mask for c in got_list}
+            assert len(got) == len(got_list), "a play listed twice"
             tp = oracle_classify(tuple(_cards(t.mask)), rules)
             assert tp is not None and tp.kind == t.kind
             assert got == oracle_legal_plays(hand, tp, rules), (name, hand, str(t))
@@ -206,3 +212,23 @@ def test_combo_objects() -> None:
 
     assert pickle.loads(pickle.dumps(c)) == c
     assert str(tienlen.classify("3♠3♣4♦4♥5♠5♦").top_card) == "5♦"  # type: ignore[union-attr]
+
+
+@given(hand=st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True),
+       other=st.lists(st.integers(0, 51), min_size=1, max_size=8, unique=True),
+       pick=st.integers(0, 10**6), name=st.sampled_from(sorted(VARIANTS)))
+def test_legal_plays_property(hand: list[int], other: list[int], pick: int, name: str) -> None:
+    rules = VARIANTS[name]
+    hand = sorted(hand)
+    mask = sum(1 << c for c in hand)
+    plays = tienlen.legal_plays(mask, None, rules)
+    assert {c.mask for c in plays} == oracle_legal_plays(hand, None, rules)
+    candidates = [t for t in tienlen.legal_plays(sum(1 << c for c in other), None, rules)
+                  if not t.mask & mask]
+    if candidates:
+        t = candidates[pick % len(candidates)]
+        tp = oracle_classify(tuple(_cards(t.mask)), rules)
+        assert tp is not None
+        got = tienlen.legal_plays(mask, t, rules)
+        assert {c.mask for c in got} == oracle_legal_plays(hand, tp, rules)
+        assert all(tienlen.beats(c, t, rules) for c in got)

@@ -138,3 +138,30 @@ def test_rules_presets_and_validation() -> None:
     assert pickle.loads(pickle.dumps(ranked)) == ranked
     with pytest.raises(RulesError):
         tienlen.classify("3♠", rules="south")  # type: ignore[arg-type]
+
+
+def test_legal_plays_refuses_oversized_hands() -> None:
+    from vncards import DECK, InvalidCardError
+
+    with pytest.raises(InvalidCardError):
+        tienlen.legal_plays(DECK)
+    assert len(tienlen.legal_plays(DECK[:13])) > 0
+
+
+def test_python_presets_match_the_rust_presets() -> None:
+    from vncards._core import SheddingRules
+
+    assert SOUTH.core == SheddingRules.tienlen_south()
+    assert NORTH.core == SheddingRules.tienlen_north()
+    assert SOUTH.core.hand_size == 13 and (SOUTH.core.min_players, SOUTH.core.max_players) == (2, 4)
+
+
+def test_batch_and_loop_entry_points() -> None:
+    from vncards._core import shedding_count_leads_batch, shedding_legal_plays_loop
+    from vncards.cards import to_mask
+
+    hand = to_mask("3♠3♣ 4♦4♥ 5♠5♦ 6♣ 7♥ 8♠ 9♦ J♣ Q♣ 2♥")
+    assert shedding_count_leads_batch([hand, to_mask("3♠ 4♠")], SOUTH.core) == [82, 2]
+    assert shedding_legal_plays_loop(hand, None, SOUTH.core, 10) == 820
+    assert shedding_legal_plays_loop(hand, "9♠", SOUTH.core, 1) == len(
+        tienlen.legal_plays(hand, "9♠"))

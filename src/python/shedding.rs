@@ -240,6 +240,7 @@ fn shedding_is_cut(
 }
 
 /// Every distinct play from `hand` on `table` (None: a lead), containing `must_include`.
+/// A hand larger than the rules' `hand_size` raises `InvalidCardError`.
 #[pyfunction]
 #[pyo3(signature = (hand, table, rules, must_include = 0, filter = "all"))]
 fn shedding_legal_plays(
@@ -251,6 +252,19 @@ fn shedding_legal_plays(
 ) -> PyResult<Vec<PyCombo>> {
     let r = &rules.get().0;
     let hand = CardSet(cards_arg(hand)?);
+    if hand.len() > u32::from(r.hand_size) {
+        // Bounded output: a full deck would hold millions of straights.
+        let msg = format!(
+            "a hand holds at most {} cards, not {}",
+            r.hand_size,
+            hand.len()
+        );
+        return Err(to_py(Error::invalid_card(
+            hand.to_string(),
+            usize::from(r.hand_size),
+            &msg,
+        )));
+    }
     let table = table_arg(table, r)?;
     let mut out = Vec::new();
     shedding::legal_plays_into(

@@ -17,11 +17,11 @@ from .game import SheddingGame
 from .penalty import TWOS_MASK, PenaltyTable, hand_units, penalty_items
 
 __all__ = [
-    "Combo",
-    "SheddingRules",
-    "SheddingGame",
-    "PenaltyTable",
-    "penalty_items",
-    "hand_units",
     "TWOS_MASK",
+    "Combo",
+    "PenaltyTable",
+    "SheddingGame",
+    "SheddingRules",
+    "hand_units",
+    "penalty_items",
 ]

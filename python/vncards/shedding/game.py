@@ -63,7 +63,7 @@ class SheddingGame(TableGame):
         n = self._players
         size = self._rules.core.hand_size
         perm = self._rng.permutation(52)
-        self._hands = []
+        self._hands: list[int] = []
         for s in range(n):
             m = 0
             for i in perm[s * size:(s + 1) * size]:
@@ -89,14 +89,22 @@ class SheddingGame(TableGame):
         self._emit("deal", hand_number=self._hand_number,
                    counts=[m.bit_count() for m in self._hands])
         self._after_deal()
-        if not self._over:
-            if first or self._winner is None:
+        if not self._over and self._turn is None:
+            self._open_lead()
+
+    def _open_lead(self, leader: int | None = None) -> None:
+        """Give the first lead of the hand: to ``leader`` if given (e.g. a Sâm declarer),
+        else by the first-lead rule or to the previous winner. A game whose ``_after_deal``
+        opens a phase of its own (declarations) calls this when that phase ends."""
+        must = 0
+        if leader is None:
+            if self._first_rule or self._winner is None:
                 leader, must = self._first_leader()
             else:
-                leader, must = self._winner, 0
-            self._turn = leader
-            self._must = must
-            self._emit("lead", seat=leader, must_include=mask_to_text(must))
+                leader = self._winner
+        self._turn = leader
+        self._must = must
+        self._emit("lead", seat=leader, must_include=mask_to_text(must))
 
     def next_hand(self) -> None:
         """Deal the next hand once this one is over: the previous winner leads with any play
@@ -127,7 +135,9 @@ class SheddingGame(TableGame):
     # -- hooks ---------------------------------------------------------------------------------
 
     def _after_deal(self) -> None:
-        """*hook*: called after each deal, before the lead (instant wins, declarations)."""
+        """*hook*: called after each deal, before the lead (instant wins, declarations). It
+        may end the hand, or set ``_turn`` for a phase of its own and later call
+        :meth:`_open_lead`."""
 
     def _first_leader(self) -> tuple[int, int]:
         """*hook*: the first hand's leader and the card mask its first play must include."""
@@ -158,7 +168,8 @@ class SheddingGame(TableGame):
         return plays
 
     def _on_play(self, seat: int, combo: SheddingCombo) -> None:
-        """*hook*: called after a play is applied, before going out is checked."""
+        """*hook*: called after a play is applied, before going out is checked; it may end
+        the hand (e.g. a blocked Sâm)."""
 
     def _settle_first_out(self, winner: int, combo: SheddingCombo) -> None:
         """*hook*: payments when ``winner`` went out with ``combo`` and the hand ends."""
@@ -240,12 +251,13 @@ class SheddingGame(TableGame):
     # -- actions -------------------------------------------------------------------------------
 
     def _require_turn(self, seat: Any) -> int:
-        seat = self._check_seat(seat)
+        checked = self._check_seat(seat)
         if self._over:
             raise IllegalMoveError("game_over", "the hand is over")
-        if seat != self._turn:
-            raise IllegalMoveError("not_your_turn", f"it is seat {self._turn}'s turn, not {seat}'s")
-        return seat
+        if checked != self._turn:
+            raise IllegalMoveError("not_your_turn",
+                                   f"it is seat {self._turn}'s turn, not {checked}'s")
+        return checked
 
     def play(self, seat: int, cards: Any) -> None:
         """Seat ``seat`` plays ``cards`` (text, cards, a mask or a Combo) on the table."""
@@ -357,7 +369,7 @@ class SheddingGame(TableGame):
         self._must = 0
         self._emit("play", seat=seat, combo=combo.kind, cards=text)
         self._on_play(seat, combo)
-        if not self._hands[seat]:
+        if not self._over and not self._hands[seat]:
             self._goes_out(seat, combo)
         if not self._over:
             self._advance(seat)
@@ -466,7 +478,8 @@ class SheddingGame(TableGame):
             "out": [s for s in range(self._players) if self._out >> s & 1],
             "finishing_order": list(self._order),
             "cong": list(self._cong),
-            "must_include": mask_to_text(self._must).split(),
+            # Only the seat to act sees the card its play must include.
+            "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
             "is_over": self._over,
             "settlement": self.settlement,
         }
@@ -519,6 +532,8 @@ class SheddingGame(TableGame):
         self._cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
         expect(len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
                "order/cong: a seat appears twice")
+        expect(sum(1 << s for s in self._order + self._cong) == self._out,
+               "out: must be exactly the seats in order and cong")
         table = state.get("table")
         self._table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
         if table is None:

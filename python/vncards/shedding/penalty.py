@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-__all__ = ["PenaltyTable", "penalty_items", "hand_units", "TWOS_MASK"]
+__all__ = ["TWOS_MASK", "PenaltyTable", "hand_units", "penalty_items"]
 
 #: The four 2s (rank 12) as a card mask.
 TWOS_MASK = 0xF << 48

@@ -33,7 +33,7 @@ from ..errors import RulesError
 from .game import Game
 from .rules import Rules
 
-__all__ = ["Rules", "Combo", "Game", "classify", "beats", "legal_plays", "instant_win"]
+__all__ = ["Combo", "Game", "Rules", "beats", "classify", "instant_win", "legal_plays"]
 
 #: A combination: ``.kind``, ``.cards`` (low to high), ``.mask``; frozen and hashable.
 Combo = SheddingCombo

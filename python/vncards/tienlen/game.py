@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .._core import SheddingCombo, mask_to_text, tienlen_instant_win
+from ..rules import RulesBase
 from ..shedding.game import SheddingGame
 from ..shedding.penalty import TWOS_MASK, penalty_items
-from .rules import Rules
+from .rules import Rules as TienLenRules
 
 __all__ = ["Game"]
 
@@ -34,11 +35,11 @@ class Game(SheddingGame):
     """
 
     GAME: ClassVar[str] = "tienlen"
-    Rules: ClassVar[type[Rules]] = Rules  # type: ignore[assignment]
+    Rules: ClassVar[type[RulesBase]] = TienLenRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
 
-    _rules: Rules
+    _rules: TienLenRules
 
     def _ranked_ending(self) -> bool:
         return self._rules.ending == "ranked"

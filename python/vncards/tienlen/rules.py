@@ -31,8 +31,24 @@ _RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_
 class Rules(RulesBase):
     """Options of Tiến Lên (names as in RULES.md). ``Rules()`` is Miền Nam (``south()``).
 
-    Structural flags that make the northern game: ``same_colour_pairs``,
-    ``same_suit_straights`` and ``pair_sequences`` (đôi thông exist)."""
+    - ``ending``: ``"first_out"`` (the hand ends when one player goes out) or ``"ranked"``
+      (play on for nhất, nhì, ba, bét); ``scoring`` must match it: ``"count"`` (cards left,
+      thối, cóng 26, kết 3 bích) with ``first_out``, ``"ranked"`` with ``ranked``.
+    - ``first_lead``: ``"three_of_spades"`` (the holder of 3♠, or of the lowest dealt card,
+      leads with it) or ``"random"``; applies to the first hand and after an instant win.
+    - ``bomb_after_pass``: which seats that passed may still cut (chặt) when their turn comes:
+      holders of a 4 đôi thông, of any bomb, or nobody.
+    - ``quad_beats_pair_of_twos``: a tứ quý cuts a pair of 2s.
+    - ``ket_3_bich``: going out with the single 3♠ (kết 3 bích), and chặn kết 3 bích.
+    - ``finish_on_two``: emptying the hand with a 2 is ``"allowed"``, ``"penalized"`` or
+      ``"forbidden"`` (unless nothing else is legal).
+    - ``thoi_to``: under ranked scoring, thối goes to the seat placed ``"above"`` or to the
+      ``"winner"``.
+    - ``same_colour_instant_win``, ``first_hand_extras``: instant-win (tới trắng) variants.
+    - ``single_follows_suit``, ``triple_follows_suits``: northern beating of singles/triples.
+    - Structural flags of the northern game: ``same_colour_pairs``, ``same_suit_straights``,
+      and ``pair_sequences`` (đôi thông exist, as combinations and bombs).
+    """
 
     ending: Literal["first_out", "ranked"] = "first_out"
     scoring: Literal["count", "ranked"] = "count"
