@@ -157,10 +157,12 @@ def oracle_beats(p: tuple[str, int, int], t: tuple[str, int, int], rules: Rules)
     return False
 
 
-def oracle_plays(hand: list[Card], table: tuple[Card, ...] | None, rules: Rules, bao_mot: bool):
+def oracle_plays(
+    hand: list[Card], table: tuple[Card, ...] | None, rules: Rules, bao_mot: bool
+) -> set[frozenset[Card]]:
     t = oracle_classify(table, rules) if table else None
     top_rank = max(c.rank_index for c in hand)
-    out = set()
+    out: set[frozenset[Card]] = set()
     for n in range(1, len(hand) + 1):
         for sub in combinations(hand, n):
             c = oracle_classify(sub, rules)

@@ -8,22 +8,32 @@ báo Sâm, báo 1 and instant wins (tới trắng).
 
 from __future__ import annotations
 
-from .combos import INSTANT_WINS, Combo, beats, classify, core_rules, instant_win, legal_plays
+from .combos import (
+    INSTANT_WINS,
+    Combo,
+    beats,
+    classify,
+    core_rules,
+    instant_win,
+    instant_winner,
+    legal_plays,
+)
 from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
 from .rules import PENALTIES, Rules
 
 __all__ = [
-    "Rules",
-    "Game",
-    "Combo",
+    "CONG_UNITS",
     "INSTANT_WINS",
-    "classify",
-    "beats",
-    "legal_plays",
-    "instant_win",
-    "core_rules",
     "PENALTIES",
     "SAM_UNITS",
-    "CONG_UNITS",
     "TWO_UNITS",
+    "Combo",
+    "Game",
+    "Rules",
+    "beats",
+    "classify",
+    "core_rules",
+    "instant_win",
+    "instant_winner",
+    "legal_plays",
 ]

@@ -20,13 +20,14 @@ True
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TypeAlias
 
 from .._core import (
     SheddingCombo,
     SheddingRules,
     cards_to_mask,
     samloc_instant_win,
+    samloc_instant_winner,
     samloc_legal_plays,
     shedding_beats,
     shedding_classify,
@@ -35,7 +36,16 @@ from ..cards import Card, CardsLike
 from ..errors import RulesError
 from .rules import Rules
 
-__all__ = ["Combo", "classify", "beats", "legal_plays", "instant_win", "core_rules", "INSTANT_WINS"]
+__all__ = [
+    "INSTANT_WINS",
+    "Combo",
+    "beats",
+    "classify",
+    "core_rules",
+    "instant_win",
+    "instant_winner",
+    "legal_plays",
+]
 
 #: A combination: ``.kind`` (``"single"``, ``"pair"``, ``"triple"``, ``"straight"``,
 #: ``"four_of_a_kind"``), ``.cards`` (low to high), ``.mask``, ``.is_bomb``, ``.is_twos``.
@@ -44,7 +54,7 @@ Combo = SheddingCombo
 #: Instant-win kinds (tới trắng), strongest first.
 INSTANT_WINS = ("dragon", "four_twos", "same_colour", "three_triples", "five_pairs")
 
-PlayLike = Union[CardsLike, Card, SheddingCombo, int]
+PlayLike: TypeAlias = CardsLike | Card | SheddingCombo | int
 
 _DEFAULT = Rules()
 
@@ -109,3 +119,21 @@ def instant_win(hand: CardsLike | int, rules: Rules | None = None) -> str | None
     """
     found = samloc_instant_win(hand, core_rules(rules))
     return None if found is None else found[0]
+
+
+def instant_winner(
+    hands: list[CardsLike | int], leader: int = 0, rules: Rules | None = None
+) -> tuple[int, str] | None:
+    """The seat that wins at the deal and its instant-win kind, or ``None``: the strongest kind
+    wins; the same kind, the higher top rank (the highest triple or pair for those kinds);
+    still equal, the seat nearer ``leader`` in turn order.
+
+    >>> pairs_q, pairs_k = "4♦4♥7♦7♥9♣9♥10♣10♥Q♣Q♦", "3♦3♥5♦5♥6♣6♥8♣8♥K♣K♦"
+    >>> instant_winner([pairs_q, pairs_k, "3♠4♣6♦7♠8♥10♠J♣Q♥K♠A♦"])
+    (1, 'five_pairs')
+    >>> instant_winner(["4♠4♣5♠5♣6♦6♠8♠8♦K♥K♠", pairs_k], leader=1)
+    (1, 'five_pairs')
+    """
+    masks = [h if isinstance(h, int) else cards_to_mask(h) for h in hands]
+    found = samloc_instant_winner(masks, leader, core_rules(rules))
+    return None if found is None else (found[0], found[1])

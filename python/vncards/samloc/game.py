@@ -20,9 +20,10 @@ from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
 from ..errors import IllegalMoveError
 from ..shedding import TWOS_MASK, SheddingGame, penalty_items
 from ..snapshot import expect, expect_bool, expect_int, expect_list
-from .rules import PENALTIES, Rules
+from .rules import PENALTIES
+from .rules import Rules as SamLocRules
 
-__all__ = ["Game", "SAM_UNITS", "CONG_UNITS", "TWO_UNITS"]
+__all__ = ["CONG_UNITS", "SAM_UNITS", "TWO_UNITS", "Game"]
 
 #: Ăn trắng (instant win) and Sâm: units from each other player (Sâm blocked: per other player).
 SAM_UNITS = 20
@@ -46,12 +47,12 @@ class Game(SheddingGame):
     """
 
     GAME: ClassVar[str] = "samloc"
-    Rules: ClassVar[type[Rules]] = Rules  # type: ignore[assignment]
+    Rules: ClassVar[type[SamLocRules]] = SamLocRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     CUT_REASON: ClassVar[str] = "chat"
 
-    _rules: Rules
+    _rules: SamLocRules
 
     # -- the deal: instant wins and the báo Sâm phase -----------------------------------------
 
@@ -74,7 +75,9 @@ class Game(SheddingGame):
                 self._ledger.pay(s, seat, SAM_UNITS, "an_trang")
             self._end_hand(seat)
             return
+        # The declarations come first, from the nominal leader; the lead opens after them.
         self._sam_phase = True
+        self._turn = self._nominal
 
     def _first_leader(self) -> tuple[int, int]:
         return self._nominal, 0
@@ -100,10 +103,10 @@ class Game(SheddingGame):
         return self._nominal
 
     def _require_declaration(self, seat: Any) -> int:
-        seat = self._require_turn(seat)
+        checked = self._require_turn(seat)
         if not self._sam_phase:
             raise IllegalMoveError("not_declaring", "the báo Sâm declarations are over")
-        return seat
+        return checked
 
     def declare_sam(self, seat: int) -> None:
         """Seat ``seat`` declares Sâm (báo Sâm): it claims to play out its ten cards with no
@@ -112,9 +115,8 @@ class Game(SheddingGame):
         self._log({"type": "declare_sam", "seat": seat})
         self._sam_phase = False
         self._declarer = seat
-        self._turn = seat
         self._emit("declare_sam", seat=seat)
-        self._emit("lead", seat=seat, must_include="")
+        self._open_lead(seat)
 
     def decline_sam(self, seat: int) -> None:
         """Seat ``seat`` does not declare Sâm; after the last seat, the nominal leader leads."""
@@ -122,10 +124,11 @@ class Game(SheddingGame):
         self._log({"type": "decline_sam", "seat": seat})
         self._declined += 1
         self._emit("decline_sam", seat=seat)
-        self._turn = self.next_seat(seat)
         if self._declined == self._players:
             self._sam_phase = False
-            self._emit("lead", seat=self._turn, must_include="")
+            self._open_lead()
+        else:
+            self._turn = self.next_seat(seat)
 
     # -- play: báo 1, Sâm, finishing on a 2 -----------------------------------------------------
 
@@ -133,6 +136,12 @@ class Game(SheddingGame):
         if self._sam_phase and not self._over:
             self._check_seat(seat)
             raise IllegalMoveError("declare_first", "declare Sâm or decline before playing")
+
+    def legal_plays(self) -> list[SheddingCombo]:
+        """Every play the current seat may make now; none while Sâm is being declared."""
+        if self._sam_phase and not self._over:
+            return []
+        return super().legal_plays()
 
     def play(self, seat: int, cards: Any) -> None:
         """Seat ``seat`` plays ``cards`` on the table (see the shedding flow)."""
@@ -167,8 +176,11 @@ class Game(SheddingGame):
         return plays
 
     def _check_play(self, seat: int, combo: SheddingCombo) -> None:
-        if (self._rules.bao_mot_mode == "enforce" and self._lower_single(self._hands[seat], combo)
-                and self._bao_mot_seats(seat)):
+        if (
+            self._rules.bao_mot_mode == "enforce"
+            and self._lower_single(self._hands[seat], combo)
+            and self._bao_mot_seats(seat)
+        ):
             raise IllegalMoveError(
                 "bao_mot", "a seat holds one card (báo 1): play your highest single"
             )
@@ -313,21 +325,33 @@ class Game(SheddingGame):
         self._sam_phase = expect_bool(d.get("sam_phase"), "samloc.sam_phase")
         self._declined = expect_int(d.get("declined"), "samloc.declined", 0, n)
         declarer = d.get("declarer")
-        self._declarer = None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
+        self._declarer = (
+            None if declarer is None else expect_int(declarer, "samloc.declarer", 0, n - 1)
+        )
         self._violations = {}
         for i, item in enumerate(expect_list(d.get("violations"), "samloc.violations")):
             pair = expect_list(item, f"samloc.violations[{i}]", 2)
             one = expect_int(pair[0], "samloc.violations[].seat", 0, n - 1)
             by = expect_int(pair[1], "samloc.violations[].violator", 0, n - 1)
             expect(one != by and one not in self._violations, "samloc.violations: bad entry")
+            expect(
+                self._over or self._hands[one].bit_count() == 1,
+                "samloc.violations: the seat does not hold one card",
+            )
             self._violations[one] = by
         if self._sam_phase:
-            expect(not self._over and self._declarer is None and not any(self._played),
-                   "samloc.sam_phase: declarations happen before any play")
-            expect(self._turn == (self._nominal + self._declined) % n,
-                   "samloc.declined: turn is not the next seat to declare")
+            expect(
+                not self._over and self._declarer is None and not any(self._played),
+                "samloc.sam_phase: declarations happen before any play",
+            )
+            expect(
+                self._turn == (self._nominal + self._declined) % n,
+                "samloc.declined: turn is not the next seat to declare",
+            )
         elif not self._over and self._declarer is None:
             expect(self._declined == n, "samloc.declined: declarations unfinished")
         if self._declarer is not None and not self._over:
-            expect(all(not self._played[s] for s in self._others(self._declarer)),
-                   "samloc.declarer: another seat played during a Sâm")
+            expect(
+                all(not self._played[s] for s in self._others(self._declarer)),
+                "samloc.declarer: another seat played during a Sâm",
+            )

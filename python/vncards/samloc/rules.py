@@ -21,7 +21,7 @@ from .._core import SheddingRules, samloc_rules
 from ..rules import RulesBase
 from ..shedding import PenaltyTable
 
-__all__ = ["Rules", "PENALTIES"]
+__all__ = ["PENALTIES", "Rules"]
 
 #: Thối and chặt units (RULES.md §3): a 2 is worth 15 and a tứ quý 15; plain cards count 1.
 PENALTIES = PenaltyTable(black_two=15, red_two=15, four_of_a_kind=15)
