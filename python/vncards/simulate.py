@@ -114,8 +114,12 @@ def _one(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameResu
     rotation = index % players
     seats = tuple(bot_names[(s + rotation) % players] for s in range(players))
     game_seed = (seed * 1_000_003 + index) % 2**256
-    bots = [make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256) for s, name in enumerate(seats)]
-    game = play_game(new_game(game_name, players, options, seed=game_seed), bots)
+    game = new_game(game_name, players, options, seed=game_seed)
+    bots = [
+        make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256, rules=game.rules)
+        for s, name in enumerate(seats)
+    ]
+    play_game(game, bots)
     settlement = game.settlement or [0] * players
     counts = Counter(str(e["type"]) for e in game.events)
     return GameResult(dict(enumerate(settlement)), seats, dict(counts))

@@ -3,7 +3,8 @@
 A bot is anything with ``choose(view, legal_actions) -> action``: it sees only the seat's
 ``view`` (never another seat's hidden cards) and the list of action dicts open to that seat,
 and returns one of them. ``random`` works for every game; games add stronger bots through a
-``BOTS`` mapping in their module (e.g. ``greedy``), found here by name.
+``BOTS`` mapping in their module, found here by name: ``greedy`` (every game) and
+``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust, :mod:`.montecarlo`).
 
 >>> bot = make_bot("random", "tienlen", seed=1)
 >>> bot.choose({}, [{"type": "pass", "seat": 0}])
@@ -55,12 +56,13 @@ def bot_names(game: str) -> list[str]:
     return ["random", *sorted(extra)]
 
 
-def make_bot(name: str, game: str, seed: Seed = None, **options: Any) -> Bot:
-    """The bot called ``name`` for ``game``; game bots take the same ``seed``/options."""
+def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
+    """The bot called ``name`` for ``game``, for a table with ``rules`` (default: the game's
+    preset); game bots take the same ``seed`` and their own options (e.g. ``budget``)."""
     if name == "random":
         return RandomBot(seed)
     extra = getattr(spec(game).load(), "BOTS", {})
     if name not in extra:
         raise RulesError(f"no bot {name!r} for {game} (bots: {', '.join(bot_names(game))})")
-    bot: Bot = extra[name](seed=seed, **options)
+    bot: Bot = extra[name](seed=seed, rules=spec(game).rules() if rules is None else rules, **options)
     return bot
