@@ -202,7 +202,8 @@ fn rollout_greedy_choice(
     min_other: u32,
     can_pass: bool,
 ) -> PyResult<Option<usize>> {
-    let rules = &setup.get().0.rules;
+    let setup = &setup.get().0;
+    let rules = &setup.rules;
     let combos = plays
         .iter()
         .map(|&m| combo(m, rules, "play"))
@@ -211,6 +212,7 @@ fn rollout_greedy_choice(
     let ctx = Context {
         min_other,
         can_pass,
+        finish_on_two: setup.finish_on_two,
     };
     Ok(rollout::greedy_choice(
         mask(hand, "hand")?,

@@ -125,6 +125,8 @@ pub struct Context {
     pub min_other: u32,
     /// May the seat pass (false when leading)?
     pub can_pass: bool,
+    /// May a hand be emptied with a 2? If not, 2s are shed whenever they beat the table.
+    pub finish_on_two: bool,
 }
 
 fn uses_twos(c: &Combo) -> bool {
@@ -191,7 +193,7 @@ pub fn greedy_choice(
             let short = hand.len() <= 5 || danger;
             let mut best: Option<(bool, u32, u8, usize)> = None;
             for (i, c) in plays.iter().enumerate() {
-                let costly = uses_twos(c) || c.is_bomb();
+                let costly = (ctx.finish_on_two && uses_twos(c)) || c.is_bomb();
                 if costly && !(short || t.is_twos() || t.is_bomb()) {
                     continue;
                 }
@@ -430,6 +432,7 @@ impl Sim {
                 let ctx = Context {
                     min_other: self.min_other(setup, seat),
                     can_pass: self.table.is_some(),
+                    finish_on_two: setup.finish_on_two,
                 };
                 greedy_choice(self.hands[seat], scratch, self.table.as_ref(), ctx)
             };

@@ -69,6 +69,7 @@ fn position(me: usize, hand: &str, others: u8, players: usize) -> Position {
 const CTX: Context = Context {
     min_other: 13,
     can_pass: true,
+    finish_on_two: true,
 };
 
 #[test]
