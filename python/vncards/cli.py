@@ -155,11 +155,14 @@ def _show_table(game: Any, view: dict[str, Any], console: Console) -> None:
         console.print(f"[bold]your hand:[/bold] {colour_cards(' '.join(map(str, hand)))}")
 
 
-def _ask(console: Console, game: Any, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _ask(
+    console: Console, game: Any, view: dict[str, Any], legal: list[dict[str, Any]]
+) -> dict[str, Any] | None:
     """The human's choice among ``legal`` (None: quit)."""
     _show_table(game, view, console)
     for i, action in enumerate(legal, 1):
-        console.print(f"  {i:>3}. {colour_cards(game.describe(action))}")
+        text = game.describe(action).removeprefix(f"seat {action.get('seat')} ")
+        console.print(f"  {i:>3}. {colour_cards(text)}")
     while True:
         answer = console.input("your move> ").strip().lower()
         if answer in ("q", "quit", "exit"):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._core import RolloutSetup, Rng, cards_to_mask, rollout_greedy_choice, rollout_sam_success
+from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rollout_sam_success
 from ..errors import RulesError
 from ..table import Seed
 
@@ -189,7 +189,11 @@ class _SheddingBot:
         if not plays:
             return passing or legal[0]
         i = rollout_greedy_choice(
-            self.setup(v.players), v.hand, [m for m, _ in plays], v.table, v.min_other(),
+            self.setup(v.players),
+            v.hand,
+            [m for m, _ in plays],
+            v.table,
+            v.min_other(),
             passing is not None,
         )
         if i is None:
