@@ -144,6 +144,51 @@ def tienlen_instant_win(
 
 # ---- maubinh (src/python/maubinh.rs) ---------------------------------------------------------
 
+_MbSolution = tuple[int, int, int, float, str | None]
+
+def maubinh_hand_rank(cards: str | Card | Iterable[str | Card], wheel: str) -> int: ...
+def maubinh_hand_category(cards: str | Card | Iterable[str | Card], wheel: str) -> str: ...
+def maubinh_hand_ranks(hands: Any, wheel: str) -> Any: ...
+def maubinh_compare_hands(
+    a: str | Card | Iterable[str | Card], b: str | Card | Iterable[str | Card], wheel: str
+) -> int: ...
+def maubinh_is_fouled(back: int, middle: int, front: int, wheel: str) -> bool: ...
+def maubinh_instant_win(cards: str | Card | Iterable[str | Card], wheel: str) -> str | None: ...
+def maubinh_best_arrangement(
+    cards: str | Card | Iterable[str | Card], wheel: str, scoop: bool, scoop_all: bool, objective: str
+) -> _MbSolution: ...
+def maubinh_best_arrangements(
+    hands: Any, wheel: str, scoop: bool, scoop_all: bool, objective: str
+) -> list[_MbSolution]: ...
+def maubinh_ranked_arrangements(
+    cards: str | Card | Iterable[str | Card],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: str,
+    count: int,
+) -> list[tuple[int, int, int, float]]: ...
+def maubinh_expected_value(
+    back: int, middle: int, front: int, wheel: str, scoop: bool, scoop_all: bool
+) -> float: ...
+def maubinh_position_tables(wheel: str) -> dict[str, Any]: ...
+def maubinh_settle(
+    seats: Sequence[tuple[int, int, int] | None], wheel: str, scoop: bool, scoop_all: bool
+) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
+def maubinh_position_histograms(
+    deals: int, seed: int, objective: str, histograms: bytes | None = None
+) -> bytes: ...
+def maubinh_head_to_head(
+    deals: int,
+    seed: int,
+    players: int,
+    a: str,
+    b: str,
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+) -> tuple[int, int]: ...
+
 # ---- tusac (src/python/tusac.rs) -------------------------------------------------------------
 
 # ---- samloc (src/python/samloc.rs); SheddingRules / SheddingCombo come from the shedding section

@@ -594,6 +594,61 @@ pub fn best_exhaustive(
     })
 }
 
+/// The `count` best arrangements by `objective` with distinct (back, middle, front) classes,
+/// best first, each with its model value: the answer and its runner-ups, for reports. Plain
+/// enumeration (about a millisecond); instant wins are not considered.
+pub fn ranked_arrangements(
+    mask: u64,
+    rules: &Rules,
+    objective: Objective,
+    count: usize,
+) -> Result<Vec<(Arrangement, f64)>> {
+    check_hand(mask)?;
+    let tables = Tables::shipped(rules.wheel);
+    let s = Subsets::of(mask, rules);
+    let c = combos();
+    let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
+    for b in 0..N5 {
+        let cb = s.class5[b];
+        let eb = &tables.back[cb as usize];
+        let back = c.five[b];
+        s.valid_splits(c, b, |mi, fi, middle| {
+            let (cm, cf) = (s.class5[mi], s.class3[fi]);
+            let v = split_value(
+                eb,
+                &tables.middle[cm as usize],
+                &tables.front[cf as usize],
+                rules.scoop,
+            );
+            all.push((v, tie_key(cb, cm, cf, back, middle), back, middle));
+        });
+    }
+    let order = |x: &(f64, u128, u16, u16)| match objective {
+        Objective::Expected => (x.0, x.1),
+        Objective::Strongest => (0.0, x.1),
+    };
+    all.sort_unstable_by(|x, y| order(y).partial_cmp(&order(x)).expect("finite values"));
+    let mut out = Vec::with_capacity(count);
+    let mut seen = std::collections::HashSet::new();
+    for (v, key, back, middle) in all {
+        if out.len() == count {
+            break;
+        }
+        if seen.insert(key >> 48) {
+            let (back, middle) = (s.global(back), s.global(middle));
+            out.push((
+                Arrangement {
+                    back,
+                    middle,
+                    front: mask & !back & !middle,
+                },
+                v,
+            ));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -627,6 +682,24 @@ mod tests {
                     let slow = best_exhaustive(mask, &rules, obj, tables).unwrap();
                     assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn ranked_starts_with_the_best() {
+        let rules = Rules::default();
+        for mask in random_hands(20, 5) {
+            for obj in [Objective::Strongest, Objective::Expected] {
+                let best = best_arrangement(mask, &rules, obj).unwrap();
+                if best.instant.is_some() {
+                    continue;
+                }
+                let ranked = ranked_arrangements(mask, &rules, obj, 4).unwrap();
+                assert_eq!(ranked[0].0, best.arrangement);
+                assert!(ranked
+                    .windows(2)
+                    .all(|w| obj == Objective::Strongest || w[0].1 >= w[1].1));
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::maubinh::expected::{Histograms, Tables};
 use crate::maubinh::instant::instant_win;
 use crate::maubinh::settle::settle;
 use crate::maubinh::simulate::{head_to_head, position_histograms};
-use crate::maubinh::solver::{best_arrangement, Objective, Solution};
+use crate::maubinh::solver::{best_arrangement, ranked_arrangements, Objective, Solution};
 use crate::maubinh::{self as mb, Arrangement, Rules, Wheel};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -56,12 +56,16 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
                 width.unwrap_or(0)
             )));
         }
-        let view = arr.as_array();
-        let rows: Vec<Vec<u8>> = view.rows().into_iter().map(|r| r.to_vec()).collect();
+        // One flat copy (row-major), then the GIL is released.
+        let flat: Vec<u8> = match arr.as_slice() {
+            Ok(slice) => slice.to_vec(),
+            Err(_) => arr.as_array().iter().copied().collect(),
+        };
         let py = hands.py();
         return py
             .detach(|| {
-                rows.par_iter()
+                flat.par_chunks(k.max(1))
+                    .with_min_len(4096)
                     .enumerate()
                     .map(|(i, row)| {
                         let mut m = 0u64;
@@ -191,6 +195,25 @@ fn maubinh_best_arrangements(
                 .collect::<Result<Vec<_>, Error>>()
         })
         .map_err(to_py)
+}
+
+/// The best `count` arrangements with distinct hand classes, as `(back, middle, front, value)`.
+#[pyfunction]
+fn maubinh_ranked_arrangements(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    objective: &str,
+    count: usize,
+) -> PyResult<Vec<(u64, u64, u64, f64)>> {
+    let r = rules(wheel, scoop, scoop_all)?;
+    let obj = Objective::from_name(objective).map_err(to_py)?;
+    let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
+    Ok(ranked
+        .into_iter()
+        .map(|(a, v)| (a.back, a.middle, a.front, v))
+        .collect())
 }
 
 #[pyfunction]
@@ -329,6 +352,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_best_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_best_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_expected_value, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_ranked_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;

@@ -48,6 +48,8 @@ __all__ = [
     "settle_itemised",
     "position_tables",
     "head_to_head",
+    "ranked_arrangements",
+    "arrangement_report",
 ]
 
 Objective = Literal["expected", "strongest"]
@@ -234,7 +236,7 @@ def hand_ranks(
 
     >>> import numpy as np
     >>> hand_ranks(np.array([[44, 40, 36, 32, 28], [0, 1, 2, 3, 4]], dtype=np.uint8)).tolist()
-    [7461, 7296]
+    [7461, 7309]
     """
     ranks: npt.NDArray[np.int32] = _core.maubinh_hand_ranks(hands, _rules(rules).wheel)
     return ranks
@@ -407,3 +409,49 @@ def head_to_head(
     r = _rules(rules)
     units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, r.wheel, r.scoop, r.scoop_all)
     return float(units) / float(seat_deals)
+
+
+def ranked_arrangements(
+    cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", count: int = 4
+) -> list[Arrangement]:
+    """The ``count`` best valid arrangements with distinct hand strengths, best first (the
+    solver's answer, then its runner-ups), each with ``.value`` set. Instant wins are ignored.
+
+    >>> ranked = ranked_arrangements("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠", count=2)
+    >>> ranked[0] == best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠")
+    True
+    """
+    _check_objective(objective)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise RulesError(f"count must be a positive int, not {count!r}")
+    r = _rules(rules)
+    raw = _core.maubinh_ranked_arrangements(cards, r.wheel, r.scoop, r.scoop_all, objective, count)
+    return [Arrangement._from_masks(b, m, f, None, v) for b, m, f, v in raw]
+
+
+def arrangement_report(
+    cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", alternatives: int = 3
+) -> str:
+    """Text for ``vncards arrange``: the best arrangement with its expected units per
+    opponent, the instant win to declare (if any), and runner-up alternatives.
+
+    >>> print(arrangement_report("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠", alternatives=0))
+    ... # doctest: +ELLIPSIS
+    Mậu Binh, objective "expected"
+    best   back    10♠ J♠ Q♠ K♠ A♠     straight_flush
+           middle  ...
+    """
+    r = _rules(rules)
+    best = best_arrangement(cards, r, objective)
+    lines = [f'Mậu Binh, objective "{objective}"']
+    if best.instant is not None:
+        lines.append(
+            f"instant win: {best.instant} ({INSTANT_WINS[best.instant]} units from each opponent)"
+        )
+    others = [a for a in ranked_arrangements(cards, r, objective, alternatives + 1) if a != best]
+    for label, arr in [("best", best), *((f"alt {i + 1}", a) for i, a in enumerate(others[:alternatives]))]:
+        for pos, hand in zip(("back", "middle", "front"), (arr.back, arr.middle, arr.front)):
+            text = " ".join(str(c) for c in hand)
+            lines.append(f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {hand_category(hand, r)}")
+        lines.append(f"{'':<6} expected {arr.value:+.3f} units per opponent")
+    return "\n".join(lines)

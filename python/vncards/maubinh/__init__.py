@@ -1,0 +1,65 @@
+"""Mậu Binh (binh xập xám): arrange 13 cards into three poker hands and settle them.
+
+The public API (RULES.md §4): :class:`Rules`, :class:`Arrangement`, the evaluator
+(:func:`hand_rank`, :func:`hand_ranks`, :func:`compare_hands`, :func:`hand_category`), the
+checks (:func:`is_fouled`, :func:`instant_win`), the exact solver (:func:`best_arrangement`,
+:func:`best_arrangements`), settlement (:func:`settle`, :func:`settle_itemised`) and the table
+flow :class:`Game`.
+
+>>> from vncards import maubinh
+>>> maubinh.compare_hands("A♠ 2♥ 3♦ 4♣ 5♠", "K♠ Q♥ J♦ 10♣ 9♠")
+1
+"""
+
+from .core import (
+    CATEGORIES,
+    INSTANT_WINS,
+    Arrangement,
+    Objective,
+    Rules,
+    Settlement,
+    best_arrangement,
+    best_arrangements,
+    compare_hands,
+    expected_value,
+    hand_category,
+    hand_rank,
+    hand_ranks,
+    head_to_head,
+    instant_win,
+    is_fouled,
+    position_tables,
+    arrangement_report,
+    ranked_arrangements,
+    settle,
+    settle_itemised,
+)
+from .bots import BOTS, SolverBot
+from .game import Game
+
+__all__ = [
+    "BOTS",
+    "SolverBot",
+    "CATEGORIES",
+    "INSTANT_WINS",
+    "Arrangement",
+    "Game",
+    "Objective",
+    "Rules",
+    "Settlement",
+    "best_arrangement",
+    "best_arrangements",
+    "compare_hands",
+    "expected_value",
+    "hand_category",
+    "hand_rank",
+    "hand_ranks",
+    "head_to_head",
+    "instant_win",
+    "is_fouled",
+    "position_tables",
+    "ranked_arrangements",
+    "arrangement_report",
+    "settle",
+    "settle_itemised",
+]

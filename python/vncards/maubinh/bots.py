@@ -1,0 +1,42 @@
+"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the solver's arrangement.
+
+>>> from vncards.maubinh import Game, best_arrangement
+>>> game = Game(players=2, seed=3)
+>>> bot = SolverBot()
+>>> while not game.is_over:
+...     seat = game.pending_seats[0]
+...     game.apply(bot.choose(game.view(seat), game.legal_actions(seat)))
+>>> game.arrangement(0) == best_arrangement(game.hand(0))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import RulesError
+from ..table import Seed
+__all__ = ["SolverBot", "BOTS"]
+
+
+class SolverBot:
+    """Arranges with the solver's suggestion (the ``"arrange"`` action ``legal_actions``
+    offers, objective ``"expected"``), then confirms."""
+
+    name = "solver"
+
+    def __init__(self, seed: Seed = None) -> None:
+        # Deterministic: the seed is accepted for the common bot interface only.
+        del seed
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        by_type = {a["type"]: a for a in legal_actions}
+        if "confirm" in by_type:
+            return by_type["confirm"]
+        if "arrange" in by_type:
+            return by_type["arrange"]
+        raise RulesError("the solver bot needs an 'arrange' or 'confirm' action")
+
+
+BOTS = {"solver": SolverBot}

@@ -1,0 +1,317 @@
+"""A Mậu Binh table: deal, arrange in secret, confirm, reveal and settle (RULES.md §4).
+
+Every seat arranges at the same time: :meth:`Game.arrange` may be called again and again until
+the seat :meth:`~Game.confirm`\\ s; :meth:`~Game.auto_arrange` lets the solver arrange and
+confirm (a server calls it, or :meth:`~Game.auto_play`, when the time limit passes);
+:meth:`~Game.forfeit` is a seat that left (fouled). When every seat has confirmed, the hands are
+revealed and settled.
+
+>>> game = Game(players=2, seed=7)
+>>> for seat in game.pending_seats:
+...     game.auto_arrange(seat)
+>>> game.is_over, sum(game.settlement)
+(True, 0)
+
+``legal_actions`` does not list the 72,072 ways to split 13 cards: for a seat still arranging it
+offers the solver's suggestion (``"arrange"``), ``"confirm"`` once the seat has an arrangement,
+and ``"forfeit"``. ``apply`` also accepts any other ``"arrange"`` and ``"auto_arrange"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import _core
+from ..cards import Card
+from ..errors import IllegalMoveError
+from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask
+from ..table import Seed, TableGame
+from .core import Arrangement, Rules, _cards, best_arrangement
+
+__all__ = ["Game"]
+
+_POSITIONS = ("back", "middle", "front")
+
+
+class Game(TableGame):
+    """A hand of Mậu Binh for 2–4 players (13 cards each)."""
+
+    GAME = "maubinh"
+    Rules = Rules
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+
+    _hands: list[int]
+    _arranged: list[tuple[int, int, int] | None]
+    _confirmed: list[bool]
+    _forfeited: list[bool]
+    _result: dict[str, Any] | None
+
+    def __init__(self, players: int = 4, rules: Rules | None = None, seed: Seed = None) -> None:
+        super().__init__(players, rules, seed)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        perm = self._rng.permutation(52)
+        n = self._players
+        self._hands = [sum(1 << c for c in perm[13 * s : 13 * s + 13]) for s in range(n)]
+        self._arranged = [None] * n
+        self._confirmed = [False] * n
+        self._forfeited = [False] * n
+        self._result = None
+        self._emit("deal", players=n, time_limit=self._rules.time_limit)
+
+    @property
+    def is_over(self) -> bool:
+        """True once every seat has confirmed or forfeited (hands revealed and settled)."""
+        return all(self._confirmed)
+
+    @property
+    def pending_seats(self) -> list[int]:
+        """Seats that still have to confirm an arrangement."""
+        return [s for s in range(self._players) if not self._confirmed[s]]
+
+    @property
+    def time_limit(self) -> int:
+        """Seconds each seat has to arrange (the server enforces it, e.g. with auto_play)."""
+        limit: int = self._rules.time_limit
+        return limit
+
+    def hand(self, seat: int) -> list[Card]:
+        """The 13 cards of ``seat``, low to high in Mậu Binh order (2 lowest, A highest)."""
+        return list(_cards(self._hands[self._check_seat(seat)]))
+
+    def arrangement(self, seat: int) -> Arrangement | None:
+        """The arrangement ``seat`` has set so far (None if none yet)."""
+        masks = self._arranged[self._check_seat(seat)]
+        return None if masks is None else Arrangement._from_masks(*masks)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _check_open(self, seat: Any) -> int:
+        seat = self._check_seat(seat)
+        if self.is_over:
+            raise IllegalMoveError("game_over", "the hand is over")
+        if self._confirmed[seat]:
+            raise IllegalMoveError("already_confirmed", f"seat {seat} has already confirmed")
+        return seat
+
+    def _validated(self, seat: int, arrangement: Any) -> tuple[int, int, int]:
+        if isinstance(arrangement, Arrangement):
+            arr = arrangement
+        elif isinstance(arrangement, Mapping):
+            try:
+                arr = Arrangement(arrangement["back"], arrangement["middle"], arrangement["front"])
+            except KeyError as e:
+                raise IllegalMoveError("invalid_arrangement", f"missing hand {e}") from None
+        elif isinstance(arrangement, (tuple, list)) and len(arrangement) == 3:
+            arr = Arrangement(*arrangement)
+        else:
+            raise IllegalMoveError(
+                "invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)"
+            )
+        masks = arr.masks
+        if masks[0] | masks[1] | masks[2] != self._hands[seat]:
+            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
+        return masks
+
+    def arrange(self, seat: int, arrangement: Any) -> None:
+        """Set (or change) the arrangement of ``seat``: an :class:`Arrangement` or
+        ``(back, middle, front)`` of the seat's own cards, 5/5/3. A fouled arrangement is
+        accepted (it loses as binh lủng); it may be changed until the seat confirms."""
+        seat = self._check_open(seat)
+        masks = self._validated(seat, arrangement)
+        self._arranged[seat] = masks
+        texts = [_core.mask_to_text(m) for m in masks]
+        self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts))})
+        self._emit("arranged", seat=seat)
+
+    def confirm(self, seat: int) -> None:
+        """Lock the seat's arrangement; when every seat is in, reveal and settle."""
+        seat = self._check_open(seat)
+        if self._arranged[seat] is None:
+            raise IllegalMoveError("no_arrangement", f"seat {seat} has not arranged yet")
+        self._confirmed[seat] = True
+        self._log({"type": "confirm", "seat": seat})
+        self._emit("confirmed", seat=seat)
+        self._maybe_finish()
+
+    def auto_arrange(self, seat: int) -> None:
+        """Arrange ``seat`` with the solver (``objective="expected"``) and confirm."""
+        seat = self._check_open(seat)
+        best = best_arrangement(_cards(self._hands[seat]), self._rules)
+        self.arrange(seat, best)
+        self.confirm(seat)
+
+    def forfeit(self, seat: int) -> None:
+        """The seat leaves the hand: it counts as fouled (binh lủng)."""
+        seat = self._check_open(seat)
+        self._forfeited[seat] = True
+        self._confirmed[seat] = True
+        self._log({"type": "forfeit", "seat": seat})
+        self._emit("forfeited", seat=seat)
+        self._maybe_finish()
+
+    def auto_play(self, seat: int) -> None:
+        """Timeout move: confirm the seat's arrangement if it has one, else auto-arrange."""
+        seat = self._check_open(seat)
+        if self._arranged[seat] is not None:
+            self.confirm(seat)
+        else:
+            self.auto_arrange(seat)
+
+    def _settle_seats(self) -> list[tuple[int, int, int] | None]:
+        return [None if self._forfeited[s] else self._arranged[s] for s in range(self._players)]
+
+    def _compute_result(self) -> tuple[dict[str, Any], list[tuple[int, int, int, str]]]:
+        r = self._rules
+        totals, payments, instants, fouled = _core.maubinh_settle(
+            self._settle_seats(), r.wheel, r.scoop, r.scoop_all
+        )
+        reveal = [
+            None if a is None else [_core.mask_to_text(m) for m in a] for a in self._settle_seats()
+        ]
+        result = {
+            "arrangements": reveal,
+            "instants": list(instants),
+            "fouled": list(fouled),
+            "totals": list(totals),
+        }
+        return result, list(payments)
+
+    def _maybe_finish(self) -> None:
+        if not self.is_over:
+            return
+        result, payments = self._compute_result()
+        for payer, payee, units, reason in payments:
+            self._ledger.pay(payer, payee, units, reason)
+        self._result = result
+        self._emit(
+            "reveal",
+            arrangements=result["arrangements"],
+            instants=result["instants"],
+            fouled=result["fouled"],
+        )
+        self._emit("settle", totals=result["totals"])
+
+    # -- uniform interface ---------------------------------------------------------------------
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        """Carry out one action dict: ``arrange`` (with ``back``, ``middle``, ``front``),
+        ``confirm``, ``auto_arrange`` or ``forfeit``, each with ``seat``."""
+        if not isinstance(action, Mapping) or "type" not in action or "seat" not in action:
+            raise IllegalMoveError("invalid_action", "an action is a dict with 'type' and 'seat'")
+        kind, seat = action["type"], action["seat"]
+        if kind == "arrange":
+            self.arrange(seat, action)
+        elif kind == "confirm":
+            self.confirm(seat)
+        elif kind == "auto_arrange":
+            self.auto_arrange(seat)
+        elif kind == "forfeit":
+            self.forfeit(seat)
+        else:
+            raise IllegalMoveError("invalid_action", f"unknown action type {kind!r}")
+
+    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Actions open now for ``seat`` (or every pending seat): the solver's suggested
+        ``arrange``, ``confirm`` once the seat has an arrangement, and ``forfeit``."""
+        if self.is_over:
+            return []
+        seats = self.pending_seats if seat is None else [self._check_seat(seat)]
+        out: list[dict[str, Any]] = []
+        for s in seats:
+            if self._confirmed[s]:
+                continue
+            best = best_arrangement(_cards(self._hands[s]), self._rules)
+            out.append({"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text()))})
+            if self._arranged[s] is not None:
+                out.append({"type": "confirm", "seat": s})
+            out.append({"type": "forfeit", "seat": s})
+        return out
+
+    def describe(self, action: Mapping[str, Any]) -> str:
+        """Short text for a terminal, e.g. ``seat 1 arranges 9♠ … | … | …``."""
+        seat = action.get("seat")
+        kind = action.get("type")
+        if kind == "arrange":
+            return f"seat {seat} arranges {action['back']} | {action['middle']} | {action['front']}"
+        if kind == "confirm":
+            return f"seat {seat} confirms"
+        if kind == "auto_arrange":
+            return f"seat {seat} lets the solver arrange"
+        if kind == "forfeit":
+            return f"seat {seat} forfeits (fouled)"
+        return f"seat {seat}: {kind}"
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand and arrangement, who has arranged and confirmed,
+        and after the reveal every arrangement, instant win, foul and the settlement."""
+        seat = self._check_seat(seat)
+        own = self._arranged[seat]
+        v: dict[str, Any] = {
+            "game": self.GAME,
+            "seat": seat,
+            "players": self._players,
+            "time_limit": self._rules.time_limit,
+            "hand": [str(c) for c in _cards(self._hands[seat])],
+            "hand_counts": [13] * self._players,
+            "arrangement": None if own is None else [_core.mask_to_text(m) for m in own],
+            "arranged": [a is not None for a in self._arranged],
+            "confirmed": list(self._confirmed),
+            "forfeited": list(self._forfeited),
+            "pending_seats": self.pending_seats,
+            "is_over": self.is_over,
+        }
+        if self._result is not None:
+            v["reveal"] = self._result
+            v["settlement"] = self.settlement
+        return v
+
+    # -- snapshots -----------------------------------------------------------------------------
+
+    def _dump_state(self) -> dict[str, Any]:
+        return {
+            "hands": list(self._hands),
+            "arrangements": [None if a is None else list(a) for a in self._arranged],
+            "confirmed": list(self._confirmed),
+            "forfeited": list(self._forfeited),
+        }
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        n = self._players
+        expect(set(state) == {"hands", "arrangements", "confirmed", "forfeited"},
+               "state: expected keys hands, arrangements, confirmed, forfeited")
+        hands = [expect_mask(h, f"hands[{i}]") for i, h in enumerate(expect_list(state["hands"], "hands", n))]
+        for i, h in enumerate(hands):
+            expect(h.bit_count() == 13, f"hands[{i}] must hold 13 cards")
+        expect_disjoint(hands, "hands")
+        arranged: list[tuple[int, int, int] | None] = []
+        for i, a in enumerate(expect_list(state["arrangements"], "arrangements", n)):
+            if a is None:
+                arranged.append(None)
+                continue
+            masks = [expect_mask(m, f"arrangements[{i}]") for m in expect_list(a, f"arrangements[{i}]", 3)]
+            expect([m.bit_count() for m in masks] == [5, 5, 3], f"arrangements[{i}] must be 5/5/3 cards")
+            expect_disjoint(masks, f"arrangements[{i}]", union=hands[i])
+            arranged.append((masks[0], masks[1], masks[2]))
+        confirmed = [expect_bool(c, f"confirmed[{i}]")
+                     for i, c in enumerate(expect_list(state["confirmed"], "confirmed", n))]
+        forfeited = [expect_bool(c, f"forfeited[{i}]")
+                     for i, c in enumerate(expect_list(state["forfeited"], "forfeited", n))]
+        for i in range(n):
+            expect(not forfeited[i] or confirmed[i], f"seat {i} forfeited but is not confirmed")
+            expect(not confirmed[i] or forfeited[i] or arranged[i] is not None,
+                   f"seat {i} confirmed without an arrangement")
+        self._hands, self._arranged = hands, arranged
+        self._confirmed, self._forfeited = confirmed, forfeited
+        self._result = None
+        if self.is_over:
+            result, payments = self._compute_result()
+            want = [{"from": f, "to": t, "units": u, "reason": why} for f, t, u, why in payments]
+            expect(self._ledger.entries == want, "ledger does not match the revealed hands")
+            self._result = result
+        else:
+            expect(len(self._ledger) == 0, "ledger must be empty before the reveal")

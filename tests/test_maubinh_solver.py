@@ -1,0 +1,211 @@
+"""Mậu Binh solver: both objectives against a plain enumeration of all 72,072 splits written
+here in numpy (independent of the Rust search and its pruning), and solver properties."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vncards import Card, IllegalMoveError, RulesError
+from vncards.maubinh import (
+    Arrangement,
+    Rules,
+    best_arrangement,
+    best_arrangements,
+    expected_value,
+    hand_ranks,
+    head_to_head,
+    instant_win,
+    is_fouled,
+    position_tables,
+)
+
+MB_RANK = {r: i for i, r in enumerate("2 3 4 5 6 7 8 9 10 J Q K A".split())}
+
+
+def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Local card positions (0..12) of every (back, middle, front) split: 72,072 rows."""
+    backs, middles, fronts = [], [], []
+    for b in itertools.combinations(range(13), 5):
+        rest = [i for i in range(13) if i not in b]
+        for m in itertools.combinations(rest, 5):
+            backs.append(b)
+            middles.append(m)
+            fronts.append([i for i in rest if i not in m])
+    return np.array(backs), np.array(middles), np.array(fronts)
+
+
+BACK, MIDDLE, FRONT = _splits()
+assert len(BACK) == 72_072
+# Each split's middle and front as an index into the distinct 5- and 3-subsets.
+FIVES, MIDDLE_ID = np.unique(MIDDLE, axis=0, return_inverse=True)
+THREES, FRONT_ID = np.unique(FRONT, axis=0, return_inverse=True)
+MIDDLE_ID, FRONT_ID = MIDDLE_ID.reshape(-1), FRONT_ID.reshape(-1)
+
+
+def front_key(cards: list[Card], five: bool) -> tuple[int, ...]:
+    """How a front compares with a middle (RULES.md §4), written independently: category
+    high card < pair < two pair < trips < anything better, then only the ranks a front has."""
+    ranks = sorted((MB_RANK[c.rank] for c in cards), reverse=True)
+    groups = sorted(Counter(ranks).items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    pattern = [n for _, n in groups]
+    lead = [r for r, _ in groups]
+    if five:
+        flush = len({c.suit for c in cards}) == 1
+        run = sorted(set(ranks))
+        straight = len(run) == 5 and (run[4] - run[0] == 4 or run == [0, 1, 2, 3, 12])
+        if flush or straight or pattern[0] == 4 or pattern == [3, 2]:
+            return (4,)
+        if pattern[:2] == [2, 2]:
+            return (2,)
+    if pattern[0] == 3:
+        return (3, lead[0])
+    if pattern[0] == 2:
+        return (1, lead[0], lead[1])
+    return (0, *ranks[:3])
+
+
+def brute_force(cards: list[Card], rules: Rules, objective: str) -> tuple[float, tuple[int, int, int]]:
+    """The best (value, (back, middle, front) ranks) over every valid split."""
+    idx = np.array([c.index for c in cards], dtype=np.uint8)
+    rb = hand_ranks(idx[BACK], rules).astype(np.int64)
+    rm = hand_ranks(idx[MIDDLE], rules).astype(np.int64)
+    rf = hand_ranks(idx[FRONT], rules).astype(np.int64)
+    # Front fits under middle, by the independent key above (computed per distinct subset,
+    # as integers that order like the key tuples).
+    def code(key: tuple[int, ...]) -> int:
+        padded = (*key, 0, 0, 0)[:4]
+        return ((padded[0] * 16 + padded[1]) * 16 + padded[2]) * 16 + padded[3]
+
+    key_m = np.array([code(front_key([cards[i] for i in row], True)) for row in FIVES.tolist()])
+    key_f = np.array([code(front_key([cards[i] for i in row], False)) for row in THREES.tolist()])
+    fits = key_f[FRONT_ID] <= key_m[MIDDLE_ID]
+    valid = (rb >= rm) & fits
+    if objective == "strongest":
+        key = (rb * 10_000 + rm) * 1_000 + rf
+        i = int(np.argmax(np.where(valid, key, -1)))
+        return 0.0, (int(rb[i]), int(rm[i]), int(rf[i]))
+    t = position_tables(rules)
+    win, tie, lose, loss, bonus, value = range(6)
+    b, m, f = t["back"][rb], t["middle"][rm], t["front"][rf]
+    v = b[:, value] + m[:, value] + f[:, value]
+    if rules.scoop:
+        v = v + b[:, win] * m[:, win] * f[:, win] * (b[:, bonus] + m[:, bonus] + f[:, bonus])
+        v = v - (
+            b[:, loss] * m[:, lose] * f[:, lose]
+            + b[:, lose] * m[:, loss] * f[:, lose]
+            + b[:, lose] * m[:, lose] * f[:, loss]
+        )
+    v = np.where(valid, v, -np.inf)
+    i = int(np.argmax(v))
+    return float(v[i]), (int(rb[i]), int(rm[i]), int(rf[i]))
+
+
+def random_hands(n: int, seed: int) -> list[list[Card]]:
+    rng = np.random.default_rng(seed)
+    return [[Card(int(i)) for i in rng.permutation(52)[:13]] for _ in range(n)]
+
+
+def ranks_of(a: Arrangement, rules: Rules) -> tuple[int, int, int]:
+    r = hand_ranks([a.back, a.middle, a.front], rules).tolist()
+    return (r[0], r[1], r[2])
+
+
+def check_against_brute_force(hands: list[list[Card]], rules: Rules) -> None:
+    for cards in hands:
+        if instant_win(cards, rules) is not None:
+            continue
+        for objective in ("strongest", "expected"):
+            best = best_arrangement(cards, rules, objective)  # type: ignore[arg-type]
+            assert not is_fouled(best, rules)
+            value, ranks = brute_force(cards, rules, objective)
+            if objective == "strongest":
+                assert ranks_of(best, rules) == ranks
+            else:
+                assert best.value == pytest.approx(value, abs=1e-9)
+                assert expected_value(best, rules) == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(wheel="lowest", scoop=False)])
+def test_solver_is_exact_against_brute_force(rules: Rules) -> None:
+    check_against_brute_force(random_hands(120, 1), rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [Rules(), Rules(wheel="lowest"), Rules(scoop=False)])
+def test_solver_is_exact_against_brute_force_many(rules: Rules) -> None:
+    check_against_brute_force(random_hands(500, 2), rules)
+
+
+def test_batch_equals_single_and_accepts_numpy() -> None:
+    hands = random_hands(40, 3)
+    singles = [best_arrangement(h) for h in hands]
+    assert best_arrangements(hands) == singles
+    array = np.array([[c.index for c in h] for h in hands], dtype=np.uint8)
+    batch = best_arrangements(array)
+    assert batch == singles
+    assert [a.value for a in batch] == [a.value for a in singles]
+    with pytest.raises(TypeError):
+        best_arrangements(array[:, :12])
+
+
+def test_instant_wins_are_reported() -> None:
+    a = best_arrangement("2♠ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥")
+    assert a.instant == "dragon"
+    three_flushes = best_arrangement("2♠ 3♠ 5♠ 7♠ 9♠ 2♥ 3♥ 5♥ 7♥ 9♥ 2♦ 3♦ 5♦")
+    assert three_flushes.instant == "three_flushes"
+    assert len({c.suit for c in three_flushes.front}) == 1
+    three_straights = best_arrangement("A♠ 2♥ 3♦ 4♠ 5♠ 2♣ 3♣ 4♣ 5♣ 6♥ 7♦ 8♣ 9♥")
+    assert three_straights.instant == "three_straights"
+    assert not is_fouled(three_straights)
+
+
+def test_solver_rejects_wrong_hands() -> None:
+    with pytest.raises(IllegalMoveError):
+        best_arrangement("A♠ K♠ Q♠")
+    with pytest.raises(RulesError):
+        best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠", objective="best")  # type: ignore[arg-type]
+
+
+hands13 = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True)
+
+
+@given(hands13, st.sampled_from(["expected", "strongest"]), st.sampled_from(["second", "lowest"]))
+def test_arrangement_uses_exactly_the_13_cards_and_is_never_fouled(
+    idx: list[int], objective: str, wheel: str
+) -> None:
+    """A valid arrangement always exists (the strongest back, the best five of the rest), so
+    the solver never fouls."""
+    rules = Rules(wheel=wheel)  # type: ignore[arg-type]
+    cards = [Card(i) for i in idx]
+    a = best_arrangement(cards, rules, objective)  # type: ignore[arg-type]
+    assert sorted(a.cards) == sorted(cards)
+    assert (len(a.back), len(a.middle), len(a.front)) == (5, 5, 3)
+    assert not is_fouled(a, rules)
+
+
+@given(hands13)
+def test_expected_never_below_strongest_in_the_model(idx: list[int]) -> None:
+    cards = [Card(i) for i in idx]
+    e, s = best_arrangement(cards), best_arrangement(cards, objective="strongest")
+    assert e.value is not None and s.value is not None
+    if e.instant is None:
+        assert e.value >= s.value - 1e-12
+
+
+def test_expected_beats_strongest_head_to_head() -> None:
+    """Small run in the default suite; the large one is in the slow suite and the bench."""
+    units = head_to_head(2_000, seed=11)
+    assert units > 0.05
+
+
+@pytest.mark.slow
+def test_expected_beats_strongest_head_to_head_100k() -> None:
+    units = head_to_head(100_000, seed=12)
+    print(f"expected vs strongest: {units:+.4f} units per seat per deal (100,000 deals)")
+    assert units > 0.1
