@@ -165,3 +165,11 @@ def test_play_input_ending_early_is_an_error() -> None:
 def test_colour_cards() -> None:
     assert colour_cards("10♥ 3♠ 4♦") == "[bold red]10♥[/bold red] 3♠ [bold red]4♦[/bold red]"
     assert colour_cards("PR") == "[bold red]PR[/bold red]"
+
+
+def test_play_maubinh_with_a_typed_arrangement() -> None:
+    stdin = "A♠ K♠ | 2 3 4 | x\n1\n2\n"
+    out = run("play", "maubinh", "--seed", "2", "--players", "3", stdin=stdin)
+    assert out.returncode == 0, out.stderr
+    assert "not allowed: the back needs 5 cards" in out.stdout
+    assert "Settlement" in out.stdout and "solver" in out.stdout

@@ -17,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .bots import make_bot
+from .bots import bot_names, make_bot
 from .cards import cards_text
-from .errors import VncardsError
+from .errors import IllegalMoveError, VncardsError
 from .games import GAMES, new_game, parse_rule_options, spec
 from .simulate import simulate
 
@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
     pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
     pl.add_argument(
-        "--bots", default="greedy", help="bot for the other seats, or a,b,c for each seat in turn"
+        "--bots",
+        default=None,
+        help="bot for the other seats, or a,b,c for each seat in turn (default: greedy; solver for maubinh)",
     )
     pl.add_argument("--seed", type=int, default=None, help="deterministic deal (default: random)")
     pl.add_argument("--rules", nargs="*", default=[], metavar="K=V", help="house-rule options")
@@ -127,8 +129,14 @@ def _deal(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _bots_for(game: str, text: str, seats: int, seed: int | None, rules: Any) -> list[Any]:
-    names = [n.strip() for n in text.split(",") if n.strip()] or ["greedy"]
+def _default_bot(game: str) -> str:
+    """The strongest cheap bot of ``game``: greedy, else the game's solver, else random."""
+    names = bot_names(game)
+    return next((n for n in ("greedy", "solver") if n in names), "random")
+
+
+def _bots_for(game: str, text: str | None, seats: int, seed: int | None, rules: Any) -> list[Any]:
+    names = [n.strip() for n in (text or "").split(",") if n.strip()] or [_default_bot(game)]
     return [
         make_bot(names[s % len(names)], game, seed=None if seed is None else seed + s, rules=rules)
         for s in range(seats)
@@ -155,23 +163,36 @@ def _show_table(game: Any, view: dict[str, Any], console: Console) -> None:
         console.print(f"[bold]your hand:[/bold] {colour_cards(' '.join(map(str, hand)))}")
 
 
-def _ask(
-    console: Console, game: Any, view: dict[str, Any], legal: list[dict[str, Any]]
-) -> dict[str, Any] | None:
-    """The human's choice among ``legal`` (None: quit)."""
+def _typed_action(game: Any, seat: int, answer: str) -> dict[str, Any] | None:
+    """A move typed out instead of picked by number: a Mậu Binh arrangement
+    ``back | middle | front`` (5, 5 and 3 cards)."""
+    parts = [p.strip() for p in answer.split("|")]
+    if getattr(game, "GAME", "") == "maubinh" and len(parts) == 3:
+        return {"type": "arrange", "seat": seat, "back": parts[0], "middle": parts[1], "front": parts[2]}
+    return None
+
+
+def _ask(console: Console, game: Any, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The human's choice among ``legal`` (or a typed move); None: quit."""
+    view = game.view(seat)
     _show_table(game, view, console)
     for i, action in enumerate(legal, 1):
         text = game.describe(action).removeprefix(f"seat {action.get('seat')} ")
         console.print(f"  {i:>3}. {colour_cards(text)}")
+    if getattr(game, "GAME", "") == "maubinh":
+        console.print("  (or type your own arrangement: back | middle | front)")
     while True:
-        answer = console.input("your move> ").strip().lower()
-        if answer in ("q", "quit", "exit"):
+        answer = console.input("your move> ").strip()
+        if answer.lower() in ("q", "quit", "exit"):
             return None
-        if answer in ("h", "?", "help"):
+        if answer.lower() in ("h", "?", "help"):
             _show_table(game, view, console)
             continue
         if answer.isdigit() and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
+        typed = _typed_action(game, seat, answer)
+        if typed is not None:
+            return typed
         console.print(
             f"[yellow]{escape(repr(answer))} is not a move: type a number from 1 to {len(legal)}"
             ", h to show the table, or q to quit[/yellow]"
@@ -198,11 +219,14 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         if seat != args.seat:
             game.apply(bots[seat].choose(game.view(seat), legal))
             continue
-        choice = _ask(console, game, game.view(seat), legal)
+        choice = _ask(console, game, seat, legal)
         if choice is None:
             console.print("game abandoned")
             return 0
-        game.apply(choice)
+        try:
+            game.apply(choice)
+        except IllegalMoveError as refused:
+            console.print(f"[yellow]not allowed: {escape(str(refused))}[/yellow]")
     for e in game.events[shown:]:
         console.print(f"  [dim]{escape(_event_text(e))}[/dim]")
     table = Table(title="Settlement")
