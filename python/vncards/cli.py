@@ -211,7 +211,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     shown = 0
     while not game.is_over:
         for e in game.events[shown:]:
-            console.print(f"  [dim]{escape(_event_text(e))}[/dim]")
+            console.print(f"  {_event_text(e)}")
         shown = len(game.events)
         pending = game.pending_seats  # type: ignore[attr-defined]
         seat = args.seat if args.seat in pending else pending[0]
@@ -228,7 +228,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         except IllegalMoveError as refused:
             console.print(f"[yellow]not allowed: {escape(str(refused))}[/yellow]")
     for e in game.events[shown:]:
-        console.print(f"  [dim]{escape(_event_text(e))}[/dim]")
+        console.print(f"  {_event_text(e)}")
     table = Table(title="Settlement")
     table.add_column("seat")
     table.add_column("player")
@@ -247,8 +247,15 @@ def _play(args: argparse.Namespace, console: Console) -> int:
 
 
 def _event_text(event: dict[str, Any]) -> str:
-    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
-    return f"{event.get('type')}: {fields}"
+    """Rich markup of one event: its type, then its fields with the cards in colour."""
+
+    def value(key: str, v: Any) -> str:
+        if key in ("card", "cards") and isinstance(v, (str, list)):
+            return colour_cards(v if isinstance(v, str) else " ".join(map(str, v)))
+        return escape(str(v))
+
+    fields = ", ".join(f"{k}={value(k, v)}" for k, v in event.items() if k != "type")
+    return f"[dim]{escape(str(event.get('type')))}:[/dim] {fields}"
 
 
 #: Per-bot event columns of the simulate summary (shown when they occurred in the run).
