@@ -17,7 +17,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from vncards._core import cards_to_mask, rollout_evaluate
+from vncards.bots.shedding import samloc_setup, tienlen_setup
+from vncards.samloc import Rules as SamLocRules
 from vncards.simulate import simulate
+from vncards.tienlen import Rules as TienLenRules
 
 GAMES = ("tienlen", "samloc")
 PAIRINGS = (("montecarlo", "greedy"), ("greedy", "random"), ("montecarlo", "random"))
@@ -49,6 +53,29 @@ def run_pairing(
     return out
 
 
+def rollout_rate(game: str, rollouts: int = 20_000) -> float:
+    """Full-hand rollouts per second (one thread) from a fresh four-seat deal."""
+    if game == "samloc":
+        setup, hand = samloc_setup(SamLocRules(), 4), "3♠ 4♦ 5♥ 6♣ 9♣ 9♦ J♥ Q♦ K♠ 2♥"
+    else:
+        rules = TienLenRules.north() if game == "tienlen-north" else TienLenRules()
+        setup, hand = tienlen_setup(rules, 4), "3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦"
+    mask = cards_to_mask(hand)
+    n = mask.bit_count()
+    start = time.perf_counter()
+    rollout_evaluate(
+        setup,
+        me=0,
+        hand=mask,
+        unseen=((1 << 52) - 1) & ~mask,
+        counts=[n] * 4,
+        candidates=[mask & -mask],
+        rollouts=rollouts,
+        seed=1,
+    )
+    return rollouts / (time.perf_counter() - start)
+
+
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=10_000, help="games per pairing")
@@ -64,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     args = p.parse_args(argv)
     results = []
     for game in args.game or GAMES:
+        if not args.json:
+            print(f"{game:<14} rollouts: {rollout_rate(game):,.0f} full hands/s (one thread)")
         for a, b in PAIRINGS:
             r = run_pairing(game, a, b, args.games, args.seed, args.jobs)
             results.append(r)
