@@ -54,6 +54,7 @@ def test_every_game_lists_its_bots() -> None:
     assert bot_names("tienlen-north") == ["random", "greedy", "montecarlo"]
     assert bot_names("samloc") == ["random", "greedy", "montecarlo"]
     assert bot_names("tusac") == ["random", "greedy"]
+    assert bot_names("maubinh") == ["random", "solver"]
     with pytest.raises(RulesError, match="no bot 'montecarlo' for tusac"):
         make_bot("montecarlo", "tusac")
 
@@ -84,6 +85,11 @@ def test_tienlen_bots_under_ranked_scoring() -> None:
 def test_tusac_greedy_plays_legal_games(players: int) -> None:
     for seed in range(3):
         _legal_game("tusac", players, ["greedy", "random"], seed)
+
+
+def test_maubinh_solver_bot_through_make_bot() -> None:
+    summary = simulate("maubinh", 20, ["solver", "random"], players=4, seed=2, jobs=1)
+    assert summary.bots["solver"].mean > 0
 
 
 def test_the_view_gives_the_unseen_cards_exactly() -> None:
