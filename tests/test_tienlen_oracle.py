@@ -10,7 +10,7 @@ from itertools import combinations, pairwise
 from typing import NamedTuple
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vncards import Card, parse_cards, tienlen
@@ -214,6 +214,7 @@ def test_combo_objects() -> None:
     assert str(tienlen.classify("3♠3♣4♦4♥5♠5♦").top_card) == "5♦"  # type: ignore[union-attr]
 
 
+@settings(deadline=None)
 @given(hand=st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True),
        other=st.lists(st.integers(0, 51), min_size=1, max_size=8, unique=True),
        pick=st.integers(0, 10**6), name=st.sampled_from(sorted(VARIANTS)))

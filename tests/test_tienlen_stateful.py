@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -123,3 +124,6 @@ class TienLenMachine(RuleBasedStateMachine):
 
 
 TestTienLenMachine = TienLenMachine.TestCase
+# Steps include snapshot round-trips: no per-example deadline on a loaded machine; the
+# example count comes from the active profile.
+TestTienLenMachine.settings = settings(deadline=None)
