@@ -103,13 +103,13 @@ def main() -> None:
     thirteen = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :13].astype(np.uint8)
     lists = [[Card(int(i)) for i in row] for row in thirteen]
     print("\nbest arrangement")
-    for objective in ("strongest", "expected"):
-        sample = lists[:5_000]
-        r = rate(lambda: [best_arrangement(h, objective=objective) for h in sample], len(sample))
-        print(f"  best_arrangement({objective!r}) from Python: {1e6 / r:8.1f} µs/hand")
-    for objective in ("strongest", "expected"):
-        r = rate(lambda: best_arrangements(thirteen, objective=objective), len(thirteen))
-        print(f"  best_arrangements({objective!r}) numpy batch: {r:>10,.0f} hands/s")
+    sample = lists[:5_000]
+    for obj in ("strongest", "expected"):
+        r = rate(lambda o=obj: [best_arrangement(h, objective=o) for h in sample], len(sample))
+        print(f"  best_arrangement({obj!r}) from Python: {1e6 / r:8.1f} µs/hand")
+    for obj in ("strongest", "expected"):
+        r = rate(lambda o=obj: best_arrangements(thirteen, objective=o), len(thirteen))
+        print(f"  best_arrangements({obj!r}) numpy batch: {r:>10,.0f} hands/s")
 
     start = time.perf_counter()
     units = head_to_head(args.deals, seed=2026)

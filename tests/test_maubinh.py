@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vncards import IllegalMoveError, RulesError, SnapshotError
+from vncards import Card, IllegalMoveError, RulesError, SnapshotError
 from vncards.maubinh import (
     INSTANT_WINS,
     Arrangement,
@@ -19,6 +19,7 @@ from vncards.maubinh import (
     Rules,
     best_arrangement,
     instant_win,
+    is_fouled,
     settle,
     settle_itemised,
 )
@@ -172,6 +173,31 @@ def test_random_settlements_are_zero_sum_and_match_the_ledger(
         totals[e["from"]] -= e["units"]
         totals[e["to"]] += e["units"]
     assert totals == game.settlement
+
+
+@given(st.permutations(range(52)), st.integers(2, 4), st.booleans(), st.booleans(), st.data())
+def test_random_splits_settle_zero_sum_with_fouls(
+    deck: list[int], players: int, scoop: bool, scoop_all: bool, data: st.DataObject
+) -> None:
+    """Arbitrary (mostly fouled) splits and forfeits: zero-sum, ledger = totals, and the fouled
+    flags are exactly the foul check (for seats without an instant win)."""
+    rules = Rules(scoop=scoop, scoop_all=scoop_all)
+    seats: list[Arrangement | None] = []
+    for s in range(players):
+        cards = [Card(i) for i in deck[13 * s : 13 * s + 13]]
+        seats.append(None if data.draw(st.booleans()) and s == 0 else
+                     Arrangement(cards[:5], cards[5:10], cards[10:]))
+    result = settle_itemised(seats, rules)
+    assert sum(result.totals) == 0
+    totals = [0] * players
+    for e in result.ledger:
+        assert e["units"] > 0 and e["from"] != e["to"]
+        totals[e["from"]] -= e["units"]
+        totals[e["to"]] += e["units"]
+    assert totals == result.totals
+    for seat, arr, inst in zip(range(players), seats, result.instants):
+        if inst is None:
+            assert result.fouled[seat] == (arr is None or is_fouled(arr, rules))
 
 
 # ---- the table flow ------------------------------------------------------------------------------

@@ -21,13 +21,13 @@ from vncards.maubinh import (
     is_fouled,
 )
 
-MB_RANK = {r: i for i, r in enumerate("2 3 4 5 6 7 8 9 10 J Q K A".split())}
+MB_RANK = {r: i for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])}
 LOWEST = Rules(wheel="lowest")
 
 
 def straight_order(wheel: str) -> list[tuple[int, ...]]:
     """Straights weakest first, as sets of Mậu Binh ranks (A = 12, 2 = 0)."""
-    normal = [tuple(range(lo, lo + 5)) for lo in range(0, 9)]
+    normal = [tuple(range(lo, lo + 5)) for lo in range(9)]
     wheel_ranks = (0, 1, 2, 3, 12)
     return [*normal[:-1], wheel_ranks, normal[-1]] if wheel == "second" else [wheel_ranks, *normal]
 
@@ -74,7 +74,7 @@ def check_consistent(keys: list[tuple[int, ...]], ranks: np.ndarray) -> None:
     for k, r in zip(keys, ranks.tolist()):
         assert key_to_rank.setdefault(k, r) == r, (k, r, key_to_rank[k])
     ordered = [key_to_rank[k] for k in sorted(key_to_rank)]
-    assert all(a < b for a, b in zip(ordered, ordered[1:]))
+    assert all(a < b for a, b in itertools.pairwise(ordered))
 
 
 @pytest.mark.parametrize("wheel", ["second", "lowest"])

@@ -25,7 +25,7 @@ from vncards.maubinh import (
     position_tables,
 )
 
-MB_RANK = {r: i for i, r in enumerate("2 3 4 5 6 7 8 9 10 J Q K A".split())}
+MB_RANK = {r: i for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])}
 
 
 def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,7 +91,7 @@ def brute_force(cards: list[Card], rules: Rules, objective: str) -> tuple[float,
         i = int(np.argmax(np.where(valid, key, -1)))
         return 0.0, (int(rb[i]), int(rm[i]), int(rf[i]))
     t = position_tables(rules)
-    win, tie, lose, loss, bonus, value = range(6)
+    win, _tie, lose, loss, bonus, value = range(6)
     b, m, f = t["back"][rb], t["middle"][rm], t["front"][rf]
     v = b[:, value] + m[:, value] + f[:, value]
     if rules.scoop:

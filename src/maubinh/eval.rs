@@ -65,6 +65,22 @@ pub(crate) fn multiset_term(rank: u32, k: u32) -> u16 {
     BINOM[(rank + k - 1) as usize][k as usize]
 }
 
+/// `CARD_TERMS[k][card]`: the multiset-index term of `card` as the (k+1)-th lowest of five
+/// (index 52..63 unused, so a short mask cannot read out of bounds).
+const CARD_TERMS: [[u16; 64]; 5] = {
+    let mut t = [[0u16; 64]; 5];
+    let mut k = 0;
+    while k < 5 {
+        let mut c = 0;
+        while c < 52 {
+            t[k][c] = BINOM[c / 4 + k][k + 1];
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Mậu Binh rank (2 = 0 … A = 12) of a Tiến Lên rank index (3 = 0 … A = 11, 2 = 12).
 #[inline]
 pub const fn mb_rank(tl_rank: u8) -> u8 {
@@ -357,8 +373,22 @@ impl Evaluator {
     /// Strength class of exactly five cards (a 52-bit mask with 5 bits set), 0 = weakest.
     #[inline]
     pub fn class5(&self, mask: u64) -> u16 {
-        let (ms, flush) = multiset_index(mask);
-        self.class5_of(ms, flush)
+        // Unrolled: five lowest set bits, their multiset terms, and one suit test.
+        let mut m = mask;
+        let mut take = || {
+            let c = m.trailing_zeros() & 63;
+            m &= m.wrapping_sub(1);
+            c as usize
+        };
+        let (c0, c1, c2, c3, c4) = (take(), take(), take(), take(), take());
+        let t = &CARD_TERMS;
+        let ms = t[0][c0] + t[1][c1] + t[2][c2] + t[3][c3] + t[4][c4];
+        let suits = (1u32 << (c0 & 3))
+            | (1 << (c1 & 3))
+            | (1 << (c2 & 3))
+            | (1 << (c3 & 3))
+            | (1 << (c4 & 3));
+        self.class5_of(ms, suits.is_power_of_two())
     }
 
     /// Strength class of exactly three cards, 0 = weakest.

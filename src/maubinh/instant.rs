@@ -22,15 +22,6 @@ pub enum Instant {
 }
 
 impl Instant {
-    pub const ALL: [Instant; 6] = [
-        Instant::ThreeStraights,
-        Instant::ThreeFlushes,
-        Instant::SixPairs,
-        Instant::FivePairsTriple,
-        Instant::Dragon,
-        Instant::DragonFlush,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Instant::ThreeStraights => "three_straights",
@@ -40,10 +31,6 @@ impl Instant {
             Instant::Dragon => "dragon",
             Instant::DragonFlush => "dragon_flush",
         }
-    }
-
-    pub fn from_name(name: &str) -> Option<Instant> {
-        Instant::ALL.into_iter().find(|k| k.name() == name)
     }
 
     /// Units paid by each opponent (seed 004).

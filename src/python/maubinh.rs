@@ -8,12 +8,13 @@ use crate::maubinh::instant::instant_win;
 use crate::maubinh::settle::settle;
 use crate::maubinh::simulate::{head_to_head, position_histograms};
 use crate::maubinh::solver::{best_arrangement, ranked_arrangements, Objective, Solution};
-use crate::maubinh::{self as mb, Arrangement, Rules, Wheel};
+use crate::maubinh::{self as mb, Arrangement, Evaluator, Rules, Wheel};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
     let wheel = match wheel {
@@ -46,6 +47,94 @@ fn solution_tuple(s: Solution) -> SolutionTuple {
     )
 }
 
+/// The array's values row-major, copied so the GIL can be released.
+fn flat_copy(arr: &PyReadonlyArray2<'_, u8>) -> Vec<u8> {
+    match arr.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => arr.as_array().iter().copied().collect(),
+    }
+}
+
+/// The mask of one row of `N` card indices, if they are distinct cards.
+#[inline(always)]
+fn row_mask<const N: usize>(row: &[u8]) -> Option<u64> {
+    let mut m = 0u64;
+    for &c in &row[..N] {
+        if c >= 52 {
+            return None;
+        }
+        m |= 1 << c;
+    }
+    (m.count_ones() as usize == N).then_some(m)
+}
+
+/// Hand ranks of the rows of a flat `(N, k)` array (k = 5 or 3) in one parallel pass.
+fn ranks_of_rows(flat: &[u8], k: usize, ev: &Evaluator) -> Result<Vec<i32>, Error> {
+    // The first bad row, noted on the (rare) error path instead of a second pass.
+    let bad = AtomicUsize::new(usize::MAX);
+    let note = |row: usize| {
+        bad.fetch_min(row, Ordering::Relaxed);
+        -1
+    };
+    let mut ranks = Vec::with_capacity(flat.len() / k.max(1));
+    match k {
+        5 => flat
+            .par_chunks_exact(5)
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<5>(row).map_or_else(|| note(i), |m| ev.class5(m) as i32))
+            .collect_into_vec(&mut ranks),
+        3 => flat
+            .par_chunks_exact(3)
+            .with_min_len(1 << 14)
+            .enumerate()
+            .map(|(i, row)| row_mask::<3>(row).map_or_else(|| note(i), |m| ev.class3(m) as i32))
+            .collect_into_vec(&mut ranks),
+        _ => {
+            return Err(Error::illegal(
+                "invalid_combination",
+                format!("a batch of hands is an (N, 5) or (N, 3) array, not (N, {k})"),
+            ))
+        }
+    }
+    match bad.into_inner() {
+        usize::MAX => Ok(ranks),
+        row => Err(Error::invalid_card(
+            format!("row {row}"),
+            row,
+            "bad or repeated card index in row",
+        )),
+    }
+}
+
+/// Card masks of the rows of a flat row-major array of card indices; a row with an index
+/// above 51 or a repeated card is an error naming the row.
+fn rows_to_masks(flat: &[u8], k: usize) -> Result<Vec<u64>, Error> {
+    const BAD: u64 = u64::MAX;
+    let mut masks = Vec::with_capacity(flat.len() / k.max(1));
+    flat.par_chunks(k.max(1))
+        .with_min_len(4096)
+        .map(|row| {
+            let mut m = 0u64;
+            for &c in row {
+                if c >= 52 || m >> c & 1 == 1 {
+                    return BAD;
+                }
+                m |= 1 << c;
+            }
+            m
+        })
+        .collect_into_vec(&mut masks);
+    match masks.par_iter().position_first(|&m| m == BAD) {
+        Some(row) => Err(Error::invalid_card(
+            format!("row {row}"),
+            row,
+            "bad or repeated card index in row",
+        )),
+        None => Ok(masks),
+    }
+}
+
 /// Masks of a batch: a numpy `(N, k)` uint8 array of card indices, or an iterable of hands.
 fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u64>> {
     if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
@@ -57,33 +146,8 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
             )));
         }
         // One flat copy (row-major), then the GIL is released.
-        let flat: Vec<u8> = match arr.as_slice() {
-            Ok(slice) => slice.to_vec(),
-            Err(_) => arr.as_array().iter().copied().collect(),
-        };
-        let py = hands.py();
-        return py
-            .detach(|| {
-                flat.par_chunks(k.max(1))
-                    .with_min_len(4096)
-                    .enumerate()
-                    .map(|(i, row)| {
-                        let mut m = 0u64;
-                        for &c in row {
-                            if c >= 52 || m >> c & 1 == 1 {
-                                return Err(Error::invalid_card(
-                                    c.to_string(),
-                                    i,
-                                    "bad or repeated card index in row",
-                                ));
-                            }
-                            m |= 1 << c;
-                        }
-                        Ok(m)
-                    })
-                    .collect::<Result<Vec<u64>, Error>>()
-            })
-            .map_err(to_py);
+        let flat = flat_copy(&arr);
+        return hands.py().detach(|| rows_to_masks(&flat, k)).map_err(to_py);
     }
     if hands.hasattr("__array_interface__")? {
         return Err(PyTypeError::new_err(
@@ -109,15 +173,34 @@ fn maubinh_hand_ranks<'py>(
     wheel: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let r = rules(wheel, true, false)?;
-    let masks = batch_masks(hands, None)?;
+    let ev = r.evaluator();
     let py = hands.py();
+    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+        let k = arr.shape()[1];
+        let flat = flat_copy(&arr);
+        let ranks = py.detach(|| ranks_of_rows(&flat, k, ev)).map_err(to_py)?;
+        return Ok(PyArray1::from_vec(py, ranks));
+    }
+    let masks = batch_masks(hands, None)?;
     let ranks = py
         .detach(|| {
+            let mut ranks = Vec::with_capacity(masks.len());
             masks
                 .par_iter()
                 .with_min_len(4096)
-                .map(|&m| mb::hand_rank(m, &r).map(i32::from))
-                .collect::<Result<Vec<i32>, Error>>()
+                .map(|&m| match m.count_ones() {
+                    5 => ev.class5(m) as i32,
+                    3 => ev.class3(m) as i32,
+                    _ => -1,
+                })
+                .collect_into_vec(&mut ranks);
+            match ranks.par_iter().position_first(|&x| x < 0) {
+                Some(row) => Err(Error::illegal(
+                    "invalid_combination",
+                    format!("hand {row} does not have 5 or 3 cards"),
+                )),
+                None => Ok(ranks),
+            }
         })
         .map_err(to_py)?;
     Ok(PyArray1::from_vec(py, ranks))

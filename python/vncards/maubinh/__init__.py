@@ -11,6 +11,7 @@ flow :class:`Game`.
 1
 """
 
+from .bots import BOTS, SolverBot
 from .core import (
     CATEGORIES,
     INSTANT_WINS,
@@ -18,6 +19,7 @@ from .core import (
     Objective,
     Rules,
     Settlement,
+    arrangement_report,
     best_arrangement,
     best_arrangements,
     compare_hands,
@@ -29,17 +31,14 @@ from .core import (
     instant_win,
     is_fouled,
     position_tables,
-    arrangement_report,
     ranked_arrangements,
     settle,
     settle_itemised,
 )
-from .bots import BOTS, SolverBot
 from .game import Game
 
 __all__ = [
     "BOTS",
-    "SolverBot",
     "CATEGORIES",
     "INSTANT_WINS",
     "Arrangement",
@@ -47,6 +46,8 @@ __all__ = [
     "Objective",
     "Rules",
     "Settlement",
+    "SolverBot",
+    "arrangement_report",
     "best_arrangement",
     "best_arrangements",
     "compare_hands",
@@ -59,7 +60,6 @@ __all__ = [
     "is_fouled",
     "position_tables",
     "ranked_arrangements",
-    "arrangement_report",
     "settle",
     "settle_itemised",
 ]

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..errors import RulesError
 from ..table import Seed
-__all__ = ["SolverBot", "BOTS"]
+
+__all__ = ["BOTS", "SolverBot"]
 
 
 class SolverBot:

@@ -15,7 +15,6 @@ False
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,27 +28,27 @@ from ..errors import IllegalMoveError, RulesError
 from ..rules import RulesBase
 
 __all__ = [
-    "Rules",
-    "Arrangement",
-    "Settlement",
-    "Objective",
-    "INSTANT_WINS",
     "CATEGORIES",
-    "hand_rank",
-    "hand_ranks",
-    "hand_category",
-    "compare_hands",
-    "is_fouled",
-    "instant_win",
+    "INSTANT_WINS",
+    "Arrangement",
+    "Objective",
+    "Rules",
+    "Settlement",
+    "arrangement_report",
     "best_arrangement",
     "best_arrangements",
+    "compare_hands",
     "expected_value",
+    "hand_category",
+    "hand_rank",
+    "hand_ranks",
+    "head_to_head",
+    "instant_win",
+    "is_fouled",
+    "position_tables",
+    "ranked_arrangements",
     "settle",
     "settle_itemised",
-    "position_tables",
-    "head_to_head",
-    "ranked_arrangements",
-    "arrangement_report",
 ]
 
 Objective = Literal["expected", "strongest"]
@@ -112,13 +111,12 @@ def _rules(rules: Rules | None) -> Rules:
     return rules
 
 
-def _mb_order(card: Card) -> tuple[int, int]:
-    """Mậu Binh order for display: 2 lowest, A highest, then suit."""
-    return ((card.rank_index + 1) % 13, card.suit_index)
-
-
 def _cards(mask: int) -> tuple[Card, ...]:
-    return tuple(sorted(_core.mask_to_cards(mask), key=_mb_order))
+    """The cards of a mask low to high in Mậu Binh order (2 lowest, A highest, then suit):
+    Tiến Lên order with the 2s (indices 48..51) moved to the front."""
+    cards = _core.mask_to_cards(mask)
+    twos = (mask >> 48).bit_count()
+    return tuple(cards[-twos:] + cards[:-twos]) if twos else tuple(cards)
 
 
 @dataclass(frozen=True)
@@ -162,7 +160,14 @@ class Arrangement:
     def _from_masks(
         cls, back: int, middle: int, front: int, instant: str | None = None, value: float | None = None
     ) -> Arrangement:
-        return cls(_cards(back), _cards(middle), _cards(front), instant, value)
+        """An arrangement from masks the core has already checked (no re-validation)."""
+        self = object.__new__(cls)
+        for name, mask in (("back", back), ("middle", middle), ("front", front)):
+            object.__setattr__(self, name, _cards(mask))
+        object.__setattr__(self, "instant", instant)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "_masks", (back, middle, front))
+        return self
 
     @property
     def masks(self) -> tuple[int, int, int]:
@@ -182,10 +187,6 @@ class Arrangement:
 
     def __str__(self) -> str:
         return " | ".join(self.to_text())
-
-    def replace_meta(self, **changes: Any) -> Arrangement:
-        """A copy with ``instant``/``value`` changed."""
-        return dataclasses.replace(self, **changes)
 
 
 def _arrangement(value: Any) -> Arrangement:
@@ -370,6 +371,13 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     Every pair settles on its own: instant wins first, then fouls (6 units), then hand by hand
     with bonuses, doubled for a scoop. Ledger reasons: ``"back"``, ``"middle:full_house"``,
     ``"scoop"``, ``"scoop_all"``, ``"foul"``, ``"instant:dragon"``…
+
+    Readings of RULES.md §4 taken here: an instant win is declared automatically from the
+    seat's 13 cards (even under a fouled arrangement; a forfeited seat has none) and is paid in
+    full by a fouled opponent; a foul pays a flat 6 (no scoop doubling); with ``scoop_all``, a
+    seat scoops "every opponent" when it scooped each compared opponent and every other
+    opponent fouled, with at least one compared opponent and 3–4 players; then each scooped
+    opponent pays its (scoop-doubled) total once more.
 
     >>> s = settle_itemised([("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦"),
     ...                      ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")])

@@ -27,7 +27,8 @@ from ..cards import Card
 from ..errors import IllegalMoveError
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask
 from ..table import Seed, TableGame
-from .core import Arrangement, Rules, _cards, best_arrangement
+from .core import Arrangement, _cards, best_arrangement
+from .core import Rules as MauBinhRules
 
 __all__ = ["Game"]
 
@@ -38,7 +39,7 @@ class Game(TableGame):
     """A hand of Mậu Binh for 2–4 players (13 cards each)."""
 
     GAME = "maubinh"
-    Rules = Rules
+    Rules = MauBinhRules
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
 
@@ -48,7 +49,9 @@ class Game(TableGame):
     _forfeited: list[bool]
     _result: dict[str, Any] | None
 
-    def __init__(self, players: int = 4, rules: Rules | None = None, seed: Seed = None) -> None:
+    def __init__(
+        self, players: int = 4, rules: MauBinhRules | None = None, seed: Seed = None
+    ) -> None:
         super().__init__(players, rules, seed)
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -91,12 +94,12 @@ class Game(TableGame):
     # -- actions -------------------------------------------------------------------------------
 
     def _check_open(self, seat: Any) -> int:
-        seat = self._check_seat(seat)
+        checked: int = self._check_seat(seat)
         if self.is_over:
             raise IllegalMoveError("game_over", "the hand is over")
-        if self._confirmed[seat]:
-            raise IllegalMoveError("already_confirmed", f"seat {seat} has already confirmed")
-        return seat
+        if self._confirmed[checked]:
+            raise IllegalMoveError("already_confirmed", f"seat {checked} has already confirmed")
+        return checked
 
     def _validated(self, seat: int, arrangement: Any) -> tuple[int, int, int]:
         if isinstance(arrangement, Arrangement):
