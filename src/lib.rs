@@ -7,6 +7,7 @@ pub mod cards;
 pub mod error;
 pub mod maubinh;
 pub mod rng;
+pub mod rollout;
 pub mod samloc;
 pub mod shedding;
 pub mod tienlen;

@@ -250,3 +250,63 @@ def tusac_legal_claims(
 ) -> list[tuple[str, list[int]]]: ...
 def tusac_check_claim(packed: int, offer: int, meld: str, used: list[int], entitled: bool) -> None: ...
 def tusac_rac_kinds(packed: int) -> list[int]: ...
+
+# ---- rollout (src/python/rollout.rs): the shedding bots' rollouts ----------------------------
+@final
+class RolloutSetup:
+    def __new__(
+        cls,
+        rules: SheddingRules,
+        players: int,
+        *,
+        after_pass: str | None = None,
+        bao_mot: bool = False,
+        finish_on_two: bool = True,
+        card: int = 1,
+        cong: int = 26,
+        black_two: int = 3,
+        red_two: int = 6,
+        quad: int = 12,
+        places: Sequence[int] = ...,
+        sam: int = 0,
+        sam_block_each: bool = False,
+    ) -> RolloutSetup: ...
+    @property
+    def players(self) -> int: ...
+
+def rollout_evaluate(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    candidates: Sequence[int | None],
+    rollouts: int,
+    seed: int,
+    played_any: int = 0,
+    table: int | None = None,
+    table_seat: int = 0,
+    passed: int = 0,
+    out: int = 0,
+    must: int = 0,
+    sam: int | None = None,
+) -> list[float]: ...
+def rollout_sam_success(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    samples: int,
+    seed: int,
+) -> float: ...
+def rollout_greedy_choice(
+    setup: RolloutSetup,
+    hand: int,
+    plays: Sequence[int],
+    table: int | None,
+    min_other: int,
+    can_pass: bool,
+) -> int | None: ...

@@ -24,11 +24,13 @@ __all__ = ["GameResult", "BotStats", "Summary", "play_game", "simulate"]
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: units per bot name, the winners, and counts of event types."""
+    """One finished game: units per seat, the bot of each seat, counts of event types, and
+    counts of the events naming each seat (``seat`` field: the cutter, the cóng seat...)."""
 
     units: dict[int, int]
     bot_of_seat: tuple[str, ...]
     events: dict[str, int]
+    seat_events: tuple[dict[str, int], ...] = ()
 
 
 @dataclass
@@ -40,6 +42,7 @@ class BotStats:
     wins: int = 0
     units: int = 0
     units_sq: int = 0
+    events: Counter[str] = field(default_factory=Counter)
 
     @property
     def mean(self) -> float:
@@ -57,6 +60,15 @@ class BotStats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.seats_played if self.seats_played else 0.0
+
+    @property
+    def win_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of the win rate (normal approximation)."""
+        n = self.seats_played
+        if n < 2:
+            return math.inf
+        p = self.win_rate
+        return 1.96 * math.sqrt(p * (1 - p) / n)
 
 
 @dataclass
@@ -77,6 +89,8 @@ class Summary:
             stats.units_sq += units * units
             if units == best and units > 0:
                 stats.wins += 1
+            if seat < len(result.seat_events):
+                stats.events.update(result.seat_events[seat])
         self.events.update(result.events)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,8 +102,10 @@ class Summary:
                     "seats_played": s.seats_played,
                     "wins": s.wins,
                     "win_rate": s.win_rate,
+                    "win_rate_ci95": s.win_ci95,
                     "mean_units": s.mean,
                     "ci95": s.ci95,
+                    "events": dict(sorted(s.events.items())),
                 }
                 for n, s in self.bots.items()
             },
@@ -114,11 +130,21 @@ def _one(args: tuple[str, int, dict[str, Any], list[str], int, int]) -> GameResu
     rotation = index % players
     seats = tuple(bot_names[(s + rotation) % players] for s in range(players))
     game_seed = (seed * 1_000_003 + index) % 2**256
-    bots = [make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256) for s, name in enumerate(seats)]
-    game = play_game(new_game(game_name, players, options, seed=game_seed), bots)
+    game = new_game(game_name, players, options, seed=game_seed)
+    bots = [
+        make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256, rules=game.rules)
+        for s, name in enumerate(seats)
+    ]
+    play_game(game, bots)
     settlement = game.settlement or [0] * players
-    counts = Counter(str(e["type"]) for e in game.events)
-    return GameResult(dict(enumerate(settlement)), seats, dict(counts))
+    events = game.events
+    counts = Counter(str(e["type"]) for e in events)
+    per_seat: list[Counter[str]] = [Counter() for _ in range(players)]
+    for e in events:
+        seat = e.get("seat")
+        if isinstance(seat, int) and 0 <= seat < players:
+            per_seat[seat][str(e["type"])] += 1
+    return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)))
 
 
 def _chunk(args: list[tuple[str, int, dict[str, Any], list[str], int, int]]) -> list[GameResult]:

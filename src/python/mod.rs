@@ -8,6 +8,7 @@ mod cards;
 mod errors;
 mod maubinh;
 mod rng;
+mod rollout;
 mod samloc;
 mod shedding;
 mod tusac;
@@ -26,5 +27,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     samloc::register(m)?;
     tusac::register(m)?;
     maubinh::register(m)?;
+    rollout::register(m)?;
     Ok(())
 }

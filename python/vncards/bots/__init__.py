@@ -3,7 +3,9 @@
 A bot is anything with ``choose(view, legal_actions) -> action``: it sees only the seat's
 ``view`` (never another seat's hidden cards) and the list of action dicts open to that seat,
 and returns one of them. ``random`` works for every game; games add stronger bots through a
-``BOTS`` mapping in their module (e.g. ``greedy``), found here by name.
+``BOTS`` mapping in their module, found here by name: ``greedy`` (Tiến Lên, Sâm Lốc, Tứ Sắc),
+``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust, :mod:`.montecarlo`) and
+``solver`` (Mậu Binh). Bots that take the table's ``rules`` get them from :func:`make_bot`.
 
 >>> bot = make_bot("random", "tienlen", seed=1)
 >>> bot.choose({}, [{"type": "pass", "seat": 0}])
@@ -12,6 +14,7 @@ and returns one of them. ``random`` works for every game; games add stronger bot
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -55,12 +58,25 @@ def bot_names(game: str) -> list[str]:
     return ["random", *sorted(extra)]
 
 
-def make_bot(name: str, game: str, seed: Seed = None, **options: Any) -> Bot:
-    """The bot called ``name`` for ``game``; game bots take the same ``seed``/options."""
+def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
+    """The bot called ``name`` for ``game``, for a table with ``rules`` (default: the game's
+    preset); game bots take the same ``seed`` and their own options (e.g. ``budget``)."""
     if name == "random":
         return RandomBot(seed)
     extra = getattr(spec(game).load(), "BOTS", {})
     if name not in extra:
         raise RulesError(f"no bot {name!r} for {game} (bots: {', '.join(bot_names(game))})")
-    bot: Bot = extra[name](seed=seed, **options)
+    factory = extra[name]
+    if _takes(factory, "rules"):
+        options["rules"] = spec(game).rules() if rules is None else rules
+    bot: Bot = factory(seed=seed, **options)
     return bot
+
+
+def _takes(factory: Any, name: str) -> bool:
+    """Does ``factory`` accept a keyword argument ``name``?"""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)

@@ -20,6 +20,7 @@ from .combos import (
 )
 from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
 from .rules import PENALTIES, Rules
+from ..bots.catalog import SAMLOC_BOTS as BOTS  # bots by name, for make_bot
 
 __all__ = [
     "CONG_UNITS",

@@ -472,7 +472,8 @@ class SheddingGame(TableGame):
     # -- views and snapshots -------------------------------------------------------------------
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, the table, and the others' card counts."""
+        """What ``seat`` may see: its own hand, the table, the cards each seat has played,
+        and the others' card counts."""
         seat = self._check_seat(seat)
         table = self._table
         return {
@@ -482,9 +483,9 @@ class SheddingGame(TableGame):
             "hand": mask_to_text(self._hands[seat]).split(),
             "hand_counts": [m.bit_count() for m in self._hands],
             "current_seat": self._turn,
-            "table": None
-            if table is None
-            else {"seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
+            "table": None if table is None else {
+                "seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
+            "played": [mask_to_text(m).split() for m in self._played],
             "passed": [s for s in range(self._players) if self._passed >> s & 1],
             "out": [s for s in range(self._players) if self._out >> s & 1],
             "finishing_order": list(self._order),

@@ -32,6 +32,7 @@ from .._core import (
 from ..errors import RulesError
 from .game import Game
 from .rules import Rules
+from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
 
 __all__ = ["Combo", "Game", "Rules", "beats", "classify", "instant_win", "legal_plays"]
 

@@ -25,6 +25,7 @@ from .core import (
     win_score,
 )
 from .game import Game
+from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
 
 __all__ = [
     "MELD_LENH",

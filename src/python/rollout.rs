@@ -1,0 +1,231 @@
+//! Bindings of the rollout engine behind the shedding bots: `RolloutSetup` (the table's rules
+//! and payoffs, built once per bot), `rollout_evaluate` and `rollout_sam_success` (GIL
+//! released) and `rollout_greedy_choice`. Card arguments are masks.
+
+use super::errors::to_py;
+use super::shedding::PySheddingRules;
+use crate::cards::CardSet;
+use crate::error::Error;
+use crate::rollout::{self, Context, Payoff, Position, Setup, MAX_SEATS};
+use crate::shedding::{classify, Combo, PlayFilter, Rules};
+use pyo3::prelude::*;
+
+/// The rules and payoffs the rollouts of one table use.
+#[pyclass(module = "vncards._core", name = "RolloutSetup", frozen)]
+pub struct PyRolloutSetup(Setup);
+
+#[pymethods]
+impl PyRolloutSetup {
+    #[new]
+    #[pyo3(signature = (rules, players, *, after_pass = None, bao_mot = false, finish_on_two = true,
+        card = 1, cong = 26, black_two = 3, red_two = 6, quad = 12, places = Vec::new(), sam = 0,
+        sam_block_each = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: &Bound<'_, PySheddingRules>,
+        players: usize,
+        after_pass: Option<&str>,
+        bao_mot: bool,
+        finish_on_two: bool,
+        card: i32,
+        cong: i32,
+        black_two: i32,
+        red_two: i32,
+        quad: i32,
+        places: Vec<i32>,
+        sam: i32,
+        sam_block_each: bool,
+    ) -> PyResult<Self> {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(to_py(Error::Rules(format!(
+                "players must be 2..{MAX_SEATS}, not {players}"
+            ))));
+        }
+        let after_pass = match after_pass {
+            None => None,
+            Some("bombs") => Some(PlayFilter::Bombs),
+            Some("four_pair_sequences") => Some(PlayFilter::FourPairSequences),
+            Some(other) => {
+                return Err(to_py(Error::Rules(format!(
+                    "after_pass must be None, 'bombs' or 'four_pair_sequences', not {other:?}"
+                ))))
+            }
+        };
+        let payoff = Payoff {
+            card,
+            cong,
+            black_two,
+            red_two,
+            quad,
+            places,
+            sam,
+            sam_block_each,
+        };
+        Ok(PyRolloutSetup(Setup {
+            rules: rules.get().0,
+            players,
+            after_pass,
+            bao_mot,
+            finish_on_two,
+            payoff,
+        }))
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.0.players
+    }
+
+    fn __repr__(&self) -> String {
+        format!("RolloutSetup({:?})", self.0)
+    }
+}
+
+fn mask(m: u64, what: &str) -> PyResult<CardSet> {
+    CardSet::from_mask(m).map_err(|_| to_py(Error::Rules(format!("{what}: not a card mask"))))
+}
+
+fn combo(m: u64, rules: &Rules, what: &str) -> PyResult<Combo> {
+    classify(mask(m, what)?, rules).ok_or_else(|| {
+        to_py(Error::illegal(
+            "invalid_combination",
+            format!("{what}: not a combination"),
+        ))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn position(
+    setup: &Setup,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: &[u8],
+    played_any: u8,
+    table: Option<u64>,
+    table_seat: usize,
+    passed: u8,
+    out: u8,
+    must: u64,
+    sam: Option<usize>,
+) -> PyResult<Position> {
+    if counts.len() != setup.players {
+        return Err(to_py(Error::Rules(format!(
+            "counts: {} seats expected",
+            setup.players
+        ))));
+    }
+    let mut c = [0u8; MAX_SEATS];
+    c[..counts.len()].copy_from_slice(counts);
+    let pos = Position {
+        me,
+        hand: mask(hand, "hand")?,
+        unseen: mask(unseen, "unseen")?,
+        counts: c,
+        played_any,
+        table: table.map(|t| combo(t, &setup.rules, "table")).transpose()?,
+        table_seat,
+        passed,
+        out,
+        must: mask(must, "must")?,
+        sam,
+    };
+    rollout::check(setup, &pos).map_err(|e| to_py(Error::Rules(e)))?;
+    Ok(pos)
+}
+
+/// Mean score of the root seat `me` for each candidate play (a mask; None: pass) over
+/// `rollouts` deals of the `unseen` cards to the other seats by `counts`.
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, rollouts, seed,
+    played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0, sam = None))]
+#[allow(clippy::too_many_arguments)]
+fn rollout_evaluate(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: Vec<u8>,
+    candidates: Vec<Option<u64>>,
+    rollouts: u32,
+    seed: u64,
+    played_any: u8,
+    table: Option<u64>,
+    table_seat: usize,
+    passed: u8,
+    out: u8,
+    must: u64,
+    sam: Option<usize>,
+) -> PyResult<Vec<f64>> {
+    let setup = &setup.get().0;
+    let pos = position(
+        setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
+    )?;
+    let cands = candidates
+        .iter()
+        .map(|c| c.map(|m| combo(m, &setup.rules, "candidate")).transpose())
+        .collect::<PyResult<Vec<_>>>()?;
+    let setup = setup.clone();
+    Ok(py.detach(move || rollout::evaluate(&setup, &pos, &cands, rollouts, seed)))
+}
+
+/// The share of `samples` deals in which seat `me` declaring Sâm with `hand` is never beaten.
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, unseen, counts, samples, seed))]
+#[allow(clippy::too_many_arguments)]
+fn rollout_sam_success(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: Vec<u8>,
+    samples: u32,
+    seed: u64,
+) -> PyResult<f64> {
+    let setup = &setup.get().0;
+    let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
+    let setup = setup.clone();
+    Ok(py.detach(move || rollout::sam_success(&setup, &pos, samples, seed)))
+}
+
+/// The greedy policy's choice among `plays` (masks, all legal for `hand`): an index, or None
+/// to pass.
+#[pyfunction]
+#[pyo3(signature = (setup, hand, plays, table, min_other, can_pass))]
+fn rollout_greedy_choice(
+    setup: &Bound<'_, PyRolloutSetup>,
+    hand: u64,
+    plays: Vec<u64>,
+    table: Option<u64>,
+    min_other: u32,
+    can_pass: bool,
+) -> PyResult<Option<usize>> {
+    let setup = &setup.get().0;
+    let rules = &setup.rules;
+    let combos = plays
+        .iter()
+        .map(|&m| combo(m, rules, "play"))
+        .collect::<PyResult<Vec<_>>>()?;
+    let table = table.map(|t| combo(t, rules, "table")).transpose()?;
+    let ctx = Context {
+        min_other,
+        can_pass,
+        finish_on_two: setup.finish_on_two,
+    };
+    Ok(rollout::greedy_choice(
+        mask(hand, "hand")?,
+        &combos,
+        table.as_ref(),
+        ctx,
+    ))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRolloutSetup>()?;
+    m.add_function(wrap_pyfunction!(rollout_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout_sam_success, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout_greedy_choice, m)?)?;
+    Ok(())
+}

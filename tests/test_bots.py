@@ -1,0 +1,227 @@
+"""The bots: legal moves in every game and table size, view-only inputs, the Sâm and Tứ Sắc
+decisions, the rollout bindings, and a small strength run (benches/bots_strength.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vncards import RulesError
+from vncards._core import (
+    RolloutSetup,
+    cards_to_mask,
+    rollout_evaluate,
+    rollout_greedy_choice,
+    rollout_sam_success,
+)
+from vncards.bots import bot_names, make_bot
+from vncards.bots.shedding import SheddingView, samloc_setup
+from vncards.bots.tusac import TuSacGreedyBot
+from vncards.games import new_game, spec
+from vncards.samloc import Rules as SamRules
+from vncards.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _legal_game(game: str, players: int, names: list[str], seed: int, **opts: Any) -> Any:
+    g = new_game(game, players, opts, seed=seed)
+    bots = [
+        make_bot(names[s % len(names)], game, seed=seed + s, rules=g.rules, budget=40)
+        if names[s % len(names)] == "montecarlo"
+        else make_bot(names[s % len(names)], game, seed=seed + s, rules=g.rules)
+        for s in range(players)
+    ]
+    for _ in range(5000):
+        if g.is_over:
+            break
+        seat = g.pending_seats[0]
+        legal = g.legal_actions(seat)
+        choice = bots[seat].choose(g.view(seat), legal)
+        assert choice in legal
+        g.apply(choice)
+    assert g.is_over and sum(g.settlement) == 0
+    return g
+
+
+def test_every_game_lists_its_bots() -> None:
+    assert bot_names("tienlen") == ["random", "greedy", "montecarlo"]
+    assert bot_names("tienlen-north") == ["random", "greedy", "montecarlo"]
+    assert bot_names("samloc") == ["random", "greedy", "montecarlo"]
+    assert bot_names("tusac") == ["random", "greedy"]
+    assert bot_names("maubinh") == ["random", "solver"]
+    with pytest.raises(RulesError, match="no bot 'montecarlo' for tusac"):
+        make_bot("montecarlo", "tusac")
+
+
+@pytest.mark.parametrize(
+    "game,players",
+    [
+        ("tienlen", 4),
+        ("tienlen", 2),
+        ("tienlen-north", 3),
+        ("samloc", 2),
+        ("samloc", 5),
+        ("samloc", 4),
+    ],
+)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_shedding_bots_play_legal_games(game: str, players: int, seed: int) -> None:
+    _legal_game(game, players, ["montecarlo", "greedy", "random"], seed)
+
+
+def test_tienlen_bots_under_ranked_scoring() -> None:
+    for seed in range(3):
+        g = _legal_game("tienlen", 4, ["montecarlo", "greedy"], seed, ending="ranked", scoring="ranked")
+        assert len(g.finishing_order) == 4 or any(e["type"] == "instant_win" for e in g.events)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_tusac_greedy_plays_legal_games(players: int) -> None:
+    for seed in range(3):
+        _legal_game("tusac", players, ["greedy", "random"], seed)
+
+
+def test_maubinh_solver_bot_through_make_bot() -> None:
+    summary = simulate("maubinh", 20, ["solver", "random"], players=4, seed=2, jobs=1)
+    assert summary.bots["solver"].mean > 0
+
+
+def test_the_view_gives_the_unseen_cards_exactly() -> None:
+    g = new_game("tienlen", 4, seed=5)
+    for _ in range(9):
+        g.auto_play(g.pending_seats[0])
+    seat = g.pending_seats[0]
+    v = SheddingView.read(g.view(seat))
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= g.hand_mask(s)
+    assert v.unseen == others  # four seats: every card not held or played is in another hand
+    assert v.hand == g.hand_mask(seat) and v.hand & v.unseen == 0
+
+
+def test_bots_see_only_the_view() -> None:
+    # Two tables whose other hands differ but whose view of seat 0 is the same get the same move.
+    g = new_game("samloc", 3, seed=11)
+    h = g.clone()
+    state = h.to_dict()
+    hands = state["state"]["hands"]
+    hands[1], hands[2] = hands[2], hands[1]
+    h = type(g).from_dict(state)
+    assert g.view(0) == h.view(0) and g.hand(1) != h.hand(1)
+    for name in ("greedy", "montecarlo"):
+        a = make_bot(name, "samloc", seed=3, rules=g.rules)
+        b = make_bot(name, "samloc", seed=3, rules=g.rules)
+        seat = g.pending_seats[0]
+        assert a.choose(g.view(seat), g.legal_actions(seat)) == b.choose(h.view(seat), h.legal_actions(seat))
+
+
+def _sam_view(hand: str) -> dict[str, Any]:
+    return {
+        "seat": 0,
+        "hand": hand.split(),
+        "hand_counts": [10, 10, 10],
+        "played": [[], [], []],
+        "table": None,
+        "passed": [],
+        "out": [],
+        "must_include": [],
+        "sam_declarer": None,
+    }
+
+
+SAM_ACTIONS = [{"type": "declare_sam", "seat": 0}, {"type": "decline_sam", "seat": 0}]
+
+
+@pytest.mark.parametrize("name", ["greedy", "montecarlo"])
+def test_sam_is_declared_only_with_a_strong_hand(name: str) -> None:
+    bot = make_bot(name, "samloc", seed=1)
+    strong = _sam_view("2♠ 2♣ 2♦ 2♥ A♠ A♣ A♦ A♥ K♠ K♣")
+    weak = _sam_view("3♠ 3♦ 5♣ 5♥ 7♦ 7♠ 9♥ 9♣ J♠ K♣")
+    assert bot.choose(strong, SAM_ACTIONS)["type"] == "declare_sam"
+    assert bot.choose(weak, SAM_ACTIONS)["type"] == "decline_sam"
+
+
+def test_sam_success_binding() -> None:
+    setup = samloc_setup(SamRules(), 3)
+    hand = cards_to_mask("2♠ 2♣ 2♦ 2♥ A♠ A♣ A♦ A♥ K♠ K♣")
+    unseen = ((1 << 52) - 1) & ~hand
+    assert (
+        rollout_sam_success(setup, me=0, hand=hand, unseen=unseen, counts=[10, 10, 10], samples=50, seed=1)
+        == 1.0
+    )
+    with pytest.raises(RulesError):
+        rollout_sam_success(setup, me=0, hand=hand, unseen=unseen, counts=[10, 10], samples=5, seed=1)
+    with pytest.raises(RulesError):
+        RolloutSetup(SamRules().core, 9)
+
+
+def test_rollout_bindings_reject_bad_input() -> None:
+    setup = samloc_setup(SamRules(), 2)
+    hand = cards_to_mask("3♠ 4♠")
+    with pytest.raises(Exception, match="not a combination"):
+        rollout_greedy_choice(setup, hand, [cards_to_mask("3♠ 4♠")], None, 10, False)
+    with pytest.raises(RulesError, match="overlap"):
+        rollout_evaluate(
+            setup, me=0, hand=hand, unseen=hand, counts=[2, 0], candidates=[None], rollouts=1, seed=0
+        )
+    assert (
+        rollout_greedy_choice(setup, hand, [cards_to_mask("3♠"), cards_to_mask("4♠")], None, 10, False) == 0
+    )
+
+
+def test_tusac_greedy_wins_and_discards_rac() -> None:
+    bot = TuSacGreedyBot(seed=0)
+    view = {"hand": ["KY", "KY", "KY", "AW"], "dead": [], "exposed": []}
+    assert bot.choose(view, [{"type": "pass", "seat": 0}, {"type": "win", "seat": 0}])["type"] == "win"
+    # AW is the only rác: discarding it leaves a meld.
+    choice = bot.choose(view, [{"type": "discard", "seat": 0, "card": c} for c in ("AW", "KY")])
+    assert choice["card"] == "AW"
+
+
+def test_simulate_with_bots_is_reproducible() -> None:
+    a = simulate("samloc", 30, ["montecarlo", "greedy", "random"], seed=4, jobs=1)
+    b = simulate("samloc", 30, ["montecarlo", "greedy", "random"], seed=4, jobs=1)
+    assert a.to_dict() == b.to_dict()
+    assert sum(s.units for s in a.bots.values()) == 0
+
+
+def test_strength_small_run() -> None:
+    path = ROOT / "benches" / "bots_strength.py"
+    spec_ = importlib.util.spec_from_file_location("bots_strength", path)
+    assert spec_ and spec_.loader
+    mod = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(mod)
+    results = mod.main(["--games", "120", "--jobs", "1", "--json"])
+    by = {(r["game"], r["pairing"]): r for r in results}
+    for game in ("tienlen", "samloc"):
+        assert by[(game, "greedy vs random")]["greedy"]["units"] > 0
+        assert by[(game, "montecarlo vs random")]["montecarlo"]["units"] > 0
+        assert by[(game, "montecarlo vs greedy")]["montecarlo"]["win_rate"] > 0
+
+
+def test_strength_script_runs_as_a_program() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benches" / "bots_strength.py"),
+            "--games",
+            "8",
+            "--jobs",
+            "1",
+            "--game",
+            "samloc",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "montecarlo vs greedy" in out.stdout and "units/game" in out.stdout
+    assert spec("samloc").title == "Sâm Lốc"
