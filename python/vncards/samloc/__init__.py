@@ -8,6 +8,7 @@ báo Sâm, báo 1 and instant wins (tới trắng).
 
 from __future__ import annotations
 
+from ..bots.catalog import SAMLOC_BOTS as BOTS  # bots by name, for make_bot
 from .combos import (
     INSTANT_WINS,
     Combo,
@@ -20,9 +21,9 @@ from .combos import (
 )
 from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
 from .rules import PENALTIES, Rules
-from ..bots.catalog import SAMLOC_BOTS as BOTS  # bots by name, for make_bot
 
 __all__ = [
+    "BOTS",
     "CONG_UNITS",
     "INSTANT_WINS",
     "PENALTIES",

@@ -483,8 +483,9 @@ class SheddingGame(TableGame):
             "hand": mask_to_text(self._hands[seat]).split(),
             "hand_counts": [m.bit_count() for m in self._hands],
             "current_seat": self._turn,
-            "table": None if table is None else {
-                "seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
+            "table": None
+            if table is None
+            else {"seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
             "played": [mask_to_text(m).split() for m in self._played],
             "passed": [s for s in range(self._players) if self._passed >> s & 1],
             "out": [s for s in range(self._players) if self._out >> s & 1],

@@ -29,12 +29,12 @@ from .._core import (
     shedding_legal_plays,
     tienlen_instant_win,
 )
+from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
 from ..errors import RulesError
 from .game import Game
 from .rules import Rules
-from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
 
-__all__ = ["Combo", "Game", "Rules", "beats", "classify", "instant_win", "legal_plays"]
+__all__ = ["BOTS", "Combo", "Game", "Rules", "beats", "classify", "instant_win", "legal_plays"]
 
 #: A combination: ``.kind``, ``.cards`` (low to high), ``.mask``; frozen and hashable.
 Combo = SheddingCombo

@@ -9,6 +9,7 @@ RULES.md §5. Functions over card multisets: :func:`parse_cards`, :func:`melds`,
 True
 """
 
+from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
 from .core import (
     MELD_LENH,
     TOI,
@@ -25,9 +26,9 @@ from .core import (
     win_score,
 )
 from .game import Game
-from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
 
 __all__ = [
+    "BOTS",
     "MELD_LENH",
     "TOI",
     "Game",
