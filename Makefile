@@ -39,5 +39,7 @@ lint: ## rustfmt, clippy, ruff, mypy --strict and stubtest
 
 .PHONY: bench
 bench: ## benchmarks (release build): Rust core and Python figures vs peers
+	$(PYTHON) -m pip install --quiet treys phevaluator eval7
+	maturin develop --release --quiet
 	cargo bench --quiet
 	for f in benches/*_bench.py; do $(PYTHON) $$f; done

@@ -3,7 +3,7 @@
 //! iterables of cards.
 
 use super::errors::to_py;
-use super::shedding::{cards_arg, table_arg, PyCombo, PySheddingRules};
+use super::shedding::{cards_arg, table_arg, timing_loop, PyCombo, PySheddingRules};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::samloc;
@@ -122,23 +122,16 @@ fn samloc_legal_plays_loop(
     let r = rules.get().0;
     let hand = CardSet(cards_arg(hand)?);
     let table = table_arg(table, &r)?;
-    Ok(py.detach(move || {
-        let mut out = Vec::with_capacity(128);
-        let mut total = 0u64;
-        for _ in 0..iterations {
-            out.clear();
-            samloc::legal_plays_into_bao_mot(
-                std::hint::black_box(hand),
-                table.as_ref(),
-                &r,
-                CardSet::EMPTY,
-                PlayFilter::All,
-                bao_mot,
-                &mut out,
-            );
-            total += out.len() as u64;
-        }
-        total
+    Ok(timing_loop(py, iterations, move |out| {
+        samloc::legal_plays_into_bao_mot(
+            std::hint::black_box(hand),
+            table.as_ref(),
+            &r,
+            CardSet::EMPTY,
+            PlayFilter::All,
+            bao_mot,
+            out,
+        )
     }))
 }
 

@@ -364,23 +364,35 @@ fn shedding_legal_plays_loop(
     let r = rules.get().0;
     let hand = CardSet(cards_arg(hand)?);
     let table = table_arg(table, &r)?;
-    Ok(py.detach(move || {
+    Ok(timing_loop(py, iterations, move |out| {
+        shedding::legal_plays_into(
+            std::hint::black_box(hand),
+            table.as_ref(),
+            &r,
+            CardSet::EMPTY,
+            PlayFilter::All,
+            out,
+        )
+    }))
+}
+
+/// Runs one move generator `iterations` times without the GIL, for the benchmarks; returns the
+/// total number of plays generated (so the work cannot be optimised away).
+pub(super) fn timing_loop(
+    py: Python<'_>,
+    iterations: u64,
+    generate: impl Fn(&mut Vec<Combo>) + Send,
+) -> u64 {
+    py.detach(move || {
         let mut out = Vec::with_capacity(128);
         let mut total = 0u64;
         for _ in 0..iterations {
             out.clear();
-            shedding::legal_plays_into(
-                std::hint::black_box(hand),
-                table.as_ref(),
-                &r,
-                CardSet::EMPTY,
-                PlayFilter::All,
-                &mut out,
-            );
+            generate(&mut out);
             total += out.len() as u64;
         }
         total
-    }))
+    })
 }
 
 /// Batch: the number of leads of each hand (masks), computed in parallel without the GIL.
