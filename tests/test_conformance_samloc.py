@@ -606,3 +606,9 @@ def test_four_twos_left_pay_15_each() -> None:
     g = table(["4♠", "2♠ 2♣ 2♦ 2♥", "5♦", "6♦"])
     act(g, "4♠")
     assert g.settlement is not None and g.settlement[1] == -60
+
+
+def test_bombs_only_in_turn_never_after_passing() -> None:
+    g = table(["5♥ K♦ 3♣", "8♠ 8♣ 8♦ 8♥ 3♦", "6♦ 2♥ 4♣", "7♦ A♠ 4♦"])
+    act(g, "5♥", None, "6♦", "7♦", None, "2♥", None)
+    assert g.current_seat == 2 and g.table is None  # seat 1 passed: its tứ quý was skipped
