@@ -129,7 +129,6 @@ def test_ket_3_bich_and_chan_ket() -> None:
             (1, 0, 26, "chan_ket_3_bich"),
             (1, 2, 26, "chan_ket_3_bich"),
             (2, 0, 1, "cards_left"),
-            (3, 0, 2, "cards_left"),
         ]
     )
     g = setup(["3♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"], SOUTH.replace(ket_3_bich=False))

@@ -538,6 +538,11 @@ class SheddingGame(TableGame):
             f"dealt: {n} hands of {self._rules.core.hand_size} cards expected",
         )
         expect_disjoint(self._hands + self._played, "hands and played cards", union=self._dealt)
+        for s in range(n):
+            expect(
+                (self._hands[s] | self._played[s]).bit_count() == self._rules.core.hand_size,
+                f"hands[{s}]: held and played cards must make the {self._rules.core.hand_size} dealt",
+            )
         self._over = expect_bool(state.get("over"), "over")
         turn = state.get("turn")
         self._turn = None if turn is None else expect_int(turn, "turn", 0, n - 1)
@@ -587,6 +592,12 @@ class SheddingGame(TableGame):
             expect(not self._out >> self._turn & 1, "turn: that seat is out of the hand")
             expect(self._hands[self._turn] != 0, "turn: that seat holds no cards")
             expect(self._must & ~self._hands[self._turn] == 0, "must: not in the leader's hand")
+            if self._table is not None:
+                expect(self._turn != self._table_seat, "turn: the seat whose play is on the table")
+                expect(
+                    not self._passed >> self._turn & 1 or self._may_reenter(self._turn),
+                    "turn: that seat passed in this round",
+                )
         for s in range(n):
             if not self._hands[s] and not self._over:
                 expect(self._out >> s & 1 == 1, f"hands[{s}]: empty but still in the hand")

@@ -103,6 +103,9 @@ class Game(SheddingGame):
             for s in others:
                 self._ledger.pay(s, winner, 26, "ket_3_bich")
             return
+        if r.ket_3_bich and any(self._hands[s] == _THREE_OF_SPADES for s in others):
+            # Chặn kết 3 bích: seats that did not play in the final round neither pay nor receive.
+            others = [s for s in others if self._round_seats >> s & 1 or self._hands[s] == _THREE_OF_SPADES]
         for s in others:
             if r.ket_3_bich and self._hands[s] == _THREE_OF_SPADES:
                 for t in range(self._players):
