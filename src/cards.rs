@@ -309,11 +309,27 @@ pub fn parse_cards_list(text: &str) -> Result<Vec<(Card, usize)>, Error> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::with_capacity(chars.len() / 2);
     let mut i = 0;
+    // A comma, semicolon or bar ends a token: two of them with only spaces between, or one at
+    // either end, leave an empty token. Whitespace alone may repeat freely.
+    let mut token_expected = false;
+    let mut last_mark = 0;
     while i < chars.len() {
         if is_separator(chars[i]) {
+            if !chars[i].is_whitespace() {
+                if token_expected || out.is_empty() {
+                    return Err(Error::invalid_card(
+                        chars[i].to_string(),
+                        i,
+                        "empty card token",
+                    ));
+                }
+                token_expected = true;
+                last_mark = i;
+            }
             i += 1;
             continue;
         }
+        token_expected = false;
         let start = i;
         let token_end = {
             let mut j = i;
@@ -345,6 +361,13 @@ pub fn parse_cards_list(text: &str) -> Result<Vec<(Card, usize)>, Error> {
         };
         out.push((Card::new(rank, suit), start));
         i += used;
+    }
+    if token_expected {
+        return Err(Error::invalid_card(
+            chars[last_mark].to_string(),
+            last_mark,
+            "empty card token",
+        ));
     }
     Ok(out)
 }
@@ -432,6 +455,20 @@ mod tests {
         assert!(parse_card("3♠4♠").is_err());
         assert!(parse_card("3x").is_err());
         assert!(parse_card("♠").is_err());
+        for (text, pos) in [
+            ("3♠,,4♠", 3),
+            (",3♠", 0),
+            ("3♠ , ;4♠", 5),
+            ("3♠,", 2),
+            ("3♠ | ", 3),
+        ] {
+            let e = parse_cards_list(text).unwrap_err();
+            assert!(
+                matches!(e, Error::InvalidCard { position, .. } if position == pos),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_cards_list("3♠ ,  4♠").unwrap().len(), 2);
     }
 
     #[test]

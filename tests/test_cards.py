@@ -78,6 +78,9 @@ def test_seed_examples_parse() -> None:
         ("3♠ ♠", "♠", 3),
         ("3♠ 4♦ ♠3", "3♠", 6),  # duplicate
         ("11♠", "11♠", 0),
+        ("3♠,,4♠", ",", 3),  # an empty token between separators
+        (", 3♠", ",", 0),
+        ("3♠ 4♠;", ";", 5),
     ],
 )
 def test_bad_text_names_token_and_position(text: str, token: str, position: int) -> None:
