@@ -301,6 +301,8 @@ def test_dealer_may_win_with_the_21_dealt_cards_before_the_ty() -> None:
     assert g.result is not None and g.result["winner"] == 0
     s = g.result["score"]
     assert s == 1 + TOI and g.settlement == [2 * s, -s, -s]  # Tướng–Sĩ–Tượng + 9 pairs + tới
+    # §0: the finished game restores from its snapshot
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
 
 
 # ---- play: the tỳ, the offer, the entitled seat ----------------------------------------------

@@ -374,6 +374,7 @@ class Game(TableGame):
         self._responses = {}
         self._phase = "over"
         self._to_discard = None
+        self._opening = False  # a win on the dealt 21 cards ends the opening too
         self._result = {
             "winner": seat,
             "score": score,
