@@ -756,3 +756,47 @@ def test_out_of_turn_triple_on_a_turned_card_beats_the_turners_claim() -> None:
     play(g, 3, "claim", meld="claimed_triple", cards=["PG", "PG"])
     assert g.current_seat == 3 and [m.kind for m in g.exposed(3)] == ["claimed_triple"]
     assert g.exposed(1) == []
+
+
+def finished(draw: bool, rules: Rules | None = None) -> Game:
+    if draw:
+        g = build(["AY EW CG", "PY PR", "", ""], rules=Rules(draw_at_stock=30), stock_top="AY", reserve="KY")
+        play(g, 0, "discard", card="AY")
+    else:
+        g = build(["RW CW HW AY AY", "PY PR", "RW CW", ""], reserve="HW", rules=rules, exact=(2,))
+        play(g, 0, "discard", card="HW")
+        play(g, 2, "win")
+    assert g.is_over
+    return g
+
+
+@pytest.mark.parametrize("case", ["win", "den_lang_flat", "draw"])
+def test_snapshots_of_finished_games_validate_the_money(case: str) -> None:
+    g = finished(case == "draw", Rules(payment="flat") if case == "den_lang_flat" else None)
+    good = g.to_dict()
+    assert Game.from_dict(json.loads(json.dumps(good))).to_json() == g.to_json()
+
+    def rejected(edit: Any) -> None:
+        d = json.loads(json.dumps(good))
+        edit(d)
+        with pytest.raises(SnapshotError):
+            Game.from_dict(d)
+
+    rejected(lambda d: d["ledger"].append({"from": 1, "to": 3, "units": 5, "reason": "toi"}))
+    rejected(lambda d: d["state"]["result"].__setitem__("next_dealer", 3))
+    if case != "draw":
+        rejected(lambda d: d["ledger"].pop())
+        rejected(lambda d: d["ledger"][0].__setitem__("units", d["ledger"][0]["units"] + 1))
+        rejected(lambda d: d["state"]["result"].__setitem__("score", 99))
+        rejected(lambda d: d["state"]["result"].__setitem__("den_lang", None))
+    else:
+        rejected(lambda d: d["state"]["result"].__setitem__("score", 4))
+
+
+def test_mid_hand_snapshot_with_payments_is_rejected() -> None:
+    g = Game(seed=3)
+    g.auto_play(0)
+    d = g.to_dict()
+    d["ledger"] = [{"from": 0, "to": 1, "units": 5, "reason": "toi"}]
+    with pytest.raises(SnapshotError):
+        Game.from_dict(d)
