@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
 
-from vncards import Card, IllegalMoveError, SnapshotError, parse_cards
+from vncards import Card, IllegalMoveError, InvalidCardError, RulesError, SnapshotError, parse_cards
 from vncards.maubinh import (
     INSTANT_WINS,
     Arrangement,
@@ -225,6 +227,9 @@ def test_instant_win_kinds_and_units(cards: str, kind: str, units: int) -> None:
     assert INSTANT_WINS[kind] == units
     assert best_arrangement(cards).instant == kind
     assert best_arrangement(cards, objective="strongest").instant == kind
+    assert not is_fouled(best_arrangement(cards)) and not is_fouled(
+        best_arrangement(cards, objective="strongest")
+    )
 
 
 def test_instant_win_table_order_strongest_first() -> None:
@@ -557,8 +562,6 @@ def test_expected_objective_returns_a_valid_arrangement(cards: str) -> None:
 
 
 def test_unknown_objective_is_a_rules_error() -> None:
-    from vncards import RulesError
-
     with pytest.raises(RulesError):
         best_arrangement(SOLVER_HANDS[0], objective="fastest")  # type: ignore[arg-type]
 
@@ -740,3 +743,115 @@ def test_timeout_the_solver_arranges_and_the_deadline_is_exposed() -> None:
     assert g.arrangement(1) == arr(C)
     g.auto_play(0)  # no arrangement yet: the solver arranges
     assert g.arrangement(0) == best_arrangement(" ".join(A)) and g.is_over
+
+
+# ---- an independent settlement oracle, straight from the §4 tables ---------------------------
+
+BONUS = {
+    ("front", "three_of_a_kind"): 3,
+    ("middle", "full_house"): 2,
+    ("back", "four_of_a_kind"): 4,
+    ("middle", "four_of_a_kind"): 8,
+    ("middle", "straight_flush"): 10,
+    ("back", "straight_flush"): 5,
+}
+
+
+def oracle(seats: list[Arrangement | None], rules: Rules) -> list[int]:
+    """Sum over pairs: instant wins (stronger kind paid, same kind ties), then fouls (6, two
+    fouled pay nothing), then hand by hand with bonuses, doubled for a scoop; with scoop_all
+    (3–4 players) a seat that scooped every opponent not fouled is paid each scoop once more."""
+    n = len(seats)
+    order = list(INSTANT_WINS)
+    inst = [None if a is None else instant_win(a.cards, rules) for a in seats]
+    foul = [a is None or is_fouled(a, rules) for a in seats]
+    totals = [0] * n
+    scoop_amount: dict[tuple[int, int], int] = {}
+    for i, j in itertools.combinations(range(n), 2):
+        ai, aj = seats[i], seats[j]
+        ii, ij = inst[i], inst[j]
+        if ii or ij:
+            si = order.index(ii) if ii else 99
+            sj = order.index(ij) if ij else 99
+            amt = INSTANT_WINS[ii] if ii and si < sj else -INSTANT_WINS[ij] if ij and sj < si else 0
+        elif foul[i] or foul[j]:
+            amt = 0 if foul[i] and foul[j] else -6 if foul[i] else 6
+        else:
+            assert ai is not None and aj is not None
+            amt, results = 0, []
+            for pos in ("back", "middle", "front"):
+                hi, hj = getattr(ai, pos), getattr(aj, pos)
+                c = compare_hands(hi, hj, rules)
+                winner_hand = hi if c > 0 else hj
+                units = BONUS.get((pos, hand_category(winner_hand, rules)), 1) if c else 0
+                amt += c * units
+                results.append(c)
+            if rules.scoop and len(set(results)) == 1 and results[0] != 0:
+                amt *= 2
+            if results == [1, 1, 1]:
+                scoop_amount[(i, j)] = amt
+            if results == [-1, -1, -1]:
+                scoop_amount[(j, i)] = -amt
+        totals[i] += amt
+        totals[j] -= amt
+    if rules.scoop_all and n >= 3:
+        for s in range(n):
+            others = [t for t in range(n) if t != s]
+            scooped = [t for t in others if (s, t) in scoop_amount]
+            if scooped and all((s, t) in scoop_amount or (foul[t] and not inst[t]) for t in others):
+                for t in scooped:
+                    totals[s] += scoop_amount[(s, t)]
+                    totals[t] -= scoop_amount[(s, t)]
+    return totals
+
+
+def test_settlement_matches_the_rules_tables_on_random_tables() -> None:
+    rnd = random.Random(2024)
+    specials = [INSTANTS[k][0] for k in range(len(INSTANTS))] + [" ".join(w) for w, _, _, _ in BONUS_CASES]
+    seen: Counter[str] = Counter()
+    for _ in range(250):
+        n = rnd.choice([2, 3, 4])
+        rules = Rules(
+            wheel=rnd.choice(["second", "lowest"]), scoop=rnd.random() < 0.7, scoop_all=rnd.random() < 0.5
+        )
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        hands = [[Card(i) for i in deck[13 * s : 13 * s + 13]] for s in range(n)]
+        special = parse_cards(rnd.choice(specials))
+        if rnd.random() < 0.5:  # one seat gets an instant win or a bonus hand
+            rest = [c for c in (Card(i) for i in deck) if c not in special]
+            hands = [special] + [rest[13 * s : 13 * s + 13] for s in range(n - 1)]
+        seats: list[Arrangement | None] = []
+        for cards in hands:
+            r = rnd.random()
+            if r < 0.1:
+                seats.append(None)
+            elif r < 0.7:
+                seats.append(best_arrangement(cards, rules, rnd.choice(["expected", "strongest"])))
+            else:
+                cs = list(cards)
+                rnd.shuffle(cs)
+                seats.append(Arrangement(cs[:5], cs[5:10], cs[10:]))
+        got = settle_itemised(seats, rules)
+        assert got.totals == oracle(seats, rules), [str(a) for a in seats]
+        assert sum(got.totals) == 0
+        seen.update(e["reason"].split(":")[0] for e in got.ledger)
+    assert {"instant", "foul", "scoop", "scoop_all", "back", "middle", "front"} <= set(seen), seen
+
+
+def test_rules_defaults_follow_the_rules_file() -> None:
+    r = Rules()
+    assert (r.wheel, r.scoop, r.scoop_all) == ("second", True, False)
+    assert r.replace(scoop_all=True).scoop_all and not r.scoop_all
+    for bad in ({"wheel": "first"}, {"scoop": "yes"}, {"nonsense": 1}):
+        with pytest.raises(RulesError):
+            r.replace(**bad)
+
+
+def test_bad_card_text_names_the_token() -> None:
+    with pytest.raises(InvalidCardError) as e:
+        hand_rank("A♠ X♠ 3♦ 4♣ 5♠")
+    assert e.value.token == "X♠"
+    with pytest.raises(InvalidCardError) as e:
+        instant_win("2♠ 2♠ 3♠ 3♣ 4♠ 4♣ 5♠ 5♣ 6♠ 6♣ 7♠ 7♣ 8♦")
+    assert e.value.token == "2♠"

@@ -5,12 +5,13 @@ which validates them (card conservation, seat counts) like any restored game."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from vncards import IllegalMoveError, InvalidCardError, SnapshotError
+from vncards import IllegalMoveError, InvalidCardError, RulesError, SnapshotError
 from vncards.tusac import (
     MELD_LENH,
     TOI,
@@ -800,3 +801,67 @@ def test_mid_hand_snapshot_with_payments_is_rejected() -> None:
     d["ledger"] = [{"from": 0, "to": 1, "units": 5, "reason": "toi"}]
     with pytest.raises(SnapshotError):
         Game.from_dict(d)
+
+
+def test_rules_defaults_follow_the_rules_file() -> None:
+    r = Rules()
+    assert (r.triple_optional, r.discard_rule, r.odd_total_required, r.draw_at_stock, r.payment) == (
+        False,
+        "penalize",
+        True,
+        7,
+        "per_lenh",
+    )
+    assert r.replace(payment="flat").payment == "flat" and r.payment == "per_lenh"
+    for bad in ({"payment": "x"}, {"discard_rule": "x"}, {"draw_at_stock": -1}, {"nonsense": 1}):
+        with pytest.raises(RulesError):
+            r.replace(**bad)
+
+
+def test_random_games_respect_the_claim_rules() -> None:
+    """Every claim, discard and dead offer of random games, checked against §5: no Tướng is
+    discarded, out of turn only triples and quads are claimed, a khạp holder's fourth copy
+    never goes unclaimed unless someone wins it, a turned-up Tướng the turner could claim is
+    never dead, and a draw leaves ``draw_at_stock`` cards."""
+    rule_sets = [
+        Rules(),
+        Rules(discard_rule="enforce", payment="flat"),
+        Rules(triple_optional=True, draw_at_stock=0),
+    ]
+    for i in range(120):
+        rnd, players, rules = random.Random(i), 2 + i % 3, rule_sets[i % 3]
+        g = Game(players=players, rules=rules, seed=i, dealer=i % players)
+        while not g.is_over:
+            state = g.to_dict()["state"]
+            hands = [h.split() for h in state["hands"]]
+            offer = state["offer"]
+            start = len(g.events)
+            seat = rnd.choice(g.pending_seats)
+            if rnd.random() < 0.6:
+                g.apply(rnd.choice(g.legal_actions(seat)))
+            else:
+                g.auto_play(seat)
+            for e in g.events[start:]:
+                if e["type"] == "discard":
+                    assert e["card"][0] != "K"
+                if e["type"] in ("claim", "win", "dead") and offer is not None:
+                    k, origin, src = offer["card"], offer["seat"], offer["source"]
+                    entitled = (origin + 1) % players if src == "discard" else origin
+                    if e["type"] == "claim" and e["seat"] != entitled:
+                        assert e["meld"] in ("claimed_triple", "claimed_quad"), (i, e)
+                    khap = [
+                        s
+                        for s in range(players)
+                        if not (src == "discard" and s == origin) and hands[s].count(k) == 3
+                    ]
+                    if khap:
+                        assert e["type"] == "win" or e.get("meld") == "claimed_quad", (i, e)
+                    if e["type"] == "dead" and src == "stock" and k[0] == "K":
+                        assert not legal_claims(hands[entitled], k, rules=rules), (i, e)
+                    offer = None
+                if e["type"] == "turn_up":
+                    offer = {"card": e["card"], "source": "stock", "seat": e["seat"]}
+        assert g.result is not None
+        if g.result["draw"]:
+            assert g.stock_count <= rules.draw_at_stock
+        assert sum(g.settlement or []) == 0
