@@ -865,3 +865,17 @@ def test_random_games_respect_the_claim_rules() -> None:
         if g.result["draw"]:
             assert g.stock_count <= rules.draw_at_stock
         assert sum(g.settlement or []) == 0
+
+
+@pytest.mark.parametrize(("hand", "card"), [("RW CW HW AY AY", "HW"), ("HW AY AY EW CG", "HW")])
+def test_snapshot_offer_penalty_must_match_the_discard(hand: str, card: str) -> None:
+    """đền làng is decided by the discard (a meld card, not a rác): a snapshot whose offer says
+    otherwise is tampered."""
+    g = build([hand, "PY PR", "RW CW", ""], reserve="HW")
+    play(g, 0, "discard", card=card)
+    d = g.to_dict()
+    assert d["state"]["offer"]["penalty"] == (hand.startswith("RW"))
+    assert Game.from_dict(json.loads(json.dumps(d))).to_json() == g.to_json()
+    d["state"]["offer"]["penalty"] = not d["state"]["offer"]["penalty"]
+    with pytest.raises(SnapshotError):
+        Game.from_dict(d)

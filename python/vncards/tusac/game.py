@@ -820,6 +820,16 @@ class Game(TableGame):
             expect(bool(self._pending()), "claim window: every answer is in but it is unresolved")
         else:
             expect(all(r is None for r in responses), "responses only exist in a claim window")
+        if self._offer is not None:
+            # đền làng follows from the discard: it was not a rác of the discarder's hand
+            o = self._offer
+            before = self._hands[o["seat"]] + (1 << (3 * o["card"]))
+            penalty = (
+                o["source"] == "discard"
+                and self._rules.discard_rule == "penalize"
+                and o["card"] not in _core.tusac_rac_kinds(before)
+            )
+            expect(o["penalty"] == penalty, "offer.penalty does not match the discard")
         # RULES.md §0: restoring validates everything, money included (the ledger is the result's).
         if self._result is None:
             expect(len(self._ledger) == 0, "ledger must be empty before the end")
