@@ -348,10 +348,6 @@ class Game(TableGame):
         if offer is not None:
             self._hands[seat] += 1 << (3 * offer["card"])
         hand = self._hands[seat]
-        has_quad = any(m in ("quad", "claimed_quad") for m, _ in self._exposed[seat]) or any(
-            _count(hand, k) == 4 for k in range(KINDS)
-        )
-        unit = score if self._rules.payment == "per_lenh" else (2 if has_quad else 1)
         covering = None
         if offer is not None and offer["source"] == "discard" and offer["penalty"]:
             covering = offer["seat"]
@@ -362,18 +358,14 @@ class Game(TableGame):
             hand=[CODES[k] for k in _kinds(hand)],
             card=None if offer is None else CODES[offer["card"]],
         )
-        for loser in range(self._players):
-            if loser == seat:
-                continue
-            if covering is not None and loser != covering:
-                self._ledger.pay(covering, seat, unit, "den_lang")
-            else:
-                self._ledger.pay(loser, seat, unit, "toi")
+        for payer, payee, units, reason in self._payments(seat, score, covering):
+            self._ledger.pay(payer, payee, units, reason)
         self._offer = None
         self._options = {}
         self._responses = {}
         self._phase = "over"
         self._to_discard = None
+        self._opening = False  # a win on the dealt 21 cards ends the opening too
         self._result = {
             "winner": seat,
             "score": score,
@@ -382,6 +374,36 @@ class Game(TableGame):
             "next_dealer": seat,
         }
         self._emit("settle", settlement=self._ledger.totals())
+
+    def _payments(self, winner: int, score: int, covering: int | None) -> list[tuple[int, int, int, str]]:
+        """What a win pays: each loser pays the unit (the score, or with ``payment="flat"`` 1,
+        2 when the winner's final hand holds a quad); under đền làng ``covering`` (the
+        discarder) pays every loser's share."""
+        hand = self._hands[winner]
+        has_quad = any(m in ("quad", "claimed_quad") for m, _ in self._exposed[winner]) or any(
+            _count(hand, k) == 4 for k in range(KINDS)
+        )
+        unit = score if self._rules.payment == "per_lenh" else (2 if has_quad else 1)
+        out = []
+        for loser in range(self._players):
+            if loser == winner:
+                continue
+            if covering is not None and loser != covering:
+                out.append((covering, winner, unit, "den_lang"))
+            else:
+                out.append((loser, winner, unit, "toi"))
+        return out
+
+    def _winning_totals(self, winner: int) -> set[int]:
+        """Every score the winner's final hand can have been won with: by claiming any one of
+        its hidden cards, or (the dealer) with the dealt cards."""
+        hand, lenh, odd = self._hands[winner], self._exposed_lenh(winner), self._rules.odd_total_required
+        totals = {
+            _core.tusac_win_total_packed(hand - (1 << (3 * k)), lenh, k, odd) for k in set(_kinds(hand))
+        }
+        if winner == self._dealer:
+            totals.add(_core.tusac_win_total_packed(hand, lenh, None, odd))
+        return {t for t in totals if t is not None}
 
     def _draw(self) -> None:
         self._phase = "over"
@@ -798,3 +820,29 @@ class Game(TableGame):
             expect(bool(self._pending()), "claim window: every answer is in but it is unresolved")
         else:
             expect(all(r is None for r in responses), "responses only exist in a claim window")
+        if self._offer is not None:
+            # đền làng follows from the discard: it was not a rác of the discarder's hand
+            o = self._offer
+            before = self._hands[o["seat"]] + (1 << (3 * o["card"]))
+            penalty = (
+                o["source"] == "discard"
+                and self._rules.discard_rule == "penalize"
+                and o["card"] not in _core.tusac_rac_kinds(before)
+            )
+            expect(o["penalty"] == penalty, "offer.penalty does not match the discard")
+        # RULES.md §0: restoring validates everything, money included (the ledger is the result's).
+        if self._result is None:
+            expect(len(self._ledger) == 0, "ledger must be empty before the end")
+        elif winner is None:
+            expect(self._result["score"] == 0, "result: a draw scores 0")
+            expect(self._result["next_dealer"] == self._dealer, "result: after a draw the dealer deals again")
+            expect(len(self._ledger) == 0, "ledger: a draw pays nothing")
+        else:
+            expect(self._result["next_dealer"] == winner, "result: the winner deals next")
+            score = self._result["score"]
+            expect(score in self._winning_totals(winner), "result.score is not a winning total of the hand")
+            paid = [
+                {"from": f, "to": t, "units": u, "reason": why}
+                for f, t, u, why in self._payments(winner, score, self._result["den_lang"])
+            ]
+            expect(self._ledger.entries == paid, "ledger does not match the result")
