@@ -52,6 +52,7 @@ def build(
     stock_top: str = "",
     reserve: str = "",
     rules: Rules | None = None,
+    window: str = "eligible_seats",
     opening: bool = False,
     exact: tuple[int, ...] = (),
 ) -> Game:
@@ -110,7 +111,7 @@ def build(
             "game": "tusac",
             "version": 1,
             "players": n,
-            "rules": (rules or Rules()).to_dict(),
+            "rules": (rules or Rules()).replace(claim_window=window).to_dict(),
             "rng": {"key": "00" * 32, "position": 0},
             "events": [],
             "actions": [],
@@ -729,8 +730,13 @@ def test_views_show_no_hidden_card_of_another_seat() -> None:
 
 
 def test_claim_refusals_name_the_rule() -> None:
-    rules = Rules(deny_empty_window=True)  # every seat answers, so every refusal is reachable
-    g = build(["CG AY AY EW CW", "HG HG HG RG PY PR", "RR CR HR PY", "CG AW"], rules=rules, reserve="CG")
+    rules = Rules(claim_window="every_seat")  # every seat answers, so every refusal is reachable
+    g = build(
+        ["CG AY AY EW CW", "HG HG HG RG PY PR", "RR CR HR PY", "CG AW"],
+        rules=rules,
+        reserve="CG",
+        window="every_seat",
+    )
     play(g, 0, "discard", card="CG")
     assert g.pending_seats == [1, 2, 3]
     refused(g, "splits_khap", 1, "claim", meld="chariot_set", cards=["RG", "HG"])
@@ -739,8 +745,8 @@ def test_claim_refusals_name_the_rule() -> None:
 
 
 def test_claim_refusals_breaks_set_and_bai_bung() -> None:
-    rules = Rules(deny_empty_window=True)
-    g = build(["HR AY AY EW CW", "RR CR HR RR", "", ""], rules=rules, reserve="HR")
+    rules = Rules(claim_window="every_seat")
+    g = build(["HR AY AY EW CW", "RR CR HR RR", "", ""], rules=rules, reserve="HR", window="every_seat")
     play(g, 0, "discard", card="HR")
     assert claims(g, 1) == set()
     refused(g, "breaks_set", 1, "claim", meld="pair", cards=["HR"])  # same rác, set broken

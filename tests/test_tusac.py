@@ -363,7 +363,7 @@ def test_rules_validation() -> None:
         "odd_total_required": True,
         "draw_at_stock": 7,
         "payment": "per_lenh",
-        "deny_empty_window": False,
+        "claim_window": "every_seat",
     }
     with pytest.raises(RulesError):
         Rules(discard_rule="forbid")  # type: ignore[arg-type]

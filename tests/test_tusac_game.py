@@ -35,6 +35,7 @@ def build(
     stock_top: str = "",
     reserve: str = "",
     rules: Rules | None = None,
+    window: str = "eligible_seats",
     opening: bool = False,
 ) -> Game:
     """A game in the discard phase: ``hands[s]`` (``JUNK[s]`` when empty) plus filler pairs up to
@@ -65,7 +66,7 @@ def build(
         assert need == 0, f"not enough filler for seat {s}"
     assert all(v >= 0 for v in left.values())
     rest = [k for k in CODES for _ in range(left[k])]
-    rules = rules or Rules()
+    rules = (rules or Rules()).replace(claim_window=window)
     state = {
         "dealer": dealer,
         "phase": "discard",
@@ -481,9 +482,10 @@ def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0)
 
 RULE_SETS = [
     Rules(),
+    Rules(claim_window="eligible_seats"),
     Rules(discard_rule="enforce", payment="flat"),
     Rules(triple_optional=True, odd_total_required=False, draw_at_stock=0),
-    Rules(deny_empty_window=True, payment="flat"),
+    Rules(claim_window="every_seat", payment="flat"),
 ]
 
 
@@ -540,3 +542,20 @@ def test_rejected_actions_change_nothing(seed: int, steps: int, attempts: list[d
             assert stripped in legal or stripped["type"] == "claim"
         # card conservation: every snapshot restores (it validates 112 cards)
         assert Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
+def test_default_claim_window_asks_every_seat_so_it_reveals_nothing() -> None:
+    """RULES.md §0: views never reveal hidden cards, so by default every seat but the
+    discarder answers each discard, whether or not it could claim."""
+    windows = 0
+    for seed in range(4):
+        g = Game(players=4, seed=seed)
+        while not g.is_over:
+            seat = g.pending_seats[0]
+            action = g.legal_actions(seat)[0]
+            g.apply(action)
+            if action["type"] == "discard" and not g.is_over and g.offer is not None:
+                others = {s for s in range(4) if s != seat}
+                assert set(g.view(seat)["pending"]) == others
+                windows += 1
+    assert windows > 20

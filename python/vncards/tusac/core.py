@@ -80,8 +80,10 @@ class Rules(RulesBase):
       holds this many cards or fewer.
     - ``payment``: ``"per_lenh"`` — each loser pays the winner's total; ``"flat"`` — each loser
       pays 1, doubled when the winner holds a quad.
-    - ``deny_empty_window``: extra (not in the seeds): ``True`` asks every seat but the
-      discarder to answer each offer, so the claim window does not reveal who could claim.
+    - ``claim_window`` (not in the seeds): ``"every_seat"`` (default) asks every seat but the
+      discarder to answer each offer, so neither the window nor the views reveal who could
+      claim (a server must not leak hidden cards); ``"eligible_seats"`` asks only the seats
+      with a legal claim, which is faster with bots but shows who holds a possible meld.
 
     >>> Rules().replace(payment="flat").payment
     'flat'
@@ -92,7 +94,7 @@ class Rules(RulesBase):
     odd_total_required: bool = True
     draw_at_stock: int = 7
     payment: Literal["per_lenh", "flat"] = "per_lenh"
-    deny_empty_window: bool = False
+    claim_window: Literal["every_seat", "eligible_seats"] = "every_seat"
 
     def _check(self) -> None:
         if not 0 <= self.draw_at_stock <= 70:

@@ -19,9 +19,10 @@ True
 
 Readings of RULES.md §5 where it is silent or ambiguous:
 
-- The turn-up is automatic. A claim window asks only the seats with a legal answer (seats that
-  cannot outrank a claim already made are not waited for); ``deny_empty_window`` asks every seat
-  but the discarder, so the window does not reveal who could claim.
+- The turn-up is automatic. A claim window asks every seat but the discarder
+  (``claim_window="every_seat"``, so it reveals nothing of the hands), or with
+  ``claim_window="eligible_seats"`` only the seats with a legal answer; seats that cannot
+  outrank a claim already made are not waited for.
 - Between equal claims the nearest seat after the discarder wins; for a turned-up card the
   turner itself is nearest.
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
@@ -220,7 +221,7 @@ class Game(TableGame):
                 (m, tuple(u))
                 for m, u in _core.tusac_legal_claims(self._hands[t], k, t == entitled, r.triple_optional)
             ]
-            if win is None and not claims and not r.deny_empty_window:
+            if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
             must = any(
                 m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional) for m, _ in claims
