@@ -5,107 +5,24 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support import tusac_positions
+from support.tusac_positions import CODES, kinds, play
 from vncards import IllegalMoveError, RulesError, SnapshotError, tusac
-from vncards.tusac import Game, Rules, TuSacCard
+from vncards.tusac import Game, Rules
 
-CODES = [str(TuSacCard(i)) for i in range(28)]
-# Filler pairs come from these kinds first (Tướng and Chốt last: they interact most).
-FILLER_ORDER = [p + c for c in "WGRY" for p in "RCHAE"] + [p + c for p in "KP" for c in "WGRY"]
-# A seat given no cards holds two rác (so it cannot win on one offer) plus fillers.
-JUNK = ["AR HY", "AG HW", "ER CY", "EG CW"]
-
-
-def group(code: str) -> str:
-    """The group a card melds within: Tướng–Sĩ–Tượng or Xe–Pháo–Mã of a colour, or the Chốt."""
-    return ("G" + code[1]) if code[0] in "KAE" else ("X" + code[1]) if code[0] in "RCH" else "P"
-
-
-def build(
-    hands: list[str],
-    *,
-    to_discard: int = 0,
-    dealer: int = 0,
-    exposed: list[list[tuple[str, str]]] | None = None,
-    stock_top: str = "",
-    reserve: str = "",
-    rules: Rules | None = None,
-    window: str = "eligible_seats",
-    opening: bool = False,
-) -> Game:
-    """A game in the discard phase: ``hands[s]`` (``JUNK[s]`` when empty) plus filler pairs up to
-    20 cards (21 for ``to_discard``). Fillers never share a meld group with the seat's own
-    cards, so they leave its rác alone; ``reserve`` kinds (e.g. the cards to be offered) are
-    never fillers. The stock is every other card, ``stock_top`` turned up first."""
-    n = len(hands)
-    exposed = exposed or [[] for _ in range(n)]
-    cards = [(h or JUNK[s]).split() for s, h in enumerate(hands)]
-    left = Counter({k: 4 for k in CODES})
-    for s in range(n):
-        left.subtract(cards[s])
-        for _, g in exposed[s]:
-            left.subtract(g.split())
-    top = stock_top.split()
-    left.subtract(top)
-    blocked = set(reserve.split()) | set(top)
-    for s in range(n):
-        held = len(cards[s]) + sum(len(g.split()) for _, g in exposed[s])
-        need = (21 if s == to_discard else 20) - held
-        assert need % 2 == 0 and need >= 0, (s, need)
-        sensitive = {group(k) for k in cards[s]}
-        for k in FILLER_ORDER:
-            if need and left[k] >= 2 and k not in blocked and group(k) not in sensitive:
-                cards[s] += [k, k]
-                left[k] -= 2
-                need -= 2
-        assert need == 0, f"not enough filler for seat {s}"
-    assert all(v >= 0 for v in left.values())
-    rest = [k for k in CODES for _ in range(left[k])]
-    rules = (rules or Rules()).replace(claim_window=window)
-    state = {
-        "dealer": dealer,
-        "phase": "discard",
-        "hands": [" ".join(c) for c in cards],
-        "exposed": [[{"meld": m, "cards": g.split()} for m, g in ex] for ex in exposed],
-        "stock": rest + list(reversed(top)),
-        "dead": [],
-        "offer": None,
-        "to_discard": to_discard,
-        "opening": opening,
-        "responses": [None] * n,
-        "result": None,
-    }
-    return Game.from_dict(
-        {
-            "format": "vncards",
-            "game": "tusac",
-            "version": 1,
-            "players": n,
-            "rules": rules.to_dict(),
-            "rng": {"key": "00" * 32, "position": 0},
-            "events": [],
-            "actions": [],
-            "ledger": [],
-            "state": state,
-        }
-    )
+# Fillers take the Tướng and Chốt last here: they interact most.
+build = partial(tusac_positions.build, filler=tusac_positions.FILLER_ORDER_KP)
 
 
 def acts(game: Game, seat: int) -> list[dict[str, Any]]:
     return game.legal_actions(seat)
-
-
-def kinds(actions: list[dict[str, Any]]) -> set[str]:
-    return {a["type"] if a["type"] != "claim" else f"claim:{a['meld']}" for a in actions}
-
-
-def play(game: Game, seat: int, kind: str, **fields: Any) -> None:
-    game.act(seat, {"type": kind, **fields})
 
 
 def fingerprint(game: Game) -> str:
