@@ -11,61 +11,11 @@ from typing import Any
 
 import pytest
 
+from support.shedding_positions import act, dealt, led, table
 from vncards import IllegalMoveError, SnapshotError
-from vncards.cards import to_mask
 from vncards.samloc import Game, Rules, beats, classify, instant_win, instant_winner, legal_plays
 
 DEFAULT = Rules()
-
-
-def _base(players: int, rules: Rules) -> dict[str, Any]:
-    seed = 0
-    while Game(players, rules, seed=seed).is_over:
-        seed += 1
-    return Game(players, rules, seed=seed).to_dict()
-
-
-def dealt(hands: list[str], leader: int = 0, rules: Rules = DEFAULT) -> Game:
-    """The báo Sâm phase with these ten-card hands; ``leader`` is the nominal leader."""
-    d = _base(len(hands), rules)
-    masks = [to_mask(h) for h in hands]
-    assert all(m.bit_count() == 10 for m in masks)
-    st = d["state"]
-    st.update(hands=masks, dealt=sum(masks), turn=leader)
-    st["samloc"]["nominal"] = leader
-    return Game.from_dict(d)
-
-
-def table(hands: list[str], turn: int = 0, rules: Rules = DEFAULT, cong: tuple[int, ...] = ()) -> Game:
-    """Play phase, ``turn`` leads a new round; each seat's other cards count as played by it
-    (only seats in ``cong``, holding ten, played nothing)."""
-    d = _base(len(hands), rules)
-    masks = [to_mask(h) for h in hands]
-    free = [i for i in range(52) if not any(m >> i & 1 for m in masks)]
-    played = []
-    for s, m in enumerate(masks):
-        need = 10 - m.bit_count()
-        assert (s in cong) == (need == 0)
-        played.append(sum(1 << i for i in free[:need]))
-        free = free[need:]
-    st = d["state"]
-    st.update(hands=masks, played=played, dealt=sum(masks) + sum(played), turn=turn)
-    st["samloc"].update(sam_phase=False, declined=len(hands), nominal=turn)
-    return Game.from_dict(d)
-
-
-def act(g: Game, *moves: str | None) -> None:
-    for m in moves:
-        seat = g.current_seat
-        assert seat is not None
-        if m is None:
-            g.pass_turn(seat)
-        else:
-            g.play(seat, m)
-
-
-def led(g: Game) -> list[tuple[int, int, int, str]]:
-    return sorted((e["from"], e["to"], e["units"], e["reason"]) for e in g.ledger)
 
 
 def kind(cards: str, rules: Rules = DEFAULT) -> str | None:

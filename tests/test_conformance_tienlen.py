@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from support.shedding_positions import NORTH, RANKED, SOUTH, act, led, setup
 from vncards import (
     IllegalMoveError,
     InvalidCardError,
@@ -20,63 +21,7 @@ from vncards import (
     parse_cards,
     tienlen,
 )
-from vncards.cards import to_mask
 from vncards.tienlen import Game, Rules, beats, classify, instant_win
-
-SOUTH = Rules.south()
-NORTH = Rules.north()
-RANKED = SOUTH.replace(ending="ranked", scoring="ranked")
-
-
-def setup(hands: list[str], rules: Rules = SOUTH, turn: int = 0, cong: tuple[int, ...] = ()) -> Game:
-    """Seats hold ``hands``; ``turn`` leads a new round. The rest of each seat's 13 cards
-    count as already played by it, so only seats in ``cong`` (holding 13) played nothing."""
-    g = Game(len(hands), rules, seed=1)
-    d = g.to_dict()
-    masks = [to_mask(h) for h in hands]
-    free = [i for i in range(52) if not any(m >> i & 1 for m in masks)]
-    played = []
-    for s, m in enumerate(masks):
-        need = 13 - m.bit_count()
-        assert (s in cong) == (need == 0)
-        played.append(sum(1 << i for i in free[:need]))
-        free = free[need:]
-    d["state"].update(
-        hands=masks,
-        played=played,
-        dealt=sum(masks) + sum(played),
-        turn=turn,
-        table=None,
-        table_seat=-1,
-        passed=0,
-        round_seats=0,
-        must=0,
-        out=0,
-        order=[],
-        cong=[],
-        chain=None,
-        over=False,
-        winner=None,
-        next_first=False,
-        hand_start=0,
-    )
-    d["events"], d["actions"], d["ledger"] = [], [], []
-    return Game.from_dict(d)
-
-
-def act(g: Game, *moves: str | None) -> None:
-    """Moves in turn order: card text plays, None passes."""
-    for m in moves:
-        seat = g.current_seat
-        assert seat is not None
-        if m is None:
-            g.pass_turn(seat)
-        else:
-            g.play(seat, m)
-
-
-def led(g: Game) -> list[tuple[int, int, int, str]]:
-    return sorted((e["from"], e["to"], e["units"], e["reason"]) for e in g.ledger)
 
 
 def kind(cards: str, rules: Rules = SOUTH) -> str | None:

@@ -5,55 +5,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
 
+from support import shedding_positions
+from support.shedding_positions import midhand, reasons
 from vncards import IllegalMoveError, RulesError, SnapshotError
-from vncards.cards import to_mask
 from vncards.samloc import Game, Rules, instant_winner
 
 # ---- building tables with chosen cards -----------------------------------------------------
 
 
-def _no_instant_seed(players: int, rules: Rules | None) -> Game:
-    seed = 0
-    while True:
-        g = Game(players=players, rules=rules, seed=seed)
-        if not g.is_over:
-            return g
-        seed += 1
-
-
-def dealt(hands: list[str], leader: int = 0, rules: Rules | None = None) -> Game:
-    """A table in the báo Sâm phase with these ten-card hands and nominal leader."""
-    g = _no_instant_seed(len(hands), rules)
-    d = g.to_dict()
-    masks = [to_mask(h) for h in hands]
-    st = d["state"]
-    st["hands"] = masks
-    st["dealt"] = sum(masks)
-    st["turn"] = leader
-    st["samloc"]["nominal"] = leader
-    return Game.from_dict(d)
-
-
-def midhand(hands: list[str], played: list[str], turn: int, rules: Rules | None = None) -> Game:
-    """A table in play, at the start of a round led by ``turn``."""
-    g = _no_instant_seed(len(hands), rules)
-    d = g.to_dict()
-    st = d["state"]
-    st["hands"] = [to_mask(h) for h in hands]
-    st["played"] = [to_mask(p) for p in played]
-    st["dealt"] = sum(st["hands"]) + sum(st["played"])
-    st["turn"] = turn
-    st["samloc"].update(sam_phase=False, declined=len(hands), nominal=turn)
-    return Game.from_dict(d)
-
-
-def reasons(g: Game) -> list[tuple[int, int, int, str]]:
-    return [(e["from"], e["to"], e["units"], e["reason"]) for e in g.ledger]
-
+# Hands need not hold ten cards here.
+dealt = partial(shedding_positions.dealt, ten_cards=False)
 
 # A Sâm hand: a seven-card straight 3–9 and three 2s; nobody else holds a 7-card straight.
 SAM_HANDS = [

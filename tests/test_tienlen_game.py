@@ -5,72 +5,18 @@ snapshots, replay and views."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import partial
 
 import pytest
 
+from support import shedding_positions
+from support.shedding_positions import NORTH, RANKED, SOUTH, act, reasons
 from vncards import IllegalMoveError, SnapshotError, tienlen
-from vncards.cards import to_mask
 from vncards.tienlen import Game, Rules
 
-SOUTH = Rules.south()
-NORTH = Rules.north()
-RANKED = SOUTH.replace(ending="ranked", scoring="ranked")
 DECK = (1 << 52) - 1
-
-
-def setup(hands: list[str], rules: Rules = SOUTH, turn: int = 0, cong: tuple[int, ...] = ()) -> Game:
-    """A game whose seats hold ``hands`` and ``turn`` leads a new round. Cards not in a hand
-    count as already played by that seat (so only seats in ``cong`` have played nothing;
-    they must hold 13 cards)."""
-    players = len(hands)
-    g = Game(players, rules, seed=1)
-    d = g.to_dict()
-    masks = [to_mask(h) for h in hands]
-    free = [i for i in range(52) if not any(m >> i & 1 for m in masks)]
-    played = []
-    for s, m in enumerate(masks):
-        need = 13 - m.bit_count()
-        assert s not in cong or need == 0
-        taken = free[:need]
-        free = free[need:]
-        played.append(sum(1 << i for i in taken))
-    d["state"].update(
-        hands=masks,
-        played=played,
-        dealt=sum(masks) + sum(played),
-        turn=turn,
-        table=None,
-        table_seat=-1,
-        passed=0,
-        round_seats=0,
-        must=0,
-        out=0,
-        order=[],
-        cong=[],
-        chain=None,
-        over=False,
-        winner=None,
-        next_first=False,
-        hand_start=0,
-    )
-    d["events"], d["actions"], d["ledger"] = [], [], []
-    return Game.from_dict(d)
-
-
-def act(g: Game, *moves: Any) -> None:
-    """Moves in turn order: card text plays, None passes."""
-    for m in moves:
-        seat = g.current_seat
-        assert seat is not None
-        if m is None:
-            g.pass_turn(seat)
-        else:
-            g.play(seat, m)
-
-
-def ledger(g: Game) -> list[tuple[int, int, int, str]]:
-    return [(e["from"], e["to"], e["units"], e["reason"]) for e in g.ledger]
+# Seats may hold 13 cards without being in ``cong``.
+setup = partial(shedding_positions.setup, strict_cong=False)
 
 
 def test_passing_locks_a_seat_out_of_the_round() -> None:
@@ -94,7 +40,7 @@ def test_first_out_ends_the_hand_and_counts_cards() -> None:
     assert g.current_seat == 0 and g.table is None
     act(g, "4♠")
     assert g.is_over and g.winner == 0 and g.current_seat is None
-    assert sorted(ledger(g)) == sorted(
+    assert sorted(reasons(g)) == sorted(
         [
             (1, 0, 3, "cards_left"),
             (1, 0, 3, "thoi_black_two"),
@@ -109,22 +55,22 @@ def test_first_out_ends_the_hand_and_counts_cards() -> None:
 def test_thoi_of_bombs_in_hand() -> None:
     g = setup(["3♠ 4♠", "7♠ 7♣ 7♦ 7♥ 9♠", "8♠ 8♣ 9♦ 9♥ 10♠ 10♦ J♣", "Q♦ Q♥"])
     act(g, "3♠", None, None, None, "4♠")
-    assert (1, 0, 12, "thoi_four_of_a_kind") in ledger(g)
-    assert (1, 0, 1, "cards_left") in ledger(g)
-    assert (2, 0, 9, "thoi_three_pair_sequence") in ledger(g)
-    assert (2, 0, 1, "cards_left") in ledger(g)
+    assert (1, 0, 12, "thoi_four_of_a_kind") in reasons(g)
+    assert (1, 0, 1, "cards_left") in reasons(g)
+    assert (2, 0, 9, "thoi_three_pair_sequence") in reasons(g)
+    assert (2, 0, 1, "cards_left") in reasons(g)
 
 
 def test_ket_3_bich_and_chan_ket() -> None:
     g = setup(["3♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"])
     act(g, "3♠")
     assert g.is_over
-    assert ledger(g) == [(1, 0, 26, "ket_3_bich"), (2, 0, 26, "ket_3_bich"), (3, 0, 26, "ket_3_bich")]
+    assert reasons(g) == [(1, 0, 26, "ket_3_bich"), (2, 0, 26, "ket_3_bich"), (3, 0, 26, "ket_3_bich")]
     # Chặn kết 3 bích: seat 1 holds only 3♠ when seat 0 goes out.
     g = setup(["9♠ K♠", "3♠", "10♠ J♦", "4♦ 5♦"])
     act(g, "9♠", None, "10♠", None, "K♠")
     assert g.is_over
-    assert sorted(ledger(g)) == sorted(
+    assert sorted(reasons(g)) == sorted(
         [
             (1, 0, 26, "chan_ket_3_bich"),
             (1, 2, 26, "chan_ket_3_bich"),
@@ -140,9 +86,9 @@ def test_cong_pays_26_plus_thoi() -> None:
     cong_hand = "4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ Q♣ K♣ A♣ 2♣ 2♥"
     g = setup(["3♠", "5♠ 6♠", "5♦ 6♦", cong_hand], SOUTH.replace(ket_3_bich=False), cong=(3,))
     act(g, "3♠")
-    assert (3, 0, 26, "cong") in ledger(g)
-    assert (3, 0, 3, "thoi_black_two") in ledger(g) and (3, 0, 6, "thoi_red_two") in ledger(g)
-    assert not any(e[0] == 3 and e[3] == "cards_left" for e in ledger(g))
+    assert (3, 0, 26, "cong") in reasons(g)
+    assert (3, 0, 3, "thoi_black_two") in reasons(g) and (3, 0, 6, "thoi_red_two") in reasons(g)
+    assert not any(e[0] == 3 and e[3] == "cards_left" for e in reasons(g))
 
 
 def test_cut_chain_last_cut_pays_the_whole_chain() -> None:
@@ -151,14 +97,14 @@ def test_cut_chain_last_cut_pays_the_whole_chain() -> None:
     assert [e["units"] for e in g.events if e["type"] == "cut"] == [3, 9]
     act(g, None, None, None)  # round closes; seat 2 leads
     assert g.current_seat == 2
-    assert ledger(g) == [(1, 2, 12, "chat")]
+    assert reasons(g) == [(1, 2, 12, "chat")]
 
 
 def test_cut_that_took_its_owner_out_is_not_paid() -> None:
     g = setup(["2♥", "7♠ 7♣ 7♦ 7♥ 9♣", "5♦ 6♦", "8♠ 9♠"], RANKED)
     act(g, "2♥")  # seat 0 is out (nhất) with the 2
     act(g, "7♠ 7♣ 7♦ 7♥", None, None)
-    assert not any(e[3] == "chat" for e in ledger(g))
+    assert not any(e[3] == "chat" for e in reasons(g))
 
 
 @pytest.mark.parametrize(
@@ -182,10 +128,10 @@ def test_bomb_after_pass(mode: str, reenters: bool) -> None:
             g.play(1, "3♦")
         assert e.value.reason in ("must_cut_or_pass", "does_not_beat")
         g.play(1, "8♠ 8♣ 9♦ 9♥ 10♠ 10♦ J♣ J♥")
-        assert (2, 1, 6, "chat") not in ledger(g)  # paid when the round closes
+        assert (2, 1, 6, "chat") not in reasons(g)  # paid when the round closes
         act(g, None)  # seats 3 and 0 passed earlier in the round
         assert g.current_seat == 1
-        assert (2, 1, 6, "chat") in ledger(g)
+        assert (2, 1, 6, "chat") in reasons(g)
     else:
         assert g.current_seat == 2 and g.table is None
 
@@ -201,7 +147,7 @@ def test_ranked_ending_hưởng_sái_and_payments() -> None:
     assert g.current_seat == 1  # hưởng sái: the next seat still in the hand after seat 3
     act(g, "3♣", "5♦", "J♣")  # seat 1 out (ba); seat 2 is bét
     assert g.is_over and g.finishing_order == [0, 3, 1, 2]
-    assert sorted(ledger(g)) == sorted([(2, 0, 2, "rank"), (1, 3, 1, "rank")])
+    assert sorted(reasons(g)) == sorted([(2, 0, 2, "rank"), (1, 3, 1, "rank")])
 
 
 def test_ranked_thoi_goes_to_the_seat_above_or_winner() -> None:
@@ -209,8 +155,8 @@ def test_ranked_thoi_goes_to_the_seat_above_or_winner() -> None:
         g = setup(["9♠", "10♠", "5♦ 2♥"], RANKED.replace(thoi_to=thoi_to))
         act(g, "9♠", "10♠")
         assert g.is_over and g.finishing_order == [0, 1, 2]
-        assert (2, payee, 2, "thoi_red_two") in ledger(g)
-        assert (2, 0, 2, "rank") in ledger(g)
+        assert (2, payee, 2, "thoi_red_two") in reasons(g)
+        assert (2, 0, 2, "rank") in reasons(g)
 
 
 def test_ranked_cong() -> None:
@@ -218,7 +164,7 @@ def test_ranked_cong() -> None:
     g = setup(["9♠", "10♠ J♠", full], RANKED, cong=(2,))
     act(g, "9♠")
     assert g.is_over and g.finishing_order == [0, 1, 2]
-    assert sorted(ledger(g)) == sorted([(2, 0, 4, "cong"), (2, 1, 2, "thoi_red_two")])
+    assert sorted(reasons(g)) == sorted([(2, 0, 4, "cong"), (2, 1, 2, "thoi_red_two")])
 
 
 @pytest.mark.parametrize("mode", ["penalized", "forbidden"])
@@ -238,7 +184,7 @@ def test_finish_on_two(mode: str) -> None:
         act(g, "2♠ 2♣")
         assert g.is_over and g.winner is None
         assert g.settlement == [-18, 6, 6, 6]
-        assert all(e[3] == "finish_on_two" for e in ledger(g))
+        assert all(e[3] == "finish_on_two" for e in reasons(g))
     allowed = setup(["2♠ 2♣", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"])
     act(allowed, "2♠ 2♣")
     assert allowed.winner == 0
