@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from support.ledger import net_totals
 from vncards import Card, IllegalMoveError, InvalidCardError, RulesError, SnapshotError, parse_cards
 from vncards.maubinh import (
     INSTANT_WINS,
@@ -479,10 +480,7 @@ def test_exact_four_player_ledger() -> None:
     s = settle_itemised(SEATS4)
     # 0 vs 1: scoop 3 -> 6; 0 vs 2: +1; 0 vs 3: 0 loses back (AA1010 > AAKK? no: AAKK wins)...
     # computed independently from the pairwise ledger below
-    totals = [0, 0, 0, 0]
-    for e in s.ledger:
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
+    totals = net_totals(s.ledger, 4)
     assert totals == s.totals and sum(s.totals) == 0
     assert (1, 0, 3, "scoop") in entries(s.ledger)
     assert s.totals[0] == sum(settle([SEATS4[0], SEATS4[j]])[0] for j in (1, 2, 3))

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support.ledger import net_totals
 from vncards import Card, IllegalMoveError, RulesError, SnapshotError
 from vncards.maubinh import (
     INSTANT_WINS,
@@ -175,11 +176,7 @@ def test_random_settlements_are_zero_sum_and_match_the_ledger(
     for seat in game.pending_seats:
         game.auto_arrange(seat)
     assert game.settlement is not None and sum(game.settlement) == 0
-    totals = [0] * players
-    for e in game.ledger:
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
-    assert totals == game.settlement
+    assert net_totals(game.ledger, players) == game.settlement
 
 
 @given(st.permutations(range(52)), st.integers(2, 4), st.booleans(), st.booleans(), st.data())
@@ -197,12 +194,8 @@ def test_random_splits_settle_zero_sum_with_fouls(
         )
     result = settle_itemised(seats, rules)
     assert sum(result.totals) == 0
-    totals = [0] * players
-    for e in result.ledger:
-        assert e["units"] > 0 and e["from"] != e["to"]
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
-    assert totals == result.totals
+    assert all(e["units"] > 0 and e["from"] != e["to"] for e in result.ledger)
+    assert net_totals(result.ledger, players) == result.totals
     for seat, arr, inst in zip(range(players), seats, result.instants, strict=False):
         if inst is None:
             assert result.fouled[seat] == (arr is None or is_fouled(arr, rules))

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from support import shedding_positions
+from support.ledger import net_totals
 from support.shedding_positions import midhand, reasons
 from vncards import IllegalMoveError, RulesError, SnapshotError
 from vncards.samloc import Game, Rules, instant_winner
@@ -359,10 +360,7 @@ def check_invariants(g: Game) -> None:
         assert union & m == 0
         union |= m
     assert union == st["dealt"] and union.bit_count() == 10 * n
-    totals = [0] * n
-    for e in g.ledger:
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
+    totals = net_totals(g.ledger, n)
     assert sum(totals) == 0
     if g.is_over:
         assert g.settlement == totals

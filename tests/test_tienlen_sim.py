@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from support.ledger import net_totals
 from vncards.tienlen import Game, Rules
 
 PRESETS = {
@@ -57,12 +58,8 @@ def play_random(game: Game, rng: random.Random, pass_rate: float = 0.25) -> int:
 def check_finished(game: Game) -> None:
     settlement = game.settlement
     assert settlement is not None and sum(settlement) == 0
-    totals = [0] * game.players
-    for e in game.ledger:
-        assert e["units"] > 0 and e["from"] != e["to"]
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
-    assert totals == settlement
+    assert all(e["units"] > 0 and e["from"] != e["to"] for e in game.ledger)
+    assert net_totals(game.ledger, game.players) == settlement
     state = json.loads(game.to_json())["state"]
     seen = 0
     for m in state["hands"] + state["played"]:

@@ -17,6 +17,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from support.ledger import net_totals
 from vncards import Card, IllegalMoveError
 from vncards.tienlen import Game, Rules
 
@@ -100,10 +101,7 @@ class TienLenMachine(RuleBasedStateMachine):
     @invariant()
     def settlement_is_zero_sum_and_the_ledger(self) -> None:
         g = self.game
-        totals = [0] * g.players
-        for e in g.ledger:
-            totals[e["from"]] -= e["units"]
-            totals[e["to"]] += e["units"]
+        totals = net_totals(g.ledger, g.players)
         assert sum(totals) == 0
         if g.is_over:
             assert g.settlement == totals

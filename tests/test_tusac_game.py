@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support import tusac_positions
+from support.ledger import net_totals
 from support.tusac_positions import CODES, kinds, play
 from vncards import IllegalMoveError, RulesError, SnapshotError, tusac
 from vncards.tusac import Game, Rules
@@ -388,11 +389,7 @@ def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0)
             assert_views_hide_hands(g)
     settlement = g.settlement
     assert settlement is not None and sum(settlement) == 0
-    totals = [0] * players
-    for e in g.ledger:
-        totals[e["from"]] -= e["units"]
-        totals[e["to"]] += e["units"]
-    assert totals == settlement
+    assert net_totals(g.ledger, players) == settlement
     assert g.legal_actions() == [] and g.pending_seats == []
     return g
 
