@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 
-from support.shedding_positions import act, dealt, led, table
+from support.shedding_positions import (
+    act,
+    dealt,
+    duplicate_card,
+    led,
+    move_card,
+    passed_turn,
+    table,
+    wrong_turn,
+)
 from vncards import IllegalMoveError, SnapshotError
 from vncards.samloc import Game, Rules, beats, classify, instant_win, instant_winner, legal_plays
 
@@ -492,29 +501,11 @@ def _midgame() -> Game:
     return g
 
 
-def _duplicate(st: dict[str, Any]) -> None:
-    st["hands"][1] |= st["hands"][0] & -st["hands"][0]
-
-
-def _moved(st: dict[str, Any]) -> None:
-    card = st["hands"][1] & -st["hands"][1]
-    st["hands"][1] ^= card
-    st["hands"][0] |= card
-
-
-def _wrong_turn(st: dict[str, Any]) -> None:
-    st["turn"] = st["table_seat"]
-
-
-def _passed_turn(st: dict[str, Any]) -> None:
-    st["passed"] |= 1 << st["turn"]
-
-
 def _declaring_after_play(st: dict[str, Any]) -> None:
     st["samloc"].update(sam_phase=True, declined=0)
 
 
-@pytest.mark.parametrize("edit", [_duplicate, _moved, _wrong_turn, _passed_turn, _declaring_after_play])
+@pytest.mark.parametrize("edit", [duplicate_card, move_card, wrong_turn, passed_turn, _declaring_after_play])
 def test_snapshot_validation_rejects_tampering(edit: Any) -> None:
     d = json.loads(_midgame().to_json())
     edit(d["state"])

@@ -12,7 +12,18 @@ from typing import Any
 
 import pytest
 
-from support.shedding_positions import NORTH, RANKED, SOUTH, act, led, setup
+from support.shedding_positions import (
+    NORTH,
+    RANKED,
+    SOUTH,
+    act,
+    duplicate_card,
+    led,
+    move_card,
+    passed_turn,
+    setup,
+    wrong_turn,
+)
 from vncards import (
     IllegalMoveError,
     InvalidCardError,
@@ -758,30 +769,11 @@ def _tampered(edit: Any) -> dict[str, Any]:
     return d
 
 
-def _duplicate(st: dict[str, Any]) -> None:
-    card = st["hands"][0] & -st["hands"][0]
-    st["hands"][1] |= card
-
-
-def _moved(st: dict[str, Any]) -> None:
-    card = st["hands"][1] & -st["hands"][1]
-    st["hands"][1] ^= card
-    st["hands"][0] |= card
-
-
-def _wrong_turn(st: dict[str, Any]) -> None:
-    st["turn"] = st["table_seat"]  # the seat whose play is on the table cannot beat itself
-
-
-def _passed_turn(st: dict[str, Any]) -> None:
-    st["passed"] |= 1 << st["turn"]
-
-
 def _lost_card(st: dict[str, Any]) -> None:
     st["hands"][2] &= st["hands"][2] - 1
 
 
-@pytest.mark.parametrize("edit", [_duplicate, _moved, _wrong_turn, _passed_turn, _lost_card])
+@pytest.mark.parametrize("edit", [duplicate_card, move_card, wrong_turn, passed_turn, _lost_card])
 def test_snapshot_validation_rejects_tampering(edit: Any) -> None:
     d = _tampered(edit)
     with pytest.raises(SnapshotError):

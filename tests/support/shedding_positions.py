@@ -134,3 +134,28 @@ def reasons(g: tienlen.Game | samloc.Game) -> list[tuple[int, int, int, str]]:
 def led(g: tienlen.Game | samloc.Game) -> list[tuple[int, int, int, str]]:
     """``reasons``, sorted."""
     return sorted(reasons(g))
+
+
+# Edits of a mid-round snapshot's ``state`` that ``Game.from_dict`` must reject.
+
+
+def duplicate_card(st: dict[str, Any]) -> None:
+    """Seat 1 also holds seat 0's lowest card."""
+    st["hands"][1] |= st["hands"][0] & -st["hands"][0]
+
+
+def move_card(st: dict[str, Any]) -> None:
+    """Seat 1's lowest card moves to seat 0."""
+    card = st["hands"][1] & -st["hands"][1]
+    st["hands"][1] ^= card
+    st["hands"][0] |= card
+
+
+def wrong_turn(st: dict[str, Any]) -> None:
+    """The seat whose play is on the table cannot beat itself."""
+    st["turn"] = st["table_seat"]
+
+
+def passed_turn(st: dict[str, Any]) -> None:
+    """The seat to act has passed this round."""
+    st["passed"] |= 1 << st["turn"]
