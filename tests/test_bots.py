@@ -54,7 +54,7 @@ def test_every_game_lists_its_bots() -> None:
     assert bot_names("tienlen-north") == ["random", "greedy", "montecarlo"]
     assert bot_names("samloc") == ["random", "greedy", "montecarlo"]
     assert bot_names("tusac") == ["random", "greedy"]
-    assert bot_names("maubinh") == ["random", "solver"]
+    assert bot_names("maubinh") == ["random", "greedy", "solver"]
     with pytest.raises(RulesError, match="no bot 'montecarlo' for tusac"):
         make_bot("montecarlo", "tusac")
 
@@ -225,3 +225,17 @@ def test_strength_script_runs_as_a_program() -> None:
     assert out.returncode == 0, out.stderr
     assert "montecarlo vs greedy" in out.stdout and "units/game" in out.stdout
     assert spec("samloc").title == "Sâm Lốc"
+
+
+def test_maubinh_greedy_plays_the_strongest_arrangement_and_loses_to_the_solver() -> None:
+    from vncards.maubinh import Game, best_arrangement
+    from vncards.simulate import simulate
+
+    game = Game(players=2, seed=5)
+    bot = make_bot("greedy", "maubinh", seed=1)
+    while not game.is_over:
+        seat = game.pending_seats[0]
+        game.apply(bot.choose(game.view(seat), game.legal_actions(seat)))
+    assert game.arrangement(0) == best_arrangement(game.hand(0), objective="strongest")
+    summary = simulate("maubinh", 200, ["solver", "greedy"], players=4, jobs=1)
+    assert summary.bots["solver"].mean > summary.bots["greedy"].mean

@@ -130,9 +130,9 @@ def _deal(args: argparse.Namespace, console: Console) -> int:
 
 
 def _default_bot(game: str) -> str:
-    """The strongest cheap bot of ``game``: greedy, else the game's solver, else random."""
+    """The strongest cheap bot of ``game``: its solver, else greedy, else random."""
     names = bot_names(game)
-    return next((n for n in ("greedy", "solver") if n in names), "random")
+    return next((n for n in ("solver", "greedy") if n in names), "random")
 
 
 def _bots_for(game: str, text: str | None, seats: int, seed: int | None, rules: Any) -> list[Any]:

@@ -3,9 +3,10 @@
 A bot is anything with ``choose(view, legal_actions) -> action``: it sees only the seat's
 ``view`` (never another seat's hidden cards) and the list of action dicts open to that seat,
 and returns one of them. ``random`` works for every game; games add stronger bots through a
-``BOTS`` mapping in their module, found here by name: ``greedy`` (Tiến Lên, Sâm Lốc, Tứ Sắc),
-``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust, :mod:`.montecarlo`) and
-``solver`` (Mậu Binh). Bots that take the table's ``rules`` get them from :func:`make_bot`.
+``BOTS`` mapping in their module, found here by name: ``greedy`` (every game; in Mậu Binh the
+``"strongest"`` objective), ``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust,
+:mod:`.montecarlo`) and ``solver`` (Mậu Binh, the ``"expected"`` objective). Bots that take the
+table's ``rules`` get them from :func:`make_bot`.
 
 >>> bot = make_bot("random", "tienlen", seed=1)
 >>> bot.choose({}, [{"type": "pass", "seat": 0}])

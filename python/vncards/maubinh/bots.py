@@ -1,4 +1,6 @@
-"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the solver's arrangement.
+"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the solver's arrangement
+(objective ``"expected"``); ``greedy`` plays the strongest valid arrangement (strongest back,
+then middle, then front), the way a careful beginner sets the hands.
 
 >>> from vncards.maubinh import Game, best_arrangement
 >>> game = Game(players=2, seed=3)
@@ -17,8 +19,9 @@ from typing import Any
 
 from ..errors import RulesError
 from ..table import Seed
+from .core import Objective, Rules, best_arrangement
 
-__all__ = ["BOTS", "SolverBot"]
+__all__ = ["BOTS", "GreedyBot", "SolverBot"]
 
 
 class SolverBot:
@@ -40,4 +43,29 @@ class SolverBot:
         raise RulesError("the solver bot needs an 'arrange' or 'confirm' action")
 
 
-BOTS = {"solver": SolverBot}
+class GreedyBot(SolverBot):
+    """Arranges with the ``"strongest"`` objective from the seat's own hand, then confirms."""
+
+    name = "greedy"
+    objective: Objective = "strongest"
+
+    def __init__(self, seed: Seed = None, rules: Rules | None = None) -> None:
+        super().__init__(seed)
+        self._rules = rules
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        by_type = {a["type"]: a for a in legal_actions}
+        if "confirm" in by_type:
+            return by_type["confirm"]
+        if "arrange" not in by_type:
+            raise RulesError("the greedy bot needs an 'arrange' or 'confirm' action")
+        best = best_arrangement(view["hand"], self._rules, objective=self.objective)
+        return {
+            **by_type["arrange"],
+            "back": " ".join(map(str, best.back)),
+            "middle": " ".join(map(str, best.middle)),
+            "front": " ".join(map(str, best.front)),
+        }
+
+
+BOTS = {"solver": SolverBot, "greedy": GreedyBot}
