@@ -144,6 +144,9 @@ def tienlen_instant_win(
 
 # ---- maubinh (src/python/maubinh.rs) ---------------------------------------------------------
 
+MAUBINH_CATEGORIES: list[str]
+MAUBINH_INSTANT_WINS: list[tuple[str, int]]
+
 _MbSolution = tuple[int, int, int, float, str | None]
 
 def maubinh_hand_rank(cards: str | Card | Iterable[str | Card], wheel: str) -> int: ...

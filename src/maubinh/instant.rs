@@ -22,6 +22,16 @@ pub enum Instant {
 }
 
 impl Instant {
+    /// Every kind, strongest first.
+    pub const STRONGEST_FIRST: [Instant; 6] = [
+        Instant::DragonFlush,
+        Instant::Dragon,
+        Instant::FivePairsTriple,
+        Instant::SixPairs,
+        Instant::ThreeFlushes,
+        Instant::ThreeStraights,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Instant::ThreeStraights => "three_straights",
@@ -189,6 +199,14 @@ mod tests {
 
     fn kind(text: &str) -> Option<Instant> {
         instant_win(parse_card_set(text).unwrap().1 .0, &Rules::default())
+    }
+
+    #[test]
+    fn strongest_first_is_in_order() {
+        let order = Instant::STRONGEST_FIRST;
+        assert!(order
+            .windows(2)
+            .all(|w| w[0] > w[1] && w[0].units() >= w[1].units()));
     }
 
     #[test]

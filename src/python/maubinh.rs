@@ -426,6 +426,13 @@ fn maubinh_head_to_head(
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The category names and the instant-win table live once, in the core; Python reads them.
+    m.add("MAUBINH_CATEGORIES", mb::eval::CATEGORY_NAMES.to_vec())?;
+    let instants: Vec<(&str, i64)> = mb::instant::Instant::STRONGEST_FIRST
+        .iter()
+        .map(|k| (k.name(), k.units()))
+        .collect();
+    m.add("MAUBINH_INSTANT_WINS", instants)?;
     m.add_function(wrap_pyfunction!(maubinh_hand_rank, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_hand_category, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_hand_ranks, m)?)?;

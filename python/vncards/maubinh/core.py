@@ -53,28 +53,13 @@ __all__ = [
 
 Objective = Literal["expected", "strongest"]
 
-#: Instant wins (mậu binh trắng), strongest first, with the units each opponent pays.
-INSTANT_WINS: dict[str, int] = {
-    "dragon_flush": 24,  # rồng cuốn: 2 through A, one suit
-    "dragon": 12,  # sảnh rồng: 2 through A
-    "five_pairs_triple": 6,  # năm đôi một sám
-    "six_pairs": 3,  # lục phé bôn
-    "three_flushes": 3,  # ba thùng
-    "three_straights": 3,  # ba sảnh
-}
+#: Instant wins (mậu binh trắng), strongest first, with the units each opponent pays:
+#: dragon_flush (rồng cuốn) 24, dragon (sảnh rồng) 12, five_pairs_triple (năm đôi một sám) 6,
+#: six_pairs (lục phé bôn) 3, three_flushes (ba thùng) 3, three_straights (ba sảnh) 3.
+INSTANT_WINS: dict[str, int] = dict(_core.MAUBINH_INSTANT_WINS)
 
 #: Hand categories, weakest first (a 3-card front is only high_card, pair or three_of_a_kind).
-CATEGORIES: tuple[str, ...] = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
+CATEGORIES: tuple[str, ...] = tuple(_core.MAUBINH_CATEGORIES)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from .._core import (
     shedding_classify,
 )
 from ..cards import Card, CardsLike
-from ..errors import RulesError
+from ..shedding import core_of
 from .rules import Rules
 
 __all__ = [
@@ -61,11 +61,7 @@ _DEFAULT = Rules()
 
 def core_rules(rules: Rules | None = None) -> SheddingRules:
     """The shared shedding-core rules of a Sâm Lốc ``Rules`` (the defaults for ``None``)."""
-    if rules is None:
-        return _DEFAULT.core
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be samloc.Rules, not {type(rules).__name__}")
-    return rules.core
+    return core_of(rules, Rules, _DEFAULT)
 
 
 def classify(cards: PlayLike, rules: Rules | None = None) -> Combo | None:

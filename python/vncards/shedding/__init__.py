@@ -11,8 +11,11 @@ class :class:`SheddingGame`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._core import SheddingCombo as Combo
 from .._core import SheddingRules
+from ..errors import RulesError
 from .game import SheddingGame
 from .penalty import TWOS_MASK, PenaltyTable, hand_units, penalty_items
 
@@ -22,6 +25,19 @@ __all__ = [
     "PenaltyTable",
     "SheddingGame",
     "SheddingRules",
+    "core_of",
     "hand_units",
     "penalty_items",
 ]
+
+
+def core_of(rules: Any, rules_type: type, default: Any) -> SheddingRules:
+    """The combination core of a game's ``Rules`` (``default``'s for ``None``); any other type
+    raises RulesError naming the expected one."""
+    if rules is None:
+        rules = default
+    elif not isinstance(rules, rules_type):
+        name = f"{rules_type.__module__.rsplit('.', 2)[-2]}.{rules_type.__name__}"
+        raise RulesError(f"rules must be {name}, not {type(rules).__name__}")
+    core: SheddingRules = rules.core
+    return core

@@ -30,7 +30,7 @@ from .._core import (
     tienlen_instant_win,
 )
 from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
-from ..errors import RulesError
+from ..shedding import core_of
 from .game import Game
 from .rules import Rules
 
@@ -43,11 +43,7 @@ _SOUTH = Rules.south()
 
 
 def _core(rules: Rules | None) -> SheddingRules:
-    if rules is None:
-        return _SOUTH.core
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be tienlen.Rules, not {type(rules).__name__}")
-    return rules.core
+    return core_of(rules, Rules, _SOUTH)
 
 
 def classify(cards: Any, rules: Rules | None = None) -> Combo | None:
