@@ -240,11 +240,21 @@ class SheddingGame(TableGame):
     def _plays_for(self, seat: int) -> list[SheddingCombo]:
         hand = self._hands[seat]
         plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must, self._seat_filter(seat))
-        if hand & TWOS_MASK and self._finish_on_two() == "forbidden":
-            others = [c for c in plays if c.mask != hand]
-            if len(others) < len(plays) and (others or self._table is not None):
-                plays = others
+        if any(c.mask == hand for c in plays) and self._emptying_two_refused(hand, len(plays)):
+            plays = [c for c in plays if c.mask != hand]
         return self._filter_plays(seat, plays)
+
+    def _emptying_two_refused(self, hand: int, lead_plays: int | None = None) -> bool:
+        """``finish_on_two="forbidden"``: a play that empties ``hand`` and holds a 2 is refused
+        unless the seat has no other legal action (on a table, passing always is one).
+        ``lead_plays``: the number of legal leads, when the caller already has them."""
+        if not hand & TWOS_MASK or self._finish_on_two() != "forbidden":
+            return False
+        if self._table is not None:
+            return True
+        if lead_plays is None:
+            lead_plays = len(shedding_legal_plays(hand, None, self._rules.core, self._must))
+        return lead_plays > 1
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -270,15 +280,7 @@ class SheddingGame(TableGame):
                 raise IllegalMoveError(
                     "must_cut_or_pass", "after passing, a seat may only cut with a bomb or pass"
                 )
-        if (
-            mask == hand
-            and mask & TWOS_MASK
-            and self._finish_on_two() == "forbidden"
-            and (
-                self._table is not None
-                or len(shedding_legal_plays(hand, None, self._rules.core, self._must)) > 1
-            )
-        ):
+        if mask == hand and self._emptying_two_refused(hand):
             raise IllegalMoveError(
                 "cannot_finish_on_two", "a hand may not be emptied with a play containing a 2"
             )
