@@ -24,7 +24,7 @@ from typing import Any, Literal
 from .. import _core
 from .._core import TuSacCard
 from ..errors import InvalidCardError, RulesError
-from ..rules import RulesBase
+from ..rules import RulesBase, option, rules_mismatch
 
 __all__ = [
     "MELD_LENH",
@@ -119,15 +119,31 @@ class Rules(RulesBase):
     (0, 1)
     """
 
-    triple_optional: bool = False
-    discard_rule: Literal["penalize", "enforce"] = "penalize"
-    bung_rule: Literal["seed", "min_rac", "off"] = "seed"
-    odd_total: Literal["hand", "with_toi", "off"] = "hand"
-    set_lenh: int = 1
-    tuong_as_ty: bool = True
-    draw_at_stock: int = 7
-    payment: Literal["per_lenh", "flat"] = "per_lenh"
-    claim_window: Literal["every_seat", "eligible_seats"] = "every_seat"
+    triple_optional: bool = option(False, "making a triple from a held pair is not mandatory", source="house")
+    discard_rule: Literal["penalize", "enforce"] = option(
+        "penalize", "discarding a meld card: allowed but pays đền làng if won on, or refused while rác remain"
+    )
+    bung_rule: Literal["seed", "min_rac", "off"] = option(
+        "seed", "bài bụng: the seed's doubled-piece rule, the fewest-rác rule, or none"
+    )
+    odd_total: Literal["hand", "with_toi", "off"] = option(
+        "hand", "a win needs an odd lệnh total: of the melds (tới not counted), with tới, or no parity rule"
+    )
+    set_lenh: int = option(
+        1,
+        "lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt (1, common practice; 0: the seed's table)",
+        source="house",
+    )
+    tuong_as_ty: bool = option(True, "the dealer may open with a Tướng as the tỳ")
+    draw_at_stock: int = option(7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards")
+    payment: Literal["per_lenh", "flat"] = option(
+        "per_lenh", "each loser pays the winner's lệnh total, or 1 (doubled with a quad)"
+    )
+    claim_window: Literal["every_seat", "eligible_seats"] = option(
+        "every_seat",
+        "which seats answer each offer: all (reveals nothing) or only those able to claim",
+        source="house",
+    )
 
     def _check(self) -> None:
         if not 0 <= self.draw_at_stock <= 70:
@@ -208,7 +224,7 @@ def _check_rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _DEFAULT
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be tusac.Rules, not {type(rules).__name__}")
+        raise rules_mismatch("tusac", Rules, rules)
     return rules
 
 
