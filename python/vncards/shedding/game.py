@@ -14,7 +14,7 @@ the hand leads (hưởng sái).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .._core import (
@@ -162,7 +162,7 @@ class SheddingGame(TableGame):
     def _check_play(self, seat: int, combo: SheddingCombo) -> None:
         """*hook*: extra validation of a play (raise IllegalMoveError)."""
 
-    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+    def _filter_plays(self, seat: int, plays: Sequence[SheddingCombo]) -> Sequence[SheddingCombo]:
         """*hook*: drop plays a game-specific rule forbids now."""
         return plays
 
@@ -226,7 +226,7 @@ class SheddingGame(TableGame):
     def hand_mask(self, seat: int) -> int:
         return self._hands[self._check_seat(seat)]
 
-    def legal_plays(self) -> list[SheddingCombo]:
+    def legal_plays(self) -> Sequence[SheddingCombo]:
         """Every distinct play the current seat may make now (no pass entry)."""
         if self._turn is None:
             return []
@@ -237,10 +237,10 @@ class SheddingGame(TableGame):
             return self._after_pass_filter() or "all"
         return "all"
 
-    def _plays_for(self, seat: int) -> list[SheddingCombo]:
+    def _plays_for(self, seat: int) -> Sequence[SheddingCombo]:
         hand = self._hands[seat]
         plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must, self._seat_filter(seat))
-        if any(c.mask == hand for c in plays) and self._emptying_two_refused(hand, len(plays)):
+        if hand in plays.masks and self._emptying_two_refused(hand, len(plays)):
             plays = [c for c in plays if c.mask != hand]
         return self._filter_plays(seat, plays)
 
