@@ -128,9 +128,18 @@ fn main() {
         black_box(old.permutation(52));
     });
     println!("{:<48} {:>14.0} words/s", "rand_chacha ChaCha20", words_new);
-    println!("{:<48} {:>14.0} words/s", "hand-written ChaCha20 (previous)", words_old);
+    println!(
+        "{:<48} {:>14.0} words/s",
+        "hand-written ChaCha20 (previous)", words_old
+    );
     println!("{:<48} {:>14.2} x", "ratio", words_new / words_old);
-    println!("{:<48} {:>14.0} deals/s", "52-card deal, rand_chacha", deals_new);
-    println!("{:<48} {:>14.0} deals/s", "52-card deal, hand-written (previous)", deals_old);
+    println!(
+        "{:<48} {:>14.0} deals/s",
+        "52-card deal, rand_chacha", deals_new
+    );
+    println!(
+        "{:<48} {:>14.0} deals/s",
+        "52-card deal, hand-written (previous)", deals_old
+    );
     println!("{:<48} {:>14.2} x", "ratio", deals_new / deals_old);
 }

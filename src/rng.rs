@@ -107,7 +107,10 @@ mod tests {
     fn seeded_stream_is_pinned() {
         // Drawn by the hand-written block function this crate replaced.
         let mut r = Rng::from_key([0; 32]);
-        assert_eq!(r.permutation(52)[..13], [4, 31, 49, 43, 50, 7, 27, 38, 32, 51, 20, 24, 3]);
+        assert_eq!(
+            r.permutation(52)[..13],
+            [4, 31, 49, 43, 50, 7, 27, 38, 32, 51, 20, 24, 3]
+        );
     }
 
     #[test]

@@ -9,11 +9,11 @@ use crate::error::Error;
 use crate::shedding::{self, Combo, Kind, PlayFilter, Rules};
 use crate::tienlen::{self, InstantOptions};
 use numpy::PyArray1;
-use std::cell::RefCell;
-use pyo3::prelude::*;
 use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyIterator, PyList, PySlice, PyTuple};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Rule data of a shedding game (how combinations form and beat), built once per rules object.
 #[pyclass(module = "vncards._core", name = "SheddingRules", frozen, eq, hash)]
@@ -288,7 +288,11 @@ impl PlayList {
     fn __len__(&self) -> usize {
         self.0.len()
     }
-    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         if let Ok(slice) = index.cast::<PySlice>() {
             return self.items(py)?.as_any().get_item(slice);
         }
@@ -369,7 +373,14 @@ fn shedding_legal_play_masks<'py>(
     let filter = filter_arg(filter)?;
     PLAYS.with_borrow_mut(|(plays, masks)| {
         plays.clear();
-        shedding::legal_plays_into(hand, table.as_ref(), r, CardSet(must_include), filter, plays);
+        shedding::legal_plays_into(
+            hand,
+            table.as_ref(),
+            r,
+            CardSet(must_include),
+            filter,
+            plays,
+        );
         masks.clear();
         masks.extend(plays.iter().map(|c| c.cards.0));
         Ok(PyArray1::from_slice(rules.py(), masks))

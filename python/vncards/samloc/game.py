@@ -279,6 +279,11 @@ class Game(SheddingGame):
             return [{"type": "declare_sam", "seat": turn}, {"type": "decline_sam", "seat": turn}]
         return super().legal_actions(seat)
 
+    def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
+        if self._sam_phase and not self._over:
+            return self.legal_actions(seat)
+        return super()._moves(seat)
+
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat``: decline Sâm; in play, as the shedding flow's bot."""
         if self._sam_phase and not self._over:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._core import SheddingCombo as Combo
 from .._core import PlayList, SheddingRules
+from .._core import SheddingCombo as Combo
 from ..rules import rules_mismatch
 from .game import SheddingGame
 from .penalty import TWOS_MASK, PenaltyTable, hand_units, penalty_items
