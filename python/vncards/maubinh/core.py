@@ -504,23 +504,37 @@ def arrangement_report(
     cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", alternatives: int = 3
 ) -> str:
     """Text for ``vncards arrange``: the best arrangement with its expected units per
-    opponent, the instant win to declare (if any), and runner-up alternatives.
+    opponent and runner-up alternatives; for a hand with an instant win (mậu binh trắng), the
+    win to declare and what it is paid, since the arrangement then does not matter.
 
     >>> print(arrangement_report("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠", alternatives=0))
     ... # doctest: +ELLIPSIS
     Mậu Binh, objective "expected"
-    best   back    10♠ J♠ Q♠ K♠ A♠     straight_flush
+    best   back    10♠ J♠ Q♠ K♠ A♠     straight flush / thùng phá sảnh
            middle  ...
+    >>> print(arrangement_report("2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"))
+    Mậu Binh, objective "expected"
+    instant win: dragon flush / rồng cuốn: declare it and win 24 units from each opponent
+    (no hand is compared, so the arrangement does not matter)
     """
+    from ..words import term
+
     r = _rules(rules)
     best = best_arrangement(cards, r, objective)
     lines = [f'Mậu Binh, objective "{objective}"']
     if best.instant is not None:
-        lines.append(f"instant win: {best.instant} ({INSTANT_WINS[best.instant]} units from each opponent)")
+        lines.append(
+            f"instant win: {term(best.instant)}: declare it and win "
+            f"{INSTANT_WINS[best.instant]} units from each opponent"
+        )
+        lines.append("(no hand is compared, so the arrangement does not matter)")
+        return "\n".join(lines)
     others = [a for a in ranked_arrangements(cards, r, objective, alternatives + 1) if a != best]
     for label, arr in [("best", best), *((f"alt {i + 1}", a) for i, a in enumerate(others[:alternatives]))]:
         for pos, hand in zip(("back", "middle", "front"), (arr.back, arr.middle, arr.front), strict=False):
             text = " ".join(str(c) for c in hand)
-            lines.append(f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {hand_category(hand, r)}")
+            lines.append(
+                f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {term(hand_category(hand, r))}"
+            )
         lines.append(f"{'':<6} expected {arr.value:+.3f} units per opponent")
     return "\n".join(lines)
