@@ -491,7 +491,9 @@ def _show_moves(game: Any, legal: list[dict[str, Any]], console: Console) -> Non
     if game.GAME == "maubinh":
         console.print("  (or type your own arrangement: back | middle | front)")
     elif any("card" in a or "cards" in a for a in legal):
-        console.print("  (or type the cards, e.g. " + ("Chốt trắng or PW" if game.GAME == "tusac" else "3s 3c") + ")")
+        console.print(
+            "  (or type the cards, e.g. " + ("Chốt trắng or PW" if game.GAME == "tusac" else "3s 3c") + ")"
+        )
 
 
 def _typed_action(game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
