@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, make_bot
+from .bots import Bot, decide, make_bot
 from .errors import RulesError
 from .games import new_game
 from .table import TableGame
@@ -154,10 +154,8 @@ def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) 
     for _ in range(max_actions):
         if game.is_over:
             return game
-        seats = game.pending_seats
-        seat = seats[0]
-        legal = game.legal_actions(seat)
-        game.apply(bots[seat].choose(game.view(seat), legal))
+        seat = game.pending_seats[0]
+        game.apply(decide(bots[seat], game, seat))
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
