@@ -6,7 +6,7 @@ import vncards
 
 project = "vncards"
 author = "The vncards authors"
-copyright = "The vncards authors"  # noqa: A001 (Sphinx reads this name)
+copyright = "The vncards authors"
 release = vncards.__version__
 version = release
 
@@ -35,7 +35,9 @@ html_static_path: list[str] = []
 autodoc_typehints_format = "fully-qualified"
 
 
-def _skip_rules_alias(app: object, what: str, name: str, obj: object, skip: bool, options: object) -> bool | None:
+def _skip_rules_alias(
+    app: object, what: str, name: str, obj: object, skip: bool, options: object
+) -> bool | None:
     """Each ``Game.Rules`` is the game's ``Rules`` class again: document it once, in its module."""
     if what == "class" and name == "Rules":
         return True
