@@ -349,6 +349,7 @@ COMMANDS = {"deal": _deal, "play": _play, "simulate": _simulate, "arrange": _arr
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``vncards`` command with ``argv`` (default: the process arguments); returns the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:

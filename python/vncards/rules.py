@@ -106,7 +106,7 @@ class RulesBase:
         """Cross-option consistency; raise RulesError. Games override."""
 
     def replace(self: R, **options: Any) -> R:
-        """A copy with some options changed (names as in RULES.md)."""
+        """A copy with some options changed (names as in the rules pages)."""
         known = {f.name for f in dataclasses.fields(self)}
         for key in options:
             if key not in known:

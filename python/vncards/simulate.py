@@ -46,6 +46,7 @@ class BotStats:
 
     @property
     def mean(self) -> float:
+        """Mean units won per game."""
         return self.units / self.seats_played if self.seats_played else 0.0
 
     @property
@@ -59,6 +60,7 @@ class BotStats:
 
     @property
     def win_rate(self) -> float:
+        """Share of its games the bot won."""
         return self.wins / self.seats_played if self.seats_played else 0.0
 
     @property
@@ -79,6 +81,7 @@ class Summary:
     events: Counter[str] = field(default_factory=Counter)
 
     def add(self, result: GameResult) -> None:
+        """Adds one finished game's result to the totals."""
         self.games += 1
         best = max(result.units.values())
         for seat, units in result.units.items():
@@ -94,6 +97,7 @@ class Summary:
         self.events.update(result.events)
 
     def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON-safe data (what ``vncards simulate --json`` prints)."""
         return {
             "game": self.game,
             "games": self.games,

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 /// The three positions, in the order hands are compared.
 pub const POSITIONS: [&str; 3] = ["back", "middle", "front"];
 
-/// Units a hand wins at a position given its category (RULES.md §4 bonus table; 1 otherwise).
+/// Units a hand wins at a position given its category (docs/rules/maubinh.md bonus table; 1 otherwise).
 pub fn bonus(position: usize, category: u8) -> i64 {
     match (position, category) {
         (0, STRAIGHT_FLUSH) => 5,

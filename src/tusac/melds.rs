@@ -50,7 +50,7 @@ pub const MELD_KINDS: [MeldKind; 11] = [
 ];
 
 impl MeldKind {
-    /// Its lệnh (points) per RULES.md §5.
+    /// Its lệnh (points) per docs/rules/tusac.md.
     pub const fn lenh(self) -> i32 {
         match self {
             MeldKind::Pair | MeldKind::Single => 0,
@@ -444,7 +444,7 @@ pub const TOI: i32 = 3;
 /// The parity is taken before the tới bonus. Every meld's lệnh has the parity of its number of
 /// cards (đôi 0/2, Tướng 1/1, sets 1/3, khạp 3/3, quằn 8/4, 4 Chốt 4/4, …), so the melds of a
 /// 21-card winning hand always total an odd number, and odd + tới (3) is always even: read with
-/// tới included, RULES.md §5's odd-total rule would forbid every win.
+/// tới included, docs/rules/tusac.md's odd-total rule would forbid every win.
 pub fn win_total(
     hidden: &Hand,
     exposed_lenh: i32,

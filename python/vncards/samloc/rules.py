@@ -1,4 +1,4 @@
-"""Sâm Lốc rules (RULES.md §3) as frozen data.
+"""Sâm Lốc rules (rules: :doc:`/rules/samloc`) as frozen data.
 
 >>> from vncards.samloc import Rules
 >>> r = Rules()
@@ -23,13 +23,13 @@ from ..shedding import PenaltyTable
 
 __all__ = ["PENALTIES", "Rules"]
 
-#: Thối and chặt units (RULES.md §3): a 2 is worth 15 and a tứ quý 15; plain cards count 1.
+#: Thối and chặt units (rules: :doc:`/rules/samloc`): a 2 is worth 15 and a tứ quý 15; plain cards count 1.
 PENALTIES = PenaltyTable(black_two=15, red_two=15, four_of_a_kind=15)
 
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """The house rules of a Sâm Lốc table; the defaults are those of RULES.md §3.
+    """The house rules of a Sâm Lốc table; the defaults are those of the rules page :doc:`/rules/samloc`.
 
     - ``low_straights``: A-2-3, 2-3-4, … are the lowest straights (sảnh; K-A-2 never is).
     - ``quad_beats_pair_of_twos``: a tứ quý (four of a kind) also cuts a pair of 2s.

@@ -1,4 +1,4 @@
-"""Tiến Lên rules: every option of RULES.md §1–§2 as a frozen dataclass.
+"""Tiến Lên rules: every option of the rules pages :doc:`/rules/tienlen-south` and :doc:`/rules/tienlen-north` as a frozen dataclass.
 
 >>> south, north = Rules.south(), Rules.north()
 >>> south.scoring, north.finish_on_two, north.same_colour_pairs
@@ -27,7 +27,7 @@ _RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Options of Tiến Lên (names as in RULES.md). ``Rules()`` is Miền Nam (``south()``).
+    """Options of Tiến Lên (names as in the rules pages). ``Rules()`` is Miền Nam (``south()``).
 
     - ``ending``: ``"first_out"`` (the hand ends when one player goes out) or ``"ranked"``
       (play on for nhất, nhì, ba, bét); ``scoring`` must match it: ``"count"`` (cards left,

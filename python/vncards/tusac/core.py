@@ -45,7 +45,7 @@ __all__ = [
 #: Card arguments: text, one card, or an iterable of cards and card texts.
 TuSacCardsLike = str | TuSacCard | Iterable[str | TuSacCard]
 
-#: lệnh of each meld kind (RULES.md §5); ``single`` is a rác card.
+#: lệnh of each meld kind (rules: :doc:`/rules/tusac`); ``single`` is a rác card.
 MELD_LENH: dict[str, int] = {
     "pair": 0,  # đôi
     "general": 1,  # a lone Tướng
@@ -66,7 +66,7 @@ TOI = 3
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Tứ Sắc options (RULES.md §5); every default follows the seeds.
+    """Tứ Sắc options (rules: :doc:`/rules/tusac`); every default follows the seeds.
 
     - ``triple_optional``: making a triple from a held pair is not mandatory.
     - ``discard_rule``: ``"penalize"`` — discarding a meld card is allowed, but if another seat
