@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import vncards
 
 project = "vncards"
@@ -20,6 +22,9 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+# Pages other parts of the project add (the reference server, scaling out, learning environments,
+# benchmarks): the index's guides list each one that exists, in this order.
+OPTIONAL_PAGES = ("server", "scaling", "learning", "benchmarks")
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
@@ -44,5 +49,16 @@ def _skip_rules_alias(
     return None
 
 
+def _list_optional_pages(app: object, docname: str, source: list[str]) -> None:
+    """Replace the ``OPTIONAL_PAGES`` line of the index's toctree by the pages that exist."""
+    if docname == "index":
+        here = Path(__file__).resolve().parent
+        pages = [p for p in OPTIONAL_PAGES if (here / f"{p}.md").exists()]
+        source[0] = source[0].replace("OPTIONAL_PAGES\n", "".join(f"{p}\n" for p in pages))
+
+
 def setup(app: object) -> None:
     app.connect("autodoc-skip-member", _skip_rules_alias)  # type: ignore[attr-defined]
+    app.connect("source-read", _list_optional_pages)  # type: ignore[attr-defined]
+    # The index depends on which optional pages exist: read it again on every build.
+    app.connect("env-get-outdated", lambda *args: ["index"])  # type: ignore[attr-defined]
