@@ -73,6 +73,7 @@ impl PyRolloutSetup {
         }))
     }
 
+    /// Number of seats the rollouts play.
     #[getter]
     fn players(&self) -> usize {
         self.0.players

@@ -96,6 +96,7 @@ class SheddingView:
 
     @classmethod
     def read(cls, view: dict[str, Any]) -> SheddingView:
+        """The parts of a seat's view the shedding bots use, read once."""
         hand = cards_to_mask(view["hand"])
         played = [cards_to_mask(p) for p in view["played"]]
         seen = hand
@@ -141,6 +142,7 @@ class SheddingView:
 
     @property
     def players(self) -> int:
+        """Number of seats at the table."""
         return len(self.counts)
 
     def min_other(self) -> int:
