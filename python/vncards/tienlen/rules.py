@@ -34,8 +34,11 @@ class Rules(RulesBase):
       thối, cóng 26, kết 3 bích) with ``first_out``, ``"ranked"`` with ``ranked``.
     - ``first_lead``: ``"three_of_spades"`` (the holder of 3♠, or of the lowest dealt card,
       leads with it) or ``"random"``; applies to the first hand and after an instant win.
-    - ``bomb_after_pass``: which seats that passed may still cut (chặt) when their turn comes:
-      holders of a 4 đôi thông, of any bomb, or nobody.
+    - ``bomb_after_pass``: on a table of 2s or a bomb, the turn comes back to every seat that
+      passed in the round, which may then cut (chặt) with a 4 đôi thông
+      (``"four_pair_sequence"``) or any bomb (``"any_bomb"``), or pass again; with ``"none"``
+      passed seats wait for the next round. The turn returns whatever the seat holds, so it
+      never reveals who holds a bomb.
     - ``quad_beats_pair_of_twos``: a tứ quý cuts a pair of 2s.
     - ``ket_3_bich``: going out with the single 3♠ (kết 3 bích), and chặn kết 3 bích.
     - ``finish_on_two``: emptying the hand with a 2 is ``"allowed"``, ``"penalized"`` or
