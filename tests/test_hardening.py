@@ -83,7 +83,9 @@ ISSUE_CALLS: list[tuple[str, Callable[[], Any], type[VncardsError] | None]] = [
     ("card_lone_surrogate", lambda: Card("\udcff"), InvalidCardError),
     (
         "tusac_fifth_copy",
-        lambda: _core.tusac_win_total_packed(_core.tusac_pack("KR KR KR KR"), 0, tusac.TuSacCard("KR").index, False),
+        lambda: _core.tusac_win_total_packed(
+            _core.tusac_pack("KR KR KR KR"), 0, tusac.TuSacCard("KR").index, False
+        ),
         InvalidCardError,
     ),
     ("tusac_i32_wrap", lambda: _core.tusac_win_total("PW PW PW", 2**31 - 1, "PW", False), RulesError),
@@ -91,7 +93,9 @@ ISSUE_CALLS: list[tuple[str, Callable[[], Any], type[VncardsError] | None]] = [
 
 
 @pytest.mark.parametrize(("name", "call", "error"), ISSUE_CALLS, ids=[c[0] for c in ISSUE_CALLS])
-def test_issue_call_is_typed_or_bounded(name: str, call: Callable[[], Any], error: type[VncardsError] | None) -> None:
+def test_issue_call_is_typed_or_bounded(
+    name: str, call: Callable[[], Any], error: type[VncardsError] | None
+) -> None:
     if error is None:
         result = call()
         if isinstance(result, list):
@@ -307,7 +311,9 @@ CHILD = textwrap.dedent(
 MEMORY_LIMIT = 1536 * 1024 * 1024
 
 
-@pytest.mark.parametrize(("name", "error"), [(c[0], c[2]) for c in ISSUE_CALLS], ids=[c[0] for c in ISSUE_CALLS])
+@pytest.mark.parametrize(
+    ("name", "error"), [(c[0], c[2]) for c in ISSUE_CALLS], ids=[c[0] for c in ISSUE_CALLS]
+)
 def test_issue_call_in_a_memory_limited_subprocess(name: str, error: type[VncardsError] | None) -> None:
     code = CHILD.format(limit=MEMORY_LIMIT, tests=str(ROOT / "tests"), name=name)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)

@@ -20,8 +20,8 @@ import random
 from typing import Any
 
 import pytest
-from conftest import slow_profile
 
+from conftest import slow_profile
 from vncards import tienlen, tusac
 
 GAMES = 3000 if slow_profile() else 150
@@ -47,7 +47,9 @@ def _turn_state(g: Any) -> tuple[Any, ...]:
 @pytest.mark.parametrize("mode", ["four_pair_sequence", "any_bomb"])
 @pytest.mark.parametrize("ending", ["first_out", "ranked"])
 def test_tienlen_turn_never_reveals_a_bomb(mode: str, ending: str) -> None:
-    rules = tienlen.Rules.south().replace(bomb_after_pass=mode, ending=ending, scoring="count" if ending == "first_out" else "ranked")
+    rules = tienlen.Rules.south().replace(
+        bomb_after_pass=mode, ending=ending, scoring="count" if ending == "first_out" else "ranked"
+    )
     rng = random.Random(f"{mode}/{ending}")
     returned = 0  # turns that came back to a seat that had passed (the case under test)
     for game in range(GAMES):
@@ -60,7 +62,11 @@ def test_tienlen_turn_never_reveals_a_bomb(mode: str, ending: str) -> None:
             assert seat is not None
             actions = a.legal_actions(seat)
             # Cuts and 2s as often as possible: they open the after-pass turns.
-            strong = [x for x in actions if x["type"] == "play" and ("2" in x["cards"].split()[0] or len(x["cards"].split()) >= 4)]
+            strong = [
+                x
+                for x in actions
+                if x["type"] == "play" and ("2" in x["cards"].split()[0] or len(x["cards"].split()) >= 4)
+            ]
             action = rng.choice(strong if strong and rng.random() < 0.5 else actions)
             observer = rng.randrange(4)
             keep = {observer} | ({seat} if action["type"] == "play" else set())

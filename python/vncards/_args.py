@@ -22,6 +22,11 @@ __all__ = ["count_arg"]
 
 def count_arg(name: str, value: object, *, minimum: int, maximum: int, clamp: bool = False) -> int:
     """``value`` as an int in ``minimum..maximum`` (clamped down to ``maximum`` with ``clamp``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (value > maximum and not clamp):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < minimum
+        or (value > maximum and not clamp)
+    ):
         raise RulesError(f"{name} must be an int in {minimum}..{maximum}, not {value!r}")
     return min(value, maximum)

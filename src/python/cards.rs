@@ -6,7 +6,7 @@ use crate::cards::{self, Card, CardSet, RANK_TEXT, SUIT_TEXT};
 use crate::error::Error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 /// A playing card of the 52-card deck; frozen and hashable, ordered as in Tiến Lên.
 #[pyclass(module = "vncards", name = "Card", frozen, eq, ord, hash)]
@@ -103,6 +103,23 @@ pub(crate) fn card_text<'a>(text: &'a Bound<'_, PyString>) -> PyResult<&'a str> 
     })
 }
 
+/// A card mask given as a Python int: any int outside the 52 card bits (negative, above 2♥,
+/// beyond 64 bits) is an `InvalidCardError`, never an `OverflowError`.
+pub(crate) fn mask_of_int(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match obj.extract::<u64>() {
+        Ok(mask) => CardSet::from_mask(mask).map(|s| s.0).map_err(to_py),
+        Err(_) if obj.is_instance_of::<PyInt>() => Err(to_py(Error::invalid_card(
+            obj.to_string(),
+            0,
+            "not a card mask (bits 0..51)",
+        ))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a card mask is an int, not a {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
 /// The mask of a card argument: text, a `Card`, or an iterable of `Card`s and card texts.
 /// A duplicate card raises `InvalidCardError`.
 pub(crate) fn mask_from_py(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -186,9 +203,9 @@ fn cards_to_mask(cards: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// The cards of a bitmask, low to high.
 #[pyfunction]
-fn mask_to_cards(py: Python<'_>, mask: u64) -> PyResult<Bound<'_, PyList>> {
+fn mask_to_cards<'py>(py: Python<'py>, mask: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
-        CardSet::from_mask(mask).map_err(to_py)?;
+        let mask = mask_of_int(mask)?;
         cards_from_mask(py, mask)
     })
 }
@@ -196,9 +213,9 @@ fn mask_to_cards(py: Python<'_>, mask: u64) -> PyResult<Bound<'_, PyList>> {
 /// Canonical text of the cards of a bitmask, low to high, space-separated.
 #[pyfunction]
 #[pyo3(signature = (mask, ascii = false))]
-fn mask_to_text(mask: u64, ascii: bool) -> PyResult<String> {
+fn mask_to_text(mask: &Bound<'_, PyAny>, ascii: bool) -> PyResult<String> {
     guard(|| {
-        let set = CardSet::from_mask(mask).map_err(to_py)?;
+        let set = CardSet(mask_of_int(mask)?);
         Ok(if ascii {
             set.iter().map(|c| c.ascii()).collect::<Vec<_>>().join(" ")
         } else {

@@ -2,7 +2,7 @@
 //! `shedding_*` / `tienlen_*` functions. Card arguments accept a mask (int), a combo, text,
 //! a `Card` or an iterable of cards.
 
-use super::cards::{mask_from_py, PyCard};
+use super::cards::{mask_from_py, mask_of_int, PyCard};
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use crate::cards::CardSet;
@@ -170,8 +170,7 @@ fn shedding_combo_from_parts(mask: u64, kind: u8, top: u8) -> PyResult<PyCombo> 
 /// A card argument as a mask: an int mask, a combo, or anything `mask_from_py` accepts.
 pub(super) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyInt>() {
-        let mask: u64 = obj.extract()?;
-        return CardSet::from_mask(mask).map(|s| s.0).map_err(to_py);
+        return mask_of_int(obj);
     }
     if let Ok(c) = obj.cast::<PyCombo>() {
         return Ok(c.get().0.cards.0);

@@ -95,9 +95,7 @@ fn kinds_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Kind>> {
         if let Ok(c) = item.cast::<PyTuSacCard>() {
             out.push(c.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
-            out.push(
-                tusac::parse_card(card_text(text)?).map_err(|e| to_py(at_item(e, position)))?,
-            );
+            out.push(tusac::parse_card(card_text(text)?).map_err(|e| to_py(at_item(e, position)))?);
         } else {
             return Err(PyTypeError::new_err(format!(
                 "card {position} is a {}, not a TuSacCard or card text",

@@ -179,6 +179,8 @@ def _arrangement(value: Any) -> Arrangement:
     if isinstance(value, Arrangement):
         return value
     if isinstance(value, dict):
+        if not {"back", "middle", "front"} <= value.keys():
+            raise IllegalMoveError("invalid_arrangement", "an arrangement dict has back, middle and front")
         return Arrangement(value["back"], value["middle"], value["front"])
     if isinstance(value, (tuple, list)) and len(value) == 3:
         return Arrangement(*value)
@@ -444,7 +446,9 @@ def arrangement_report(
     best   back    10♠ J♠ Q♠ K♠ A♠     straight_flush
            middle  ...
     """
-    alternatives = count_arg("alternatives", alternatives, minimum=0, maximum=MAX_ARRANGEMENTS - 1, clamp=True)
+    alternatives = count_arg(
+        "alternatives", alternatives, minimum=0, maximum=MAX_ARRANGEMENTS - 1, clamp=True
+    )
     r = _rules(rules)
     best = best_arrangement(cards, r, objective)
     lines = [f'Mậu Binh, objective "{objective}"']
