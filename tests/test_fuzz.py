@@ -17,6 +17,7 @@ The fast profile (CI) runs a few dozen examples per function; ``VNCARDS_PROFILE=
 from __future__ import annotations
 
 import contextlib
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -110,6 +111,11 @@ names = st.sampled_from(
         "",
         "x",
         "ALL",
+        "hand",
+        "with_toi",
+        "off",
+        "seed",
+        "min_rac",
         "\udcff",
     ]
 )
@@ -210,6 +216,26 @@ def _rng(draw: st.DrawFn) -> Any:
     return _core.Rng.restore(draw(st.binary(max_size=40)), draw(ints))
 
 
+def _play_list(draw: st.DrawFn) -> Any:
+    plays = _core.shedding_legal_plays(draw(card_args()), None, draw(rules))
+    index = draw(
+        st.one_of(ints, st.builds(slice, small_ints, small_ints, st.sampled_from([None, 1, -1, 2**70])))
+    )
+    try:
+        plays[index]
+    except IndexError:
+        pass  # the sequence protocol's own error for an index out of range
+    other = draw(st.sampled_from([[], (), None, plays, list(plays), 3]))
+    return (
+        len(plays),
+        plays.masks,
+        repr(plays),
+        plays == other,
+        other in plays,
+        pickle.loads(pickle.dumps(plays)),
+    )
+
+
 def _combo_methods(draw: st.DrawFn) -> Any:
     c = draw(combos)
     return (c.kind, c.cards, c.mask, c.top, c.top_card, c.is_bomb, c.is_twos, len(c), str(c), repr(c))
@@ -225,41 +251,56 @@ CORE: dict[str, Callable[[D], Any]] = {
     "SheddingRules": _shedding_rules,
     "SheddingCombo": _combo_methods,
     "RolloutSetup": _setup,
+    "PlayList": _play_list,
     "cards_to_mask": lambda d: _core.cards_to_mask(d(card_args())),
     "mask_to_cards": lambda d: _core.mask_to_cards(d(masks())),
     "mask_to_text": lambda d: _core.mask_to_text(d(masks()), d(st.booleans())),
     "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),
     "parse_cards": lambda d: _core.parse_cards(d(card_args())),
     "maubinh_best_arrangement": lambda d: _core.maubinh_best_arrangement(
-        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(names)
+        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names)
     ),
     "maubinh_best_arrangements": lambda d: _core.maubinh_best_arrangements(
-        d(st.lists(card_args(), max_size=3)), d(names), d(st.booleans()), d(st.booleans()), d(names)
+        d(st.lists(card_args(), max_size=3)),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
     ),
     "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(d(card_args()), d(card_args()), d(names)),
     "maubinh_expected_value": lambda d: _core.maubinh_expected_value(
-        d(masks()), d(masks()), d(masks()), d(names), d(st.booleans()), d(st.booleans())
+        d(masks()), d(masks()), d(masks()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints)
     ),
     "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(names)),
     "maubinh_hand_rank": lambda d: _core.maubinh_hand_rank(d(card_args()), d(names)),
     "maubinh_hand_ranks": lambda d: _core.maubinh_hand_ranks(d(st.lists(card_args(), max_size=3)), d(names)),
     "maubinh_head_to_head": lambda d: _core.maubinh_head_to_head(
-        d(works), d(ints), d(small_ints), d(names), d(names), d(names), d(st.booleans()), d(st.booleans())
+        d(works),
+        d(ints),
+        d(small_ints),
+        d(names),
+        d(names),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
     ),
     "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names)),
     "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
     "maubinh_position_histograms": lambda d: _core.maubinh_position_histograms(
         d(works), d(ints), d(names), d(st.one_of(st.none(), st.binary(max_size=64)))
     ),
-    "maubinh_position_tables": lambda d: _core.maubinh_position_tables(d(names)),
+    "maubinh_position_tables": lambda d: _core.maubinh_position_tables(d(names), d(small_ints)),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
-        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(names), d(ints)
+        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(ints)
     ),
     "maubinh_settle": lambda d: _core.maubinh_settle(
         d(st.lists(st.one_of(st.none(), st.tuples(masks(), masks(), masks())), max_size=6)),
         d(names),
         d(st.booleans()),
         d(st.booleans()),
+        d(small_ints),
     ),
     "rollout_evaluate": _evaluate,
     "rollout_greedy_choice": lambda d: _core.rollout_greedy_choice(
@@ -306,6 +347,9 @@ CORE: dict[str, Callable[[D], Any]] = {
     "shedding_legal_plays": lambda d: _core.shedding_legal_plays(
         d(card_args()), d(maybe_table), d(rules), d(masks()), d(names)
     ),
+    "shedding_legal_play_masks": lambda d: _core.shedding_legal_play_masks(
+        d(card_args()), d(maybe_table), d(rules), d(masks()), d(names)
+    ),
     "shedding_legal_plays_loop": lambda d: _core.shedding_legal_plays_loop(
         d(card_args()), d(maybe_table), d(rules), d(works)
     ),
@@ -313,14 +357,14 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(card_args()), d(rules), d(st.booleans()), d(st.booleans())
     ),
     "tusac_check_claim": lambda d: _core.tusac_check_claim(
-        d(packed()), d(ints), d(names), d(st.lists(ints, max_size=6)), d(st.booleans())
+        d(packed()), d(ints), d(names), d(st.lists(ints, max_size=6)), d(st.booleans()), d(names)
     ),
     "tusac_classify": lambda d: _core.tusac_classify(d(tusac_args())),
     "tusac_complete_lenh": lambda d: _core.tusac_complete_lenh(
-        d(tusac_args()), d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS)))
+        d(tusac_args()), d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS))), d(small_ints)
     ),
     "tusac_legal_claims": lambda d: _core.tusac_legal_claims(
-        d(packed()), d(ints), d(st.booleans()), d(st.booleans())
+        d(packed()), d(ints), d(st.booleans()), d(st.booleans()), d(names)
     ),
     "tusac_min_rac": lambda d: _core.tusac_min_rac(d(tusac_args())),
     "tusac_min_rac_packed": lambda d: _core.tusac_min_rac_packed(d(packed())),
@@ -333,10 +377,11 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(tusac_args()),
         d(ints),
         d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS))),
-        d(st.booleans()),
+        d(names),
+        d(small_ints),
     ),
     "tusac_win_total_packed": lambda d: _core.tusac_win_total_packed(
-        d(packed()), d(ints), d(st.one_of(st.none(), ints)), d(st.booleans())
+        d(packed()), d(ints), d(st.one_of(st.none(), ints)), d(names), d(small_ints)
     ),
 }
 

@@ -84,11 +84,11 @@ ISSUE_CALLS: list[tuple[str, Callable[[], Any], type[VncardsError] | None]] = [
     (
         "tusac_fifth_copy",
         lambda: _core.tusac_win_total_packed(
-            _core.tusac_pack("KR KR KR KR"), 0, tusac.TuSacCard("KR").index, False
+            _core.tusac_pack("KR KR KR KR"), 0, tusac.TuSacCard("KR").index, "off", 1
         ),
         InvalidCardError,
     ),
-    ("tusac_i32_wrap", lambda: _core.tusac_win_total("PW PW PW", 2**31 - 1, "PW", False), RulesError),
+    ("tusac_i32_wrap", lambda: _core.tusac_win_total("PW PW PW", 2**31 - 1, "PW", "off", 1), RulesError),
 ]
 
 
@@ -215,7 +215,7 @@ def test_hand_sizes_are_bounded_where_they_enter() -> None:
         tusac.min_rac(ALL_TUSAC[:23])
     assert tusac.min_rac(ALL_TUSAC[:22]) >= 0
     with pytest.raises(IllegalMoveError):
-        _core.tusac_check_claim(0, 0, "pair", [0] * 9, True)
+        _core.tusac_check_claim(0, 0, "pair", [0] * 9, True, "seed")
     with pytest.raises(RulesError):
         _core.SheddingRules(
             suit_order=True,
@@ -238,9 +238,9 @@ def test_tusac_offer_is_never_a_fifth_copy() -> None:
     four = _core.tusac_pack("KR KR KR KR")
     kr = tusac.TuSacCard("KR").index
     with pytest.raises(InvalidCardError):
-        _core.tusac_legal_claims(four, kr, True, False)
+        _core.tusac_legal_claims(four, kr, True, False, "seed")
     with pytest.raises(InvalidCardError):
-        _core.tusac_check_claim(four, kr, "claimed_quad", [kr] * 4, True)
+        _core.tusac_check_claim(four, kr, "claimed_quad", [kr] * 4, True, "seed")
     with pytest.raises(InvalidCardError):
         _core.tusac_complete_lenh("KR KR KR KR", "KR")
     with pytest.raises(InvalidCardError):

@@ -5,7 +5,7 @@
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use super::shedding::{
-    hand_arg, hand_mask, mask_arg, table_arg, timing_loop, PyCombo, PySheddingRules,
+    hand_arg, hand_mask, mask_arg, table_arg, timing_loop, PlayList, PyCombo, PySheddingRules,
 };
 use crate::cards::CardSet;
 use crate::error::Error;
@@ -30,7 +30,7 @@ fn samloc_legal_plays(
     rules: &Bound<'_, PySheddingRules>,
     bao_mot: bool,
     must_include: u64,
-) -> PyResult<Vec<PyCombo>> {
+) -> PyResult<PlayList> {
     guard(|| {
         let r = &rules.get().0;
         let hand = hand_arg(hand, r)?;
@@ -45,7 +45,7 @@ fn samloc_legal_plays(
             bao_mot,
             &mut out,
         );
-        Ok(out.into_iter().map(PyCombo).collect())
+        Ok(PlayList(out))
     })
 }
 

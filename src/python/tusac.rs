@@ -5,7 +5,7 @@ use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use crate::error::Error;
 use crate::tusac::melds::MAX_EXPOSED_LENH;
-use crate::tusac::{self, Claim, Hand, Kind, MeldKind};
+use crate::tusac::{self, BungRule, Claim, Hand, Kind, MeldKind, OddTotal, Scoring};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -178,6 +178,33 @@ fn meld_kind(name: &str) -> PyResult<MeldKind> {
     })
 }
 
+/// The scoring options from their Python names (`odd_total`: "hand", "with_toi", "off";
+/// `set_lenh`: 0 or 1).
+fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
+    let odd_total = OddTotal::from_name(odd_total).ok_or_else(|| {
+        to_py(Error::Rules(format!(
+            "odd_total must be 'hand', 'with_toi' or 'off', not {odd_total:?}"
+        )))
+    })?;
+    if !(0..=1).contains(&set_lenh) {
+        return Err(to_py(Error::Rules(format!(
+            "set_lenh must be 0 or 1, not {set_lenh}"
+        ))));
+    }
+    Ok(Scoring {
+        odd_total,
+        set_lenh,
+    })
+}
+
+fn bung_rule(name: &str) -> PyResult<BungRule> {
+    BungRule::from_name(name).ok_or_else(|| {
+        to_py(Error::Rules(format!(
+            "bung_rule must be 'seed', 'min_rac' or 'off', not {name:?}"
+        )))
+    })
+}
+
 fn opt(v: i16) -> Option<i32> {
     (v != tusac::melds::NONE).then_some(v as i32)
 }
@@ -215,49 +242,55 @@ fn tusac_min_rac_packed(packed: u128) -> PyResult<u32> {
 /// The winning total of hidden cards (+ the offer, if any) with `exposed_lenh` already on the
 /// table, tới included; `None` when they do not win.
 #[pyfunction]
-#[pyo3(signature = (hidden, exposed_lenh, offer, odd_required))]
+#[pyo3(signature = (hidden, exposed_lenh, offer, odd_total, set_lenh))]
 fn tusac_win_total(
     hidden: &Bound<'_, PyAny>,
     exposed_lenh: i32,
     offer: Option<&Bound<'_, PyAny>>,
-    odd_required: bool,
+    odd_total: &str,
+    set_lenh: i32,
 ) -> PyResult<Option<i32>> {
     guard(|| {
+        let rules = scoring(odd_total, set_lenh)?;
         let h = searched(hand_from_py(hidden)?)?;
         let offer = offer_for(&h, offer.map(kind_from_py).transpose()?)?;
         let exposed_lenh = exposed_arg(exposed_lenh)?;
-        Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+        Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
     })
 }
 
 /// `tusac_win_total` on a packed hand and an offer index.
 #[pyfunction]
-#[pyo3(signature = (packed, exposed_lenh, offer, odd_required))]
+#[pyo3(signature = (packed, exposed_lenh, offer, odd_total, set_lenh))]
 fn tusac_win_total_packed(
     packed: u128,
     exposed_lenh: i32,
     offer: Option<u8>,
-    odd_required: bool,
+    odd_total: &str,
+    set_lenh: i32,
 ) -> PyResult<Option<i32>> {
     guard(|| {
+        let rules = scoring(odd_total, set_lenh)?;
         let h = searched(unpack(packed)?)?;
         let offer = offer_for(&h, offer.map(kind_index).transpose()?)?;
         let exposed_lenh = exposed_arg(exposed_lenh)?;
-        Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+        Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
     })
 }
 
 /// Best (even, odd) lệnh over complete splits of the hand (+ the offer as an exposed meld).
 #[pyfunction]
-#[pyo3(signature = (hidden, offer=None))]
+#[pyo3(signature = (hidden, offer=None, set_lenh=1))]
 fn tusac_complete_lenh(
     hidden: &Bound<'_, PyAny>,
     offer: Option<&Bound<'_, PyAny>>,
+    set_lenh: i32,
 ) -> PyResult<(Option<i32>, Option<i32>)> {
     guard(|| {
+        let set_lenh = scoring("off", set_lenh)?.set_lenh;
         let h = searched(hand_from_py(hidden)?)?;
         let offer = offer_for(&h, offer.map(kind_from_py).transpose()?)?;
-        let p = tusac::complete_lenh_with(&h, offer);
+        let p = tusac::complete_lenh_with(&h, offer, set_lenh);
         Ok((opt(p.even), opt(p.odd)))
     })
 }
@@ -300,15 +333,19 @@ fn tusac_legal_claims(
     offer: u8,
     entitled: bool,
     triple_optional: bool,
+    bung: &str,
 ) -> PyResult<Vec<(&'static str, Vec<u8>)>> {
     guard(|| {
+        let bung = bung_rule(bung)?;
         let h = searched(unpack(packed)?)?;
         let offer = kind_index(offer)?;
         h.check_offer(offer).map_err(to_py)?;
-        Ok(tusac::legal_claims(&h, offer, entitled, triple_optional)
-            .into_iter()
-            .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
-            .collect())
+        Ok(
+            tusac::legal_claims(&h, offer, entitled, triple_optional, bung)
+                .into_iter()
+                .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
+                .collect(),
+        )
     })
 }
 
@@ -320,8 +357,10 @@ fn tusac_check_claim(
     meld: &str,
     used: Vec<u8>,
     entitled: bool,
+    bung: &str,
 ) -> PyResult<()> {
     guard(|| {
+        let bung = bung_rule(bung)?;
         let h = searched(unpack(packed)?)?;
         let offer = kind_index(offer)?;
         h.check_offer(offer).map_err(to_py)?;
@@ -339,7 +378,7 @@ fn tusac_check_claim(
             meld: meld_kind(meld)?,
             used,
         };
-        tusac::check_claim(&h, offer, &claim, entitled)
+        tusac::check_claim(&h, offer, &claim, entitled, bung)
             .map_err(|(reason, msg)| to_py(Error::illegal(reason, msg)))
     })
 }
