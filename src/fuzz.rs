@@ -9,7 +9,7 @@ use crate::maubinh::solver::{ranked_arrangements, Objective, MAX_ARRANGEMENTS};
 use crate::rollout::{self, Payoff, Position, Setup, MAX_SEATS};
 use crate::shedding::{classify, legal_plays, Combo, Rules};
 use crate::tusac::melds::{min_rac_splits, MAX_SPLITS};
-use crate::tusac::{min_rac, win_total, Hand, Kind};
+use crate::tusac::{min_rac, win_total, Hand, Kind, OddTotal, Scoring};
 use crate::{maubinh, samloc, tienlen};
 use proptest::prelude::*;
 
@@ -86,7 +86,8 @@ proptest! {
         let _ = min_rac(&h);
         prop_assert!(min_rac_splits(&h, limit).len() <= limit.clamp(1, MAX_SPLITS));
         let offer = Kind::from_index(offer).filter(|&k| h.check_offer(k).is_ok());
-        let _ = win_total(&h, exposed, offer, odd);
+        let odd_total = if odd { OddTotal::Hand } else { OddTotal::Off };
+        let _ = win_total(&h, exposed, offer, Scoring { odd_total, set_lenh: 1 });
     }
 
     #[test]
