@@ -402,6 +402,8 @@ RULE_SETS = [
     Rules(discard_rule="enforce", payment="flat"),
     Rules(triple_optional=True, odd_total="off", draw_at_stock=0),
     Rules(claim_window="every_seat", payment="flat"),
+    Rules(bung_rule="min_rac", tuong_as_ty=False),
+    Rules(bung_rule="off", set_lenh=0, odd_total="hand"),
 ]
 
 

@@ -74,6 +74,7 @@ def samloc_setup(rules: Any, players: int) -> RolloutSetup:
         quad=15,
         sam=20,
         sam_block_each=rules.sam_block_pays == "each",
+        sam_may_finish_on_two=rules.sam_may_finish_on_two,
     )
 
 

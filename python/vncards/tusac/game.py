@@ -458,8 +458,9 @@ class Game(TableGame):
         return self._opening and self._rules.tuong_as_ty
 
     def _discardable(self, hand: int) -> list[int]:
-        first = 0 if self._may_discard_general() else _GENERALS
-        kinds = [k for k in range(first, KINDS) if _count(hand, k)]
+        # A Tướng tỳ, when allowed, is listed last: it is the unusual choice.
+        generals = range(_GENERALS) if self._may_discard_general() else range(0)
+        kinds = [k for k in (*range(_GENERALS, KINDS), *generals) if _count(hand, k)]
         if self._rules.discard_rule == "enforce" and _core.tusac_min_rac_packed(hand) > 0:
             rac = set(_core.tusac_rac_kinds(hand))
             kinds = [k for k in kinds if k in rac]
