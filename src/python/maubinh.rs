@@ -20,7 +20,7 @@ fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
@@ -31,14 +31,21 @@ fn rules(
             ))))
         }
     };
-    let r = Rules {
+    let max = mb::MAX_BACK_STRAIGHT_FLUSH_UNITS;
+    let back_straight_flush_units = u8::try_from(back_straight_flush_units)
+        .ok()
+        .filter(|u| (1..=max).contains(u))
+        .ok_or_else(|| {
+            to_py(Error::Rules(format!(
+                "back_straight_flush_units must be in 1..={max}, not {back_straight_flush_units}"
+            )))
+        })?;
+    Ok(Rules {
         wheel,
         scoop,
         scoop_all,
         back_straight_flush_units,
-    };
-    r.validate().map_err(to_py)?;
-    Ok(r)
+    })
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -266,7 +273,7 @@ fn maubinh_best_arrangement(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -284,7 +291,7 @@ fn maubinh_best_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -308,7 +315,7 @@ fn maubinh_ranked_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
@@ -331,7 +338,7 @@ fn maubinh_expected_value(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<f64> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let a = arrangement(back, middle, front)?;
@@ -344,7 +351,7 @@ fn maubinh_expected_value(
 fn maubinh_position_tables<'py>(
     py: Python<'py>,
     wheel: &str,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules(wheel, false, false, back_straight_flush_units)?;
     let t = Tables::shipped(&r);
@@ -374,7 +381,7 @@ fn maubinh_settle(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
@@ -441,7 +448,7 @@ fn maubinh_head_to_head(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(i64, u64)> {
     if !(2..=4).contains(&players) {
         return Err(to_py(Error::Rules(format!(
