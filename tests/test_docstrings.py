@@ -21,7 +21,15 @@ def _modules() -> list[ModuleType]:
     for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
         if info.name.split(".")[-1] != "__main__":
             names.append(info.name)
-    return [importlib.import_module(n) for n in sorted(set(names))]
+    out = []
+    for n in sorted(set(names)):
+        try:
+            out.append(importlib.import_module(n))
+        except ImportError:
+            # an integration whose framework (an optional extra) is not installed
+            if not n.startswith("vncards.integrations."):
+                raise
+    return out
 
 
 def _public(module: ModuleType) -> dict[str, Any]:
