@@ -105,7 +105,7 @@ def test_declarations_and_plays_refused_out_of_phase() -> None:
         (lambda: g.pass_turn(0), "declare_first"),
         (lambda: g.declare_sam(1), "not_your_turn"),
         (lambda: g.apply({"type": "decline_sam", "seat": 3}), "not_your_turn"),
-        (lambda: g.apply({"type": "shout", "seat": 0}), "unknown_action"),
+        (lambda: g.apply({"type": "shout", "seat": 0}), "invalid_action"),
     ]
     for call, reason in calls:
         with pytest.raises(IllegalMoveError) as err:

@@ -19,7 +19,7 @@ from rich.table import Table
 from . import __version__
 from .bots import bot_names, make_bot
 from .cards import cards_text
-from .errors import IllegalMoveError, VncardsError
+from .errors import VncardsError
 from .games import GAMES, new_game, parse_rule_options, spec
 from .simulate import simulate
 
@@ -225,7 +225,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
             return 0
         try:
             game.apply(choice)
-        except IllegalMoveError as refused:
+        except VncardsError as refused:  # a typed move may also hold a mistyped card
             console.print(f"[yellow]not allowed: {escape(str(refused))}[/yellow]")
     for e in game.events[shown:]:
         console.print(f"  {_event_text(e)}")

@@ -4,7 +4,7 @@ use super::errors::to_py;
 use crate::error::Error;
 use crate::rng::Rng;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 
 /// A ChaCha20 stream for deals and random choices. `Rng(None)` is keyed from the OS CSPRNG;
 /// `Rng(seed)` with an int `0 <= seed < 2**256` (32 bytes little-endian) or up to 32 bytes
@@ -95,6 +95,16 @@ impl PyRng {
     }
     fn __repr__(&self) -> String {
         format!("Rng(position={})", self.0.position())
+    }
+    /// Pickling (and `copy`): the key, then the position as state; a copy draws on alone.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let rng = &slf.borrow().0;
+        let key = PyBytes::new(py, &rng.key());
+        (py.get_type::<PyRng>(), (key,), rng.position()).into_pyobject(py)
+    }
+    fn __setstate__(&mut self, position: u64) {
+        self.0 = Rng::restore(self.0.key(), position);
     }
 }
 
