@@ -47,8 +47,7 @@ def action_junk(types: list[str]) -> st.SearchStrategy[Any]:
     """Near-miss actions: a real type and real field names with junk values, plus pure junk."""
     near = st.fixed_dictionaries(
         {"type": st.sampled_from(types) | json_junk},
-        optional={f: (seat_junk if f == "seat" else json_junk) for f in FIELDS}
-        | {"extra": json_junk},
+        optional={f: (seat_junk if f == "seat" else json_junk) for f in FIELDS} | {"extra": json_junk},
     )
     return near | json_junk
 
@@ -212,7 +211,13 @@ def test_hostile_objects_raise_only_type_errors(name: str) -> None:
     game = GAMES[name].clone()
     before = game.to_json()
     seat = game.pending_seats[0]  # type: ignore[attr-defined]
-    values: list[Any] = [Hostile(), object(), HostileDict(type="pass", seat=seat), [Hostile()], {"x": Hostile()}]
+    values: list[Any] = [
+        Hostile(),
+        object(),
+        HostileDict(type="pass", seat=seat),
+        [Hostile()],
+        {"x": Hostile()},
+    ]
     for value in values:
         actions = [value, {"type": "play", "seat": seat, "cards": value}, {"type": "pass", "seat": value}]
         actions.append(HostileDict(type="discard", seat=seat, card="PW"))

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import threading
 import types
@@ -64,6 +65,7 @@ from .inputs import ActionSpec, parse_action, parse_seat
 from .ledger import Ledger
 from .rules import RulesBase
 from .snapshot import (
+    canonical_text,
     expect,
     expect_dict,
     expect_int,
@@ -92,6 +94,7 @@ _ENVELOPE = (
     "version",
     "players",
     "rules",
+    "rules_sha256",
     "setup",
     "rng",
     "origin",
@@ -344,6 +347,7 @@ class TableGame:
             "version": self.SNAPSHOT_VERSION,
             "players": self._players,
             "rules": self._rules.to_dict(),
+            "rules_sha256": _digest(self._rules.to_dict()),
             "setup": self._setup(),
             "rng": {"key": self._rng.key.hex(), "position": self._rng.position},
             "origin": json_copy(self._origin),
@@ -448,6 +452,9 @@ class TableGame:
         expect_int(d["version"], "version", cls.SNAPSHOT_VERSION, cls.SNAPSHOT_VERSION)
         players = expect_int(d["players"], "players", cls.MIN_PLAYERS, cls.MAX_PLAYERS)
         rules = cls._rules_from(d["rules"])
+        # The replay cannot tell options that have not mattered yet: a digest catches an edit
+        # of the rules alone (a checksum, not a signature: sign against forgery).
+        expect(d["rules_sha256"] == _digest(rules.to_dict()), "rules_sha256: does not match the rules")
         setup = expect_dict(d["setup"], "setup", cls.SETUP)
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])
@@ -472,6 +479,10 @@ class TableGame:
                 path = first_difference(d[name], derived[name], name) or name
                 raise SnapshotError(f"{path}: does not match the replay of the actions")
         return game
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(canonical_text(data).encode("ascii")).hexdigest()
 
 
 def _rng_key(value: Any) -> bytes:
