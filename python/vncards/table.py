@@ -11,7 +11,8 @@ implements:
   with ``self._parse_action(action)`` first: the one input contract of :mod:`vncards.inputs`);
 - ``_dump_state()`` / ``_load_state(state)``: its own part of a snapshot (the second only for
   :meth:`TableGame.from_position`; validate with :mod:`vncards.snapshot`);
-- ``is_over`` and ``view(seat)``.
+- ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
+  generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
 Conventions for every game:
 
@@ -60,10 +61,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from ._core import Rng
-from .errors import SnapshotError, VncardsError
+from .errors import RulesError, SnapshotError, VncardsError
 from .inputs import ActionSpec, parse_action, parse_seat
 from .ledger import Ledger
-from .rules import RulesBase
+from .rules import RulesBase, rules_mismatch
 from .snapshot import (
     canonical_text,
     expect,
@@ -77,6 +78,7 @@ from .snapshot import (
     sign,
     verify,
 )
+from .surface import GameSurface
 
 __all__ = ["TableGame", "Seed", "MAX_ACTIONS"]
 
@@ -140,7 +142,7 @@ def _make_atomic(cls: type) -> None:
             setattr(cls, name, property(_atomic(value.fget), fset, value.fdel, value.__doc__))
 
 
-class TableGame:
+class TableGame(GameSurface):
     """Base class of every game: see the module docstring for what a game adds."""
 
     GAME: ClassVar[str] = ""
@@ -174,8 +176,6 @@ class TableGame:
         self._start()
 
     def _init_table(self, players: Any, rules: Any, rng: Rng) -> None:
-        from .errors import RulesError
-
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be an int, not {type(players).__name__}")
         if not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
@@ -184,8 +184,10 @@ class TableGame:
             )
         if rules is None:
             rules = self.Rules()
+        elif isinstance(rules, Mapping):
+            rules = self.Rules().replace(**rules)
         if not isinstance(rules, self.Rules):
-            raise RulesError(f"rules must be {self.Rules.__qualname__}, not {type(rules).__name__}")
+            raise rules_mismatch(f"{self.GAME}.Game", self.Rules, rules)
         self._lock = threading.RLock()
         self._players = players
         self._rules = rules
@@ -213,13 +215,6 @@ class TableGame:
     def _setup(self) -> dict[str, Any]:
         """The ``SETUP`` keywords of this game (for a replay)."""
         return {}
-
-    @property
-    def is_over(self) -> bool:
-        raise NotImplementedError
-
-    def view(self, seat: int) -> dict[str, Any]:
-        raise NotImplementedError
 
     # -- shared behaviour ----------------------------------------------------------------------
 

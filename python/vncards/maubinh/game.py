@@ -25,10 +25,10 @@ from typing import Any, ClassVar
 from .. import _core
 from ..cards import Card
 from ..errors import IllegalMoveError
-from ..inputs import LATER, SEAT, ActionSpec, parse_cards, plain_dict
+from ..inputs import LATER, SEAT, ActionSpec, check_text, parse_cards, plain_dict
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
-from .core import Arrangement, _cards, best_arrangement
+from .core import Arrangement, _cards, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
 
 __all__ = ["Game"]
@@ -108,12 +108,26 @@ class Game(TableGame):
             raise IllegalMoveError("already_confirmed", f"seat {checked} has already confirmed")
         return checked
 
-    def arrange(self, seat: int, arrangement: Any) -> None:
-        """Set (or change) the arrangement of ``seat``: an :class:`Arrangement` or
-        ``(back, middle, front)`` of the seat's own cards, 5/5/3. A fouled arrangement is
-        accepted (it loses as binh lủng); it may be changed until the seat confirms."""
+    def arrange(self, seat: int, arrangement: Any) -> str | None:
+        """Set (or change) the arrangement of ``seat``: an :class:`Arrangement`,
+        ``(back, middle, front)`` or the text ``"back | middle | front"`` of the seat's own
+        cards, 5/5/3. It may be changed until the seat confirms.
+
+        A fouled arrangement (binh lủng: back < middle or middle < front) is accepted, as the
+        rules say, but returns a warning (also in the seat's view: ``fouled`` and
+        ``warning``); otherwise returns None.
+
+        >>> g = Game(players=2, seed=7)
+        >>> cards = g.hand(0)
+        >>> text = " ".join(map(str, cards[:5])) + " | " + " ".join(map(str, cards[5:10]))
+        >>> g.arrange(0, text + " | " + " ".join(map(str, cards[10:])))
+        'fouled (binh lủng): the back must be at least the middle, and the middle at least the front'
+        >>> g.view(0)["fouled"]
+        True
+        """
         seat = self._check_open(seat)
         self._set_arrangement(seat, _arrangement_masks(arrangement))
+        return self._warning(seat)
 
     def _set_arrangement(self, seat: Any, masks: tuple[int, int, int]) -> None:
         seat = self._check_open(seat)
@@ -123,6 +137,12 @@ class Game(TableGame):
         texts = [_core.mask_to_text(m) for m in masks]
         self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts, strict=False))})
         self._emit("arranged", seat=seat)
+
+    def _warning(self, seat: int) -> str | None:
+        masks = self._arranged[seat]
+        if masks is None or not is_fouled(Arrangement._from_masks(*masks), self._rules):
+            return None
+        return "fouled (binh lủng): the back must be at least the middle, and the middle at least the front"
 
     def confirm(self, seat: int) -> None:
         """Lock the seat's arrangement; when every seat is in, reveal and settle."""
@@ -206,21 +226,20 @@ class Game(TableGame):
         else:
             self.forfeit(seat)
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Actions open now for ``seat`` (or every pending seat): the solver's suggested
-        ``arrange``, ``confirm`` once the seat has an arrangement, and ``forfeit``."""
-        if self.is_over:
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Actions open now for ``seat``: the solver's suggested ``arrange``, ``confirm`` once
+        the seat has an arrangement, and ``forfeit`` (any other arrangement of its own cards
+        is accepted too)."""
+        s = self._check_seat(seat)
+        if self.is_over or self._confirmed[s]:
             return []
-        seats = self.pending_seats if seat is None else [self._check_seat(seat)]
-        out: list[dict[str, Any]] = []
-        for s in seats:
-            if self._confirmed[s]:
-                continue
-            best = best_arrangement(_cards(self._hands[s]), self._rules)
-            out.append({"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))})
-            if self._arranged[s] is not None:
-                out.append({"type": "confirm", "seat": s})
-            out.append({"type": "forfeit", "seat": s})
+        best = best_arrangement(_cards(self._hands[s]), self._rules)
+        out: list[dict[str, Any]] = [
+            {"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))}
+        ]
+        if self._arranged[s] is not None:
+            out.append({"type": "confirm", "seat": s})
+        out.append({"type": "forfeit", "seat": s})
         return out
 
     def describe(self, action: Mapping[str, Any]) -> str:
@@ -240,29 +259,25 @@ class Game(TableGame):
             return f"seat {seat} forfeits (fouled)"
         return f"seat {seat}: {kind}"
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand and arrangement, who has arranged and confirmed,
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: its own hand and arrangement (and
+        whether that is ``fouled``, with the ``warning``), who has arranged and confirmed,
         and after the reveal every arrangement, instant win, foul and the settlement."""
-        seat = self._check_seat(seat)
-        own = self._arranged[seat]
-        v: dict[str, Any] = {
-            "game": self.GAME,
-            "seat": seat,
+        own = None if seat is None else self._arranged[seat]
+        warning = None if seat is None else self._warning(seat)
+        hand = None if seat is None else [str(c) for c in _cards(self._hands[seat])]
+        return {
+            **self._view_head(seat, hand, [13] * self._players),
             "players": self._players,
             "time_limit": self._rules.time_limit,
-            "hand": [str(c) for c in _cards(self._hands[seat])],
-            "hand_counts": [13] * self._players,
             "arrangement": None if own is None else [_core.mask_to_text(m) for m in own],
+            "fouled": warning is not None,
+            "warning": warning,
             "arranged": [a is not None for a in self._arranged],
             "confirmed": list(self._confirmed),
             "forfeited": list(self._forfeited),
-            "pending_seats": self.pending_seats,
-            "is_over": self.is_over,
+            "reveal": json_copy(self._result),
         }
-        if self._result is not None:
-            v["reveal"] = json_copy(self._result)
-            v["settlement"] = self.settlement
-        return v
 
     # -- snapshots -----------------------------------------------------------------------------
 
@@ -326,10 +341,8 @@ def _arrangement_masks(arrangement: Any) -> tuple[int, int, int]:
     if isinstance(arrangement, Arrangement):
         return arrangement.masks
     if isinstance(arrangement, str):
-        parts = arrangement.split("|")
-        if len(parts) != 3:
-            raise IllegalMoveError("invalid_arrangement", "an arrangement text is 'back | middle | front'")
-    elif isinstance(arrangement, Mapping):
+        return Arrangement.parse(check_text(arrangement, "arrangement")).masks
+    if isinstance(arrangement, Mapping):
         d = plain_dict(arrangement)
         extra = set(d) - {"back", "middle", "front", "type", "seat"}
         if extra or d.get("type", "arrange") != "arrange":
