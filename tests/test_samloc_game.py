@@ -372,8 +372,10 @@ def check_invariants(g: Game) -> None:
         for other in range(n):
             if other != seat:
                 assert not own & {str(c) for c in g.hand(other)}
-        # Cards another seat holds never appear in this seat's view.
-        text = json.dumps(view, ensure_ascii=False)
+        # Cards another seat holds never appear in this seat's view (until the hand is over
+        # and every seat shows what it holds: ``revealed``).
+        assert view["revealed"] is None or g.is_over
+        text = json.dumps({k: v for k, v in view.items() if k != "revealed"}, ensure_ascii=False)
         for other in range(n):
             if other != seat:
                 assert not any(f'"{c}"' in text for c in g.hand(other))

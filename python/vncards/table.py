@@ -54,6 +54,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import inspect
 import json
 import threading
 import types
@@ -123,14 +124,16 @@ def _atomic(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _make_atomic(cls: type) -> None:
-    """Wrap every public method and property defined on ``cls`` (and the copy hooks) in the
-    per-game lock."""
-    for name, value in list(vars(cls).items()):
+def _make_atomic(cls: type, bases: bool = False) -> None:
+    """Wrap every public method and property defined on ``cls`` (with ``bases``: also those
+    it inherits) and the copy hooks in the per-game lock."""
+    names = {n for c in cls.__mro__[:-1] for n in vars(c)} if bases else set(vars(cls))
+    for name in sorted(names):
         if name in _LOCK_FREE or (
             name.startswith("_") and name not in ("__copy__", "__deepcopy__", "__reduce__")
         ):
             continue
+        value = inspect.getattr_static(cls, name)
         if isinstance(value, types.FunctionType) and not getattr(value, "__atomic__", False):
             setattr(cls, name, _atomic(value))
         elif (
@@ -498,4 +501,4 @@ def _blank(value: Any) -> Any:
     return None
 
 
-_make_atomic(TableGame)
+_make_atomic(TableGame, bases=True)

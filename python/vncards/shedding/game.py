@@ -502,6 +502,9 @@ class SheddingGame(TableGame):
             "cong": list(self._cong),
             # Only the seat to act sees the card its play must include.
             "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
+            # Once the hand is over every seat shows what it holds (the payments count it), as
+            # the ``hand_end`` event does.
+            "revealed": [mask_to_text(m).split() for m in self._hands] if self._over else None,
         }
 
     def _dump_state(self) -> dict[str, Any]:

@@ -667,6 +667,11 @@ class Game(TableGame):
             "to_discard": self._to_discard,
             "legal_actions": [] if seat is None else self.legal_actions(seat),
             "result": self.result,
+            # The winner shows its hand, as the ``win`` event does.
+            "revealed": [
+                [CODES[k] for k in _kinds(h)] if self._result and self._result["winner"] == s else None
+                for s, h in enumerate(self._hands)
+            ],
         }
 
     # -- snapshots -----------------------------------------------------------------------------
