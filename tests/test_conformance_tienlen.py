@@ -1,4 +1,4 @@
-"""Black-box conformance of Tiến Lên (RULES.md §0–§2) against the public API: every rule line
+"""Black-box conformance of Tiến Lên (docs/rules/index.md, tienlen-south.md and tienlen-north.md) against the public API: every rule line
 and worked example (E), exact ledger amounts, and the server contract of §0.
 
 Positions are built the documented way: a seeded game's ``to_dict()`` snapshot with edited
@@ -815,7 +815,7 @@ def test_rules_presets_and_inconsistent_options() -> None:
     from vncards import RulesError
 
     assert Rules() == SOUTH and SOUTH.scoring == "count" and SOUTH.ending == "first_out"
-    assert SOUTH.finish_on_two == "allowed" and SOUTH.bomb_after_pass == "four_pair_sequence"
+    assert SOUTH.finish_on_two == "allowed" and SOUTH.bomb_after_pass == "none"
     assert SOUTH.first_lead == "three_of_spades" and SOUTH.ket_3_bich and SOUTH.quad_beats_pair_of_twos
     assert NORTH.finish_on_two == "penalized" and NORTH.single_follows_suit
     with pytest.raises(RulesError):

@@ -228,6 +228,7 @@ class TableGame(GameSurface):
 
     @property
     def rules(self) -> Any:
+        """The table's rules object (frozen)."""
         return self._rules
 
     @property
@@ -412,7 +413,7 @@ class TableGame(GameSurface):
     @classmethod
     def _rules_from(cls, data: Any) -> Any:
         try:
-            return cls.Rules.from_dict(data)
+            return cls.Rules.from_snapshot(data)
         except (VncardsError, ValueError, TypeError, OverflowError) as e:
             raise SnapshotError(f"rules: {e}") from None
 

@@ -16,7 +16,12 @@ use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
+fn rules(
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: u8,
+) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
         "lowest" => Wheel::Lowest,
@@ -26,11 +31,14 @@ fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
             ))))
         }
     };
-    Ok(Rules {
+    let r = Rules {
         wheel,
         scoop,
         scoop_all,
-    })
+        back_straight_flush_units,
+    };
+    r.validate().map_err(to_py)?;
+    Ok(r)
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -157,22 +165,26 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
     hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
 }
 
+/// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
-    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
-    mb::hand_category(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+    mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// `maubinh_hand_rank` for a batch: a list of hands or a numpy uint8 array (N, 5) or (N, 3) of
+/// card indices -> numpy int32 array; computed in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
     wheel: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let r = rules(wheel, true, false)?;
+    let r = rules(wheel, false, false, 1)?;
     let ev = r.evaluator();
     let py = hands.py();
     if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
@@ -206,12 +218,13 @@ fn maubinh_hand_ranks<'py>(
     Ok(PyArray1::from_vec(py, ranks))
 }
 
+/// -1, 0 or 1 as hand `a` is weaker than, ties or beats hand `b` (two 5-card or two 3-card hands).
 #[pyfunction]
 fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
     mb::compare_hands(
         mask_from_py(a)?,
         mask_from_py(b)?,
-        &rules(wheel, true, false)?,
+        &rules(wheel, false, false, 1)?,
     )
     .map_err(to_py)
 }
@@ -226,11 +239,13 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
     Ok(a)
 }
 
+/// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
-    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, true, false)?))
+    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?))
 }
 
+/// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None.
 #[pyfunction]
 fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
     let mask = mask_from_py(cards)?;
@@ -240,33 +255,39 @@ fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option
             format!("an instant win needs 13 cards, not {}", mask.count_ones()),
         )));
     }
-    Ok(instant_win(mask, &rules(wheel, true, false)?).map(|k| k.name()))
+    Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
 }
 
+/// The solver: `(back, middle, front, value, instant)` masks of the best arrangement of 13 cards
+/// under `objective` (`"expected"` or `"strongest"`), exact over all 72,072 splits.
 #[pyfunction]
 fn maubinh_best_arrangement(
     cards: &Bound<'_, PyAny>,
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     best_arrangement(mask_from_py(cards)?, &r, obj)
         .map(solution_tuple)
         .map_err(to_py)
 }
 
+/// `maubinh_best_arrangement` for many 13-card hands (a list or a numpy uint8 array (N, 13)),
+/// solved in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_best_arrangements(
     hands: &Bound<'_, PyAny>,
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let masks = batch_masks(hands, Some(13))?;
     hands
@@ -287,10 +308,11 @@ fn maubinh_ranked_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
     Ok(ranked
@@ -299,6 +321,8 @@ fn maubinh_ranked_arrangements(
         .collect())
 }
 
+/// Expected units of an arrangement (three card masks) against one opponent, from the shipped
+/// position tables.
 #[pyfunction]
 fn maubinh_expected_value(
     back: u64,
@@ -307,18 +331,23 @@ fn maubinh_expected_value(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<f64> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let a = arrangement(back, middle, front)?;
-    Ok(Tables::shipped(r.wheel).arrangement_value(a.back, a.middle, a.front, &r))
+    Ok(Tables::shipped(&r).arrangement_value(a.back, a.middle, a.front, &r))
 }
 
 /// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
 /// win, tie, lose, loss, bonus, value.
 #[pyfunction]
-fn maubinh_position_tables<'py>(py: Python<'py>, wheel: &str) -> PyResult<Bound<'py, PyDict>> {
-    let r = rules(wheel, true, false)?;
-    let t = Tables::shipped(r.wheel);
+fn maubinh_position_tables<'py>(
+    py: Python<'py>,
+    wheel: &str,
+    back_straight_flush_units: u8,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules(wheel, false, false, back_straight_flush_units)?;
+    let t = Tables::shipped(&r);
     let out = PyDict::new(py);
     for (name, entries) in [
         ("back", &t.back),
@@ -345,13 +374,14 @@ fn maubinh_settle(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
     Vec<Option<&'static str>>,
     Vec<bool>,
 )> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let seats: Vec<Option<Arrangement>> = seats
         .into_iter()
         .map(|s| {
@@ -392,7 +422,7 @@ fn maubinh_position_histograms<'py>(
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let tables = match histograms {
         Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
-        None => Tables::shipped(r.wheel).clone(),
+        None => (*Tables::shipped(&r)).clone(),
     };
     let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
     Ok(PyBytes::new(py, &h.to_bytes()))
@@ -411,13 +441,14 @@ fn maubinh_head_to_head(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<(i64, u64)> {
     if !(2..=4).contains(&players) {
         return Err(to_py(Error::Rules(format!(
             "Mậu Binh takes 2–4 players, not {players}"
         ))));
     }
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let (a, b) = (
         Objective::from_name(a).map_err(to_py)?,
         Objective::from_name(b).map_err(to_py)?,

@@ -1,5 +1,5 @@
 """Sâm Lốc combinations: classification, beating and move generation by rank only, on the
-shared shedding core (RULES.md §3).
+shared shedding core (rules: :doc:`/rules/samloc`).
 
 Suits never compare, so equal ranks never beat each other; there is no đôi thông; straights
 (sảnh) have 3–10 cards and never hold a 2 unless ``low_straights``; a tứ quý (four of a kind)
@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from .._core import (
+    PlayList,
     SheddingCombo,
     SheddingRules,
     cards_to_mask,
@@ -91,7 +92,7 @@ def legal_plays(
     *,
     must_include: CardsLike | None = None,
     bao_mot: bool = False,
-) -> list[Combo]:
+) -> PlayList:
     """Every distinct set of cards from ``hand`` that may be played on ``table`` (``None``:
     leading), each containing ``must_include``; no pass entry. With ``bao_mot`` (báo 1 in
     mode ``"enforce"``: another seat holds one card), singles lower than the hand's highest

@@ -6,7 +6,7 @@ rules object must have a ``core`` attribute (a ``_core.SheddingRules``). Everyth
 differs between the games (instant wins, who leads first, what is paid) is a hook; the turn
 machinery is here once.
 
-Round rules (RULES.md §1): a seat beats the table or passes; a seat that passes is out of the
+Round rules (rules: :doc:`/rules/tienlen-south`): a seat beats the table or passes; a seat that passes is out of the
 round (unless :meth:`_after_pass_filter` lets it cut); when every other seat in the round has
 passed, the last seat to play leads a new round, or, if it has gone out, the next seat still in
 the hand leads (hưởng sái).
@@ -14,10 +14,11 @@ the hand leads (hưởng sái).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, overload
 
 from .._core import (
+    PlayList,
     SheddingCombo,
     mask_to_text,
     shedding_check_play,
@@ -42,6 +43,47 @@ from .penalty import TWOS_MASK
 __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
+
+
+class PlayMoves(Sequence[dict[str, Any]]):
+    """The legal actions of the seat to act: its plays, then pass when a table is open. Each
+    action dict is built when read; ``play_masks`` gives the plays' card masks without any."""
+
+    __slots__ = ("_seat", "_plays", "_can_pass")
+
+    def __init__(self, seat: int, plays: Sequence[SheddingCombo], can_pass: bool) -> None:
+        self._seat = seat
+        self._plays = plays
+        self._can_pass = can_pass
+
+    def __len__(self) -> int:
+        return len(self._plays) + self._can_pass
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self._plays)
+        i = index + len(self) if index < 0 else index
+        if 0 <= i < n:
+            return {"type": "play", "seat": self._seat, "cards": str(self._plays[i])}
+        if i == n and self._can_pass:
+            return {"type": "pass", "seat": self._seat}
+        raise IndexError("action index out of range")
+
+    @property
+    def play_masks(self) -> list[int]:
+        """Card masks of the plays (indexes ``0..len(play_masks)-1`` of this sequence)."""
+        plays = self._plays
+        return plays.masks if isinstance(plays, PlayList) else [c.mask for c in plays]
+
+    @property
+    def pass_index(self) -> int | None:
+        """The index of the pass action, or None when passing is not open."""
+        return len(self._plays) if self._can_pass else None
 
 
 class SheddingGame(TableGame):
@@ -153,7 +195,7 @@ class SheddingGame(TableGame):
         return False
 
     def _finish_on_two(self) -> str:
-        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see RULES.md §2)."""
+        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see the rules page :doc:`/rules/tienlen-north`)."""
         return "allowed"
 
     def _after_pass_filter(self) -> str | None:
@@ -168,7 +210,7 @@ class SheddingGame(TableGame):
     def _check_play(self, seat: int, combo: SheddingCombo) -> None:
         """*hook*: extra validation of a play (raise IllegalMoveError)."""
 
-    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+    def _filter_plays(self, seat: int, plays: Sequence[SheddingCombo]) -> Sequence[SheddingCombo]:
         """*hook*: drop plays a game-specific rule forbids now."""
         return plays
 
@@ -192,6 +234,7 @@ class SheddingGame(TableGame):
 
     @property
     def is_over(self) -> bool:
+        """True once the hand is settled."""
         return self._over
 
     @property
@@ -230,9 +273,10 @@ class SheddingGame(TableGame):
         return from_mask(self._hands[self._check_seat(seat)])
 
     def hand_mask(self, seat: int) -> int:
+        """The seat's hand as a 52-bit card mask (bit i is the card with ``Card.index`` i)."""
         return self._hands[self._check_seat(seat)]
 
-    def legal_plays(self) -> list[SheddingCombo]:
+    def legal_plays(self) -> Sequence[SheddingCombo]:
         """Every distinct play the current seat may make now (no pass entry)."""
         if self._turn is None:
             return []
@@ -243,10 +287,13 @@ class SheddingGame(TableGame):
             return self._after_pass_filter() or "all"
         return "all"
 
-    def _plays_for(self, seat: int) -> list[SheddingCombo]:
+    def _plays_for(self, seat: int) -> Sequence[SheddingCombo]:
         hand = self._hands[seat]
-        plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must, self._seat_filter(seat))
-        if any(c.mask == hand for c in plays) and self._emptying_two_refused(hand, len(plays)):
+        plays: Sequence[SheddingCombo]
+        plays = found = shedding_legal_plays(
+            hand, self._table, self._rules.core, self._must, self._seat_filter(seat)
+        )
+        if hand in found.masks and self._emptying_two_refused(hand, len(plays)):
             plays = [c for c in plays if c.mask != hand]
         return self._filter_plays(seat, plays)
 
@@ -327,16 +374,15 @@ class SheddingGame(TableGame):
         """Every action dict ``seat`` may apply now (empty unless it is ``seat``'s turn); each
         is accepted by :meth:`apply`. ``next_hand`` is not listed: a server calls it between
         hands."""
+        return list(self._moves(seat))
+
+    def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
+        """``legal_actions(seat)`` as a sequence whose dicts are built when read (for bots)."""
         self._check_seat(seat)
         turn = self._turn
         if turn is None or seat != turn:
             return []
-        actions: list[dict[str, Any]] = [
-            {"type": "play", "seat": turn, "cards": str(c)} for c in self._plays_for(turn)
-        ]
-        if self._table is not None:
-            actions.append({"type": "pass", "seat": turn})
-        return actions
+        return PlayMoves(turn, self._plays_for(turn), self._table is not None)
 
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat`` (timeouts): lead the first legal play (the lowest
