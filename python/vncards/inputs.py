@@ -204,14 +204,17 @@ def parse_choice(choices: Iterable[str], what: str) -> Parser:
 
 
 def _seat(value: Any, players: int) -> int:
+    """The ``seat`` field: :func:`parse_seat`."""
     return parse_seat(value, players)
 
 
 def _cards(value: Any, players: int) -> int:
+    """A ``cards`` field of the 52-card games: :func:`parse_cards` (a mask)."""
     return parse_cards(value)
 
 
 def _later(value: Any, players: int) -> Any:
+    """The value as given: the game parses it itself, with these same helpers."""
     return value
 
 

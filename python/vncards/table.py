@@ -440,12 +440,25 @@ class TableGame(GameSurface):
         return game
 
     @classmethod
+    def _upgrade_envelope(cls, data: Any) -> Any:
+        """A version-1 snapshot (no ``rules_sha256``, ``setup`` or ``origin``) in today's
+        envelope; it is then verified by the replay like any other."""
+        if not (isinstance(data, dict) and data.get("version") == 1 and isinstance(data.get("state"), dict)):
+            return data
+        if not isinstance(data.get("rules"), dict):
+            return data
+        upgraded = dict(data, version=cls.SNAPSHOT_VERSION, origin=None)
+        upgraded["setup"] = {k: data["state"].get(k) for k in cls.SETUP}
+        upgraded["rules_sha256"] = _digest(cls._rules_from(data["rules"]).to_dict())
+        return upgraded
+
+    @classmethod
     def _from_data(cls: type[G], data: Any, key: bytes | None) -> G:
         if key is not None:
             data = verify(data, key)
         elif isinstance(data, dict) and "hmac" in data:
             data = {k: v for k, v in data.items() if k != "hmac"}
-        d = expect_dict(data, "snapshot", _ENVELOPE)
+        d = expect_dict(cls._upgrade_envelope(data), "snapshot", _ENVELOPE)
         expect(d["format"] == "vncards", "format: not a vncards snapshot")
         expect(d["game"] == cls.GAME, f"game: the snapshot is not of {cls.GAME!r}")
         expect_int(d["version"], "version", cls.SNAPSHOT_VERSION, cls.SNAPSHOT_VERSION)
