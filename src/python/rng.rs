@@ -123,13 +123,15 @@ impl PyRng {
     }
     /// Pickling (and `copy`): the key, then the position as state; a copy draws on alone.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let rng = &slf.borrow().0;
-        let key = PyBytes::new(py, &rng.key());
-        (py.get_type::<PyRng>(), (key,), rng.position()).into_pyobject(py)
+        guard(|| {
+            let py = slf.py();
+            let rng = &slf.borrow().0;
+            let key = PyBytes::new(py, &rng.key());
+            (py.get_type::<PyRng>(), (key,), rng.position()).into_pyobject(py)
+        })
     }
-    fn __setstate__(&mut self, position: u64) {
-        self.0 = Rng::restore(self.0.key(), position);
+    fn __setstate__(&mut self, position: u64) -> PyResult<()> {
+        guard_ok(|| self.0 = Rng::restore(self.0.key(), position))
     }
 }
 
