@@ -24,7 +24,7 @@ impl PyRolloutSetup {
     #[new]
     #[pyo3(signature = (rules, players, *, after_pass = None, bao_mot = false, finish_on_two = true,
         card = 1, cong = 26, black_two = 3, red_two = 6, quad = 12, places = Vec::new(), sam = 0,
-        sam_block_each = false))]
+        sam_block_each = false, sam_may_finish_on_two = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Bound<'_, PySheddingRules>,
@@ -40,6 +40,7 @@ impl PyRolloutSetup {
         places: Vec<i32>,
         sam: i32,
         sam_block_each: bool,
+        sam_may_finish_on_two: bool,
     ) -> PyResult<Self> {
         guard(|| {
             if !(2..=MAX_SEATS).contains(&players) {
@@ -95,11 +96,13 @@ impl PyRolloutSetup {
                 after_pass,
                 bao_mot,
                 finish_on_two,
+                sam_may_finish_on_two,
                 payoff,
             }))
         })
     }
 
+    /// Number of seats the rollouts play.
     #[getter]
     fn players(&self) -> PyResult<usize> {
         guard_ok(|| self.0.players)

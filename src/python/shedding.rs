@@ -81,10 +81,12 @@ impl PySheddingRules {
     fn hand_size(&self) -> PyResult<u8> {
         guard_ok(|| self.0.hand_size)
     }
+    /// Fewest players a table may seat.
     #[getter]
     fn min_players(&self) -> PyResult<u8> {
         guard_ok(|| self.0.min_players)
     }
+    /// Most players a table may seat.
     #[getter]
     fn max_players(&self) -> PyResult<u8> {
         guard_ok(|| self.0.max_players)

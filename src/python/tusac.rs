@@ -180,7 +180,7 @@ fn meld_kind(name: &str) -> PyResult<MeldKind> {
 
 /// The scoring options from their Python names (`odd_total`: "hand", "with_toi", "off";
 /// `set_lenh`: 0 or 1).
-fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
+fn scoring(odd_total: &str, set_lenh: i64) -> PyResult<Scoring> {
     let odd_total = OddTotal::from_name(odd_total).ok_or_else(|| {
         to_py(Error::Rules(format!(
             "odd_total must be 'hand', 'with_toi' or 'off', not {odd_total:?}"
@@ -193,7 +193,7 @@ fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
     }
     Ok(Scoring {
         odd_total,
-        set_lenh,
+        set_lenh: set_lenh as i32,
     })
 }
 
@@ -248,7 +248,7 @@ fn tusac_win_total(
     exposed_lenh: i32,
     offer: Option<&Bound<'_, PyAny>>,
     odd_total: &str,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<Option<i32>> {
     guard(|| {
         let rules = scoring(odd_total, set_lenh)?;
@@ -267,7 +267,7 @@ fn tusac_win_total_packed(
     exposed_lenh: i32,
     offer: Option<u8>,
     odd_total: &str,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<Option<i32>> {
     guard(|| {
         let rules = scoring(odd_total, set_lenh)?;
@@ -284,7 +284,7 @@ fn tusac_win_total_packed(
 fn tusac_complete_lenh(
     hidden: &Bound<'_, PyAny>,
     offer: Option<&Bound<'_, PyAny>>,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<(Option<i32>, Option<i32>)> {
     guard(|| {
         let set_lenh = scoring("off", set_lenh)?.set_lenh;
