@@ -6,30 +6,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-import vncards
+from support.modules import module_names
 
 
 def _modules() -> list[ModuleType]:
-    names = ["vncards", "vncards._core"]
-    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
-        if info.name.split(".")[-1] != "__main__":
-            names.append(info.name)
-    out = []
-    for n in sorted(set(names)):
-        try:
-            out.append(importlib.import_module(n))
-        except ImportError:
-            # an integration whose framework (an optional extra) is not installed
-            if not n.startswith("vncards.integrations."):
-                raise
-    return out
+    return [importlib.import_module(n) for n in module_names()]
 
 
 def _public(module: ModuleType) -> dict[str, Any]:
