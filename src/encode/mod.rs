@@ -63,7 +63,7 @@ impl Deck {
 /// of card texts, each of which may hold several cards.
 ///
 /// ```
-/// use vncards::encode::{encode_rows, Deck};
+/// use _core::encode::{encode_rows, Deck};
 /// let rows = encode_rows(Deck::French, &[vec!["3♠ 3♣"], vec![], vec!["2♥"]]).unwrap();
 /// assert_eq!(rows.len(), 3 * 52);
 /// assert_eq!((rows[0], rows[1], rows[2]), (1, 1, 0));

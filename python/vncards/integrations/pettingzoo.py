@@ -17,8 +17,8 @@ Each variant object has ``env(**kwargs)`` (wrapped like PettingZoo's classic gam
   it; 0 before.
 - **A hand over at the deal** (an instant win, e.g. four 2s in Tiến Lên): ``reset`` returns
   an environment whose agents are all already terminated, with the settlement as their
-  rewards; each agent then takes the usual dead step (``step(None)``). Agents see the hand
-  that won in nobody's hand but their own: the observation is built as always.
+  rewards and ``infos[agent]["instant_win"] = True``; each agent then takes the usual dead
+  step (``step(None)``). Observations are built from each seat's view as always.
 - **max_cycles**: after that many steps every agent is truncated (reward 0).
 
 >>> from vncards.integrations.pettingzoo import tienlen_v0
