@@ -179,8 +179,9 @@ def maubinh_settle(
     seats: Sequence[tuple[int, int, int] | None], wheel: str, scoop: bool, scoop_all: bool
 ) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
 def maubinh_position_histograms(
-    deals: int, seed: int, objective: str, histograms: bytes | None = None
+    deals: int, seed: int, objective: str, histograms: bytes | None = None, start: int = 0
 ) -> bytes: ...
+def maubinh_tables_header() -> str: ...
 def maubinh_head_to_head(
     deals: int,
     seed: int,

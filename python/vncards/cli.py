@@ -9,6 +9,8 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, NoReturn
 
 from rich.console import Console
@@ -107,6 +109,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     s.add_argument("--rules", nargs="*", default=[], metavar="K=V", help="house-rule options")
     s.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
+    s.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster (extra 'ray'): auto, ray://host:port, or none to start a local one",
+    )
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     a = sub.add_parser("arrange", help="best Mậu Binh arrangement of 13 cards")
@@ -271,6 +281,18 @@ _NOTABLE = {
 }
 
 
+def _executor(args: argparse.Namespace) -> AbstractContextManager[Executor | None]:
+    """Where ``simulate`` runs its batches: ``--ray [ADDRESS]`` a Ray cluster (a new local one
+    of ``--jobs`` CPUs without an address), else local processes (None)."""
+    if args.ray is None:
+        return nullcontext()
+    if args.ray and args.jobs is not None:
+        raise VncardsError("--jobs sizes a local Ray cluster; a running cluster uses all its CPUs")
+    from .ray_executor import RayExecutor
+
+    return RayExecutor(args.ray or None, num_cpus=args.jobs)
+
+
 def _simulate(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1:
         raise VncardsError("--games must be at least 1")
@@ -278,14 +300,17 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
         raise VncardsError("--jobs must be at least 1")
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     start = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=args.json or not sys.stderr.isatty(),
-    ) as bar:
+    with (
+        _executor(args) as executor,
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=args.json or not sys.stderr.isatty(),
+        ) as bar,
+    ):
         task = bar.add_task(f"{args.game}", total=args.games)
         summary = simulate(
             args.game,
@@ -296,6 +321,7 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
             seed=args.seed,
             jobs=args.jobs,
             progress=lambda n: bar.advance(task, n),
+            executor=executor,
         )
     elapsed = time.perf_counter() - start
     if args.json:

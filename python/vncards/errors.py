@@ -20,6 +20,7 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "WorkerError",
 ]
 
 
@@ -62,3 +63,9 @@ class RulesError(VncardsError, ValueError):
 
 class SnapshotError(VncardsError, ValueError):
     """A snapshot that is malformed or does not describe a valid game state."""
+
+
+class WorkerError(VncardsError):
+    """A batch of work (simulated games, table deals) that failed where it ran: in a worker
+    process, on a Ray or Dask cluster, or in this process. The message names the batch and the
+    worker's error, which is also the ``__cause__``. The rest of the run is cancelled."""

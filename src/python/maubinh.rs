@@ -377,25 +377,39 @@ fn maubinh_settle(
     ))
 }
 
-/// Opponent histograms from `deals` seeded 4-player deals (for scripts/gen_maubinh_tables.py);
-/// `histograms` (bytes) replaces the shipped ones as the solver's model. Returns bytes.
+/// Opponent histograms of the seeded 4-player deals `start .. start + deals` (for
+/// `vncards.maubinh.tables`); `histograms` (the binary form) replaces the shipped ones as the
+/// solver's model. Returns the binary form, its header naming the deals, seed and objective.
 #[pyfunction]
-#[pyo3(signature = (deals, seed, objective, histograms = None))]
+#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0))]
 fn maubinh_position_histograms<'py>(
     py: Python<'py>,
     deals: u64,
     seed: u64,
     objective: &str,
     histograms: Option<&[u8]>,
+    start: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let r = Rules::default();
     let obj = Objective::from_name(objective).map_err(to_py)?;
+    let end = start
+        .checked_add(deals)
+        .ok_or_else(|| to_py(Error::Rules("start + deals must be below 2**64".into())))?;
     let tables = match histograms {
         Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
         None => Tables::shipped(r.wheel).clone(),
     };
-    let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
-    Ok(PyBytes::new(py, &h.to_bytes()))
+    let h = py.detach(|| position_histograms(start..end, seed, &r, obj, &tables));
+    let header = format!(
+        r#"{{"start": {start}, "deals": {deals}, "seed": {seed}, "objective": "{objective}", "rules": "{r:?}"}}"#
+    );
+    Ok(PyBytes::new(py, &h.to_bytes(&header)))
+}
+
+/// The JSON header of the shipped position tables: how they were sampled.
+#[pyfunction]
+fn maubinh_tables_header() -> &'static str {
+    Histograms::shipped_header()
 }
 
 /// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
@@ -446,6 +460,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
     Ok(())
 }
