@@ -252,7 +252,11 @@ mod tests {
         let bytes = h.to_bytes(r#"{"deals":1}"#);
         assert_eq!(Histograms::from_bytes(&bytes).unwrap(), h);
         assert_eq!(Histograms::header(&bytes).unwrap(), r#"{"deals":1}"#);
-        for broken in [&bytes[..bytes.len() - 1], &bytes[..6], b"MBT1\0\0\0\0".as_slice()] {
+        for broken in [
+            &bytes[..bytes.len() - 1],
+            &bytes[..6],
+            b"MBT1\0\0\0\0".as_slice(),
+        ] {
             assert!(Histograms::from_bytes(broken).is_err());
         }
         let mut long_header = bytes.clone();
