@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support.actions import open_actions
 from support.ledger import net_totals
 from vncards import Card, IllegalMoveError, RulesError, SnapshotError
 from vncards.maubinh import (
@@ -91,10 +92,10 @@ def test_hand_by_hand_one_unit_each() -> None:
     assert s.fouled == [False, False] and s.instants == [None, None]
 
 
-def test_scoop_doubles_and_can_be_turned_off() -> None:
-    assert settle([A, C]) == [6, -6]
-    assert settle([A, C], Rules(scoop=False)) == [3, -3]
-    assert [e["reason"] for e in settle_itemised([A, C]).ledger][-1] == "scoop"
+def test_scoop_is_a_house_rule_off_by_default() -> None:
+    assert settle([A, C]) == [3, -3]
+    assert settle([A, C], Rules(scoop=True)) == [6, -6]
+    assert [e["reason"] for e in settle_itemised([A, C], Rules(scoop=True)).ledger][-1] == "scoop"
 
 
 L1 = ("9♠ 9♥ 10♦ J♣ Q♠", "8♠ 8♥ 2♦ 3♣ Q♦", "5♠ 6♥ 7♦")
@@ -118,7 +119,8 @@ L5 = ("9♠ 9♥ 10♦ J♣ Q♠", "K♠ Q♥ 2♦ 4♣ 6♠", "5♠ 6♥ 7♦")
 def test_bonus_hands(
     winner: tuple[str, str, str], loser: tuple[str, str, str], reason: str, units: int
 ) -> None:
-    entries = settle_itemised([winner, loser], Rules(scoop=False)).ledger
+    rules = Rules(back_straight_flush_units=5) if reason == "back:straight_flush" else Rules()
+    entries = settle_itemised([winner, loser], rules).ledger
     assert {"from": 1, "to": 0, "units": units, "reason": reason} in entries
 
 
@@ -150,8 +152,8 @@ def test_scoop_all_doubles_again_with_three_or_more() -> None:
     weak1 = C
     weak2 = ("3♠ 5♦ 7♦ 9♣ J♦", "2♦ 4♦ 6♠ 8♣ 10♦", "3♣ 4♠ 6♣")
     strong = ("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♥ 9♠ 8♠")
-    plain = settle([strong, weak1, weak2])
-    doubled = settle([strong, weak1, weak2], Rules(scoop_all=True))
+    plain = settle([strong, weak1, weak2], Rules(scoop=True))
+    doubled = settle([strong, weak1, weak2], Rules(scoop=True, scoop_all=True))
     assert plain[0] == 12 and doubled[0] == 24
     assert sum(plain) == 0 and sum(doubled) == 0
 
@@ -277,7 +279,7 @@ def test_views_hide_other_hands_until_reveal() -> None:
     shown = set(re.findall(r"[0-9JQKA]+[♠♣♦♥]", json.dumps(view, ensure_ascii=False)))
     assert shown == {str(c) for c in game.hand(1)}
     assert view["hand_counts"] == [13, 13, 13] and view["confirmed"] == [True, False, False]
-    assert "reveal" not in view
+    assert view["reveal"] is None
     game.auto_arrange(1)
     game.auto_arrange(2)
     revealed = game.view(1)
@@ -287,7 +289,7 @@ def test_views_hide_other_hands_until_reveal() -> None:
 
 def test_uniform_interface() -> None:
     game = Game(players=3, seed=8)
-    actions = game.legal_actions()
+    actions = open_actions(game)
     assert {a["seat"] for a in actions} == {0, 1, 2}
     assert all(a["type"] in {"arrange", "forfeit"} for a in actions)
     arrange = next(a for a in game.legal_actions(1) if a["type"] == "arrange")
@@ -298,7 +300,7 @@ def test_uniform_interface() -> None:
     assert game.arrangement(1) == best_arrangement(game.hand(1))
     game.auto_play(0)
     game.apply({"type": "forfeit", "seat": 2})
-    assert game.is_over and game.legal_actions() == [] and game.pending_seats == []
+    assert game.is_over and open_actions(game) == [] and game.pending_seats == []
     assert game.describe({"type": "forfeit", "seat": 2}) == "seat 2 forfeits (fouled)"
 
 
@@ -377,7 +379,8 @@ def test_snapshot_mid_hand_round_trip_and_validation() -> None:
 
 def test_rules_options() -> None:
     r = Rules()
-    assert (r.wheel, r.scoop, r.scoop_all, r.time_limit) == ("second", True, False, 45)
+    assert (r.wheel, r.scoop, r.scoop_all, r.time_limit) == ("second", False, False, 45)
+    assert r.back_straight_flush_units == 1
     with pytest.raises(RulesError):
         Rules(wheel="middle")  # type: ignore[arg-type]
     with pytest.raises(RulesError):

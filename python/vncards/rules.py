@@ -31,7 +31,11 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from .errors import RulesError
 
-__all__ = ["RulesBase"]
+__all__ = ["RulesBase", "option", "rules_mismatch"]
+
+#: Where an option's default comes from: the original documents, or a common house rule
+#: (or an engine convention the documents say nothing about).
+SOURCES = ("seed", "house")
 
 R = TypeVar("R", bound="RulesBase")
 
@@ -44,6 +48,36 @@ def _hints(cls: type) -> dict[str, Any]:
         hints = typing.get_type_hints(cls)
         _HINTS[cls] = hints
     return hints
+
+
+def option(default: Any, description: str, *, source: str = "seed") -> Any:
+    """A rules field with its one-line ``description`` and the ``source`` of its default
+    (``"seed"`` or ``"house"``); :meth:`RulesBase.schema` reads both.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(RulesBase):
+    ...     scoop: bool = option(True, "winning all three hands doubles the payment", source="house")
+    >>> Demo.schema()[0]["description"]
+    'winning all three hands doubles the payment'
+    """
+    if source not in SOURCES:
+        raise ValueError(f"option source must be one of {SOURCES}, not {source!r}")
+    return dataclasses.field(default=default, metadata={"description": description, "source": source})
+
+
+def _game_of(cls: type) -> str:
+    """``vncards.samloc.rules`` -> ``samloc``: the game package a class belongs to."""
+    parts = cls.__module__.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "vncards" else cls.__module__
+
+
+def rules_mismatch(owner: str, expected: type, got: Any) -> RulesError:
+    """The error for rules of the wrong game, naming both games:
+    ``tienlen.Game needs tienlen.Rules, got samloc.Rules``."""
+    kind = type(got)
+    shown = f"{_game_of(kind)}.{kind.__name__}" if kind.__module__.startswith("vncards.") else kind.__name__
+    return RulesError(f"{owner} needs {_game_of(expected)}.{expected.__name__}, got {shown}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,7 +106,7 @@ class RulesBase:
         """Cross-option consistency; raise RulesError. Games override."""
 
     def replace(self: R, **options: Any) -> R:
-        """A copy with some options changed (names as in RULES.md)."""
+        """A copy with some options changed (names as in the game's rules page)."""
         known = {f.name for f in dataclasses.fields(self)}
         for key in options:
             if key not in known:
@@ -86,8 +120,63 @@ class RulesBase:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     @classmethod
+    def schema(cls, defaults: RulesBase | None = None) -> list[dict[str, Any]]:
+        """Every option as data: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``),
+        ``values`` (the allowed values; None for an int), ``default``, ``description`` and
+        ``source`` (``"seed"`` or ``"house"``), in declaration order. ``defaults``: a preset
+        whose values are reported as the defaults (e.g. ``tienlen.Rules.north()``)."""
+        hints = _hints(cls)
+        if defaults is None:
+            defaults = cls()
+        out: list[dict[str, Any]] = []
+        for f in dataclasses.fields(cls):
+            expected = hints[f.name]
+            if get_origin(expected) is Literal:
+                kind, values = "choice", list(get_args(expected))
+            elif expected is bool:
+                kind, values = "bool", [False, True]
+            else:
+                kind, values = "int", None
+            out.append(
+                {
+                    "name": f.name,
+                    "type": kind,
+                    "values": values,
+                    "default": getattr(defaults, f.name),
+                    "description": f.metadata.get("description", ""),
+                    "source": f.metadata.get("source", ""),
+                }
+            )
+        return out
+
+    @classmethod
     def from_dict(cls: type[R], data: Any) -> R:
         """Rules from a dict such as ``to_dict()`` made; validates every key and value."""
         if not isinstance(data, dict):
             raise RulesError(f"{cls.__name__} options must be a dict, not {type(data).__name__}")
         return cls().replace(**data)
+
+    @classmethod
+    def from_snapshot(cls: type[R], data: Any) -> R:
+        """The rules a snapshot stored: every option must be there, so a restored game keeps
+        its own rules even where today's defaults differ. A dict written before some options
+        existed is upgraded (:meth:`_upgrade`) to the values that keep its old behaviour, or
+        refused with RulesError saying why; a missing option is never filled with a default."""
+        if not isinstance(data, dict):
+            raise RulesError(f"{cls.__name__} options must be a dict, not {type(data).__name__}")
+        data = cls._upgrade(dict(data))
+        missing = sorted({f.name for f in dataclasses.fields(cls)} - set(data))
+        if missing:
+            raise RulesError(
+                f"stored {cls.__name__} lack the options {', '.join(missing)}: the snapshot was "
+                "not written by this version, and filling them with today's defaults could "
+                "change the game's rules"
+            )
+        return cls().replace(**data)
+
+    @classmethod
+    def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """*hook*: options as an older version stored them, rewritten to today's names with the
+        values that reproduce the old behaviour (raise RulesError when that is impossible).
+        Games whose options changed override it."""
+        return data

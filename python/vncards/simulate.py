@@ -21,13 +21,39 @@ from typing import Any
 
 import numpy as np
 
-from .bots import Bot, make_bot
+from .bots import Bot, decide, make_bot
 from .errors import RulesError
 from .games import new_game
 from .parallel import batch_ranges, run_batches
 from .table import TableGame
 
-__all__ = ["GameResult", "BotStats", "Summary", "GameSeeds", "game_seeds", "play_game", "simulate"]
+__all__ = [
+    "GameResult",
+    "BotStats",
+    "Summary",
+    "GameSeeds",
+    "game_seeds",
+    "play_game",
+    "simulate",
+    "wilson_interval",
+]
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default): unlike the normal
+    approximation it is never empty at 0 or n wins.
+
+    >>> low, high = wilson_interval(0, 500)
+    >>> low, round(high, 4)
+    (0.0, 0.0076)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)
@@ -39,6 +65,8 @@ class GameResult:
     bot_of_seat: tuple[str, ...]
     events: dict[str, int]
     seat_events: tuple[dict[str, int], ...] = ()
+    #: The position in the run's bot list of each seat's bot (seats rotate between games).
+    position_of_seat: tuple[int, ...] = ()
 
 
 @dataclass
@@ -78,6 +106,11 @@ class BotStats:
         return self.wins / self.seats_played if self.seats_played else 0.0
 
     @property
+    def win_wilson95(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate (sound at 0 and at every win)."""
+        return wilson_interval(self.wins, self.seats_played)
+
+    @property
     def win_ci95(self) -> float:
         """Half-width of the 95% confidence interval of the win rate (normal approximation)."""
         n = self.seats_played
@@ -89,24 +122,31 @@ class BotStats:
 
 @dataclass
 class Summary:
+    """A run's totals per bot name (``bots``) and per position in the bot list
+    (``positions``: two identical bots are two positions)."""
+
     game: str
     games: int
     bots: dict[str, BotStats] = field(default_factory=dict)
     events: Counter[str] = field(default_factory=Counter)
+    positions: dict[int, BotStats] = field(default_factory=dict)
 
     def add(self, result: GameResult) -> None:
         self.games += 1
         best = max(result.units.values())
         for seat, units in result.units.items():
             name = result.bot_of_seat[seat]
-            stats = self.bots.setdefault(name, BotStats(name))
-            stats.seats_played += 1
-            stats.units += units
-            stats.units_sq += units * units
-            if units == best and units > 0:
-                stats.wins += 1
-            if seat < len(result.seat_events):
-                stats.events.update(result.seat_events[seat])
+            tallies = [self.bots.setdefault(name, BotStats(name))]
+            if seat < len(result.position_of_seat):
+                tallies.append(self.positions.setdefault(result.position_of_seat[seat], BotStats(name)))
+            for stats in tallies:
+                stats.seats_played += 1
+                stats.units += units
+                stats.units_sq += units * units
+                if units == best and units > 0:
+                    stats.wins += 1
+                if seat < len(result.seat_events):
+                    stats.events.update(result.seat_events[seat])
         self.events.update(result.events)
 
     def merge(self, other: Summary) -> None:
@@ -115,24 +155,31 @@ class Summary:
         self.games += other.games
         for name, stats in other.bots.items():
             self.bots.setdefault(name, BotStats(name)).merge(stats)
+        for position, stats in other.positions.items():
+            self.positions.setdefault(position, BotStats(stats.name)).merge(stats)
         self.events.update(other.events)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-safe totals: ``positions`` keyed by the bot's position in the run's list
+        (``"0"``, ``"1"``…, each with its ``bot`` name), ``bots`` by name."""
+
+        def stats(s: BotStats) -> dict[str, Any]:
+            return {
+                "seats_played": s.seats_played,
+                "wins": s.wins,
+                "win_rate": s.win_rate,
+                "win_rate_ci95": s.win_ci95,
+                "win_rate_wilson95": list(s.win_wilson95),
+                "mean_units": s.mean,
+                "ci95": s.ci95,
+                "events": dict(sorted(s.events.items())),
+            }
+
         return {
             "game": self.game,
             "games": self.games,
-            "bots": {
-                n: {
-                    "seats_played": s.seats_played,
-                    "wins": s.wins,
-                    "win_rate": s.win_rate,
-                    "win_rate_ci95": s.win_ci95,
-                    "mean_units": s.mean,
-                    "ci95": s.ci95,
-                    "events": dict(sorted(s.events.items())),
-                }
-                for n, s in self.bots.items()
-            },
+            "positions": {str(p): {"bot": s.name, **stats(s)} for p, s in self.positions.items()},
+            "bots": {n: stats(s) for n, s in self.bots.items()},
             "events": dict(sorted(self.events.items())),
         }
 
@@ -142,10 +189,8 @@ def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) 
     for _ in range(max_actions):
         if game.is_over:
             return game
-        seats = game.pending_seats  # type: ignore[attr-defined]
-        seat = seats[0]
-        legal = game.legal_actions(seat)  # type: ignore[attr-defined]
-        game.apply(bots[seat].choose(game.view(seat), legal))
+        seat = game.pending_seats[0]
+        game.apply(decide(bots[seat], game, seat))
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
@@ -179,11 +224,19 @@ def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
 
 
 def _one(
-    game_name: str, players: int, options: dict[str, Any], bot_names: Sequence[str], seed: int, index: int
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    bot_names: Sequence[str],
+    seed: int,
+    index: int,
+    duplicate: bool = False,
 ) -> GameResult:
     rotation = index % players
-    seats = tuple(bot_names[(s + rotation) % players] for s in range(players))
-    seeds = game_seeds(seed, index, players)
+    positions = tuple((s + rotation) % players for s in range(players))
+    seats = tuple(bot_names[p] for p in positions)
+    # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
+    seeds = game_seeds(seed, index // players if duplicate else index, players)
     game = new_game(game_name, players, options, seed=seeds.deal)
     bots = [make_bot(name, game_name, seed=seeds.bots[s], rules=game.rules) for s, name in enumerate(seats)]
     play_game(game, bots)
@@ -195,7 +248,7 @@ def _one(
         seat = e.get("seat")
         if isinstance(seat, int) and 0 <= seat < players:
             per_seat[seat][str(e["type"])] += 1
-    return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)))
+    return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)), positions)
 
 
 @dataclass(frozen=True)
@@ -208,6 +261,7 @@ class _Batch:
     bots: tuple[str, ...]
     seed: int
     games: range
+    duplicate: bool
 
     def __str__(self) -> str:
         return f"{self.game} games {self.games.start}..{self.games.stop - 1} of the run seeded {self.seed}"
@@ -216,7 +270,9 @@ class _Batch:
 def _play_batch(batch: _Batch) -> Summary:
     summary = Summary(batch.game, 0)
     for i in batch.games:
-        summary.add(_one(batch.game, batch.players, batch.options, batch.bots, batch.seed, i))
+        summary.add(
+            _one(batch.game, batch.players, batch.options, batch.bots, batch.seed, i, batch.duplicate)
+        )
     return summary
 
 
@@ -236,6 +292,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     executor: Executor | None = None,
     batch_size: int | None = None,
+    duplicate: bool = False,
 ) -> Summary:
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results.
 
@@ -245,6 +302,9 @@ def simulate(
     (default: up to 200, fewer for short runs so every worker gets some). ``progress`` is called
     with the number of games of each batch as it completes. Neither the executor, the number
     of workers nor the batch size changes the result.
+
+    ``duplicate``: each deal is played once per rotation of the bots through the seats
+    (``games`` is rounded up to a multiple of the seat count), so every bot gets every hand.
 
     >>> summary = simulate("tienlen", 8, ["greedy", "random"], seed=1, jobs=1, batch_size=3)
     >>> summary.games, sorted(summary.bots)
@@ -263,13 +323,17 @@ def simulate(
     names = tuple(bot_names[s % len(bot_names)] for s in range(players))
     for n in set(names):
         make_bot(n, game_name, seed=0)
+    if duplicate:
+        games = -(-games // players) * players
     size = batch_size or max(1, min(BATCH_SIZE, games // 32))
     batches = [
-        _Batch(game_name, players, dict(options or {}), names, seed, r) for r in batch_ranges(games, size)
+        _Batch(game_name, players, dict(options or {}), names, seed, r, duplicate)
+        for r in batch_ranges(games, size)
     ]
     summary = Summary(game_name, 0)
-    # Bots in seat order whatever order the batches finish in.
+    # Bots in list order whatever order the batches finish in.
     summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}
+    summary.positions = {p: BotStats(n) for p, n in enumerate(names)}
     for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs):
         summary.merge(part)
         if progress:

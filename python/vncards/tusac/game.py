@@ -17,7 +17,7 @@ automatically (the turn-up is no decision, so it is no action).
 >>> Game.replay(g.actions, players=4, seed=7).to_json() == g.to_json()
 True
 
-Readings of RULES.md §5 where it is silent or ambiguous:
+Readings of the rules (``docs/rules/tusac.md``) where they are silent or ambiguous:
 
 - The turn-up is automatic. A claim window asks every seat but the discarder
   (``claim_window="every_seat"``, so it reveals nothing of the hands), or with
@@ -28,6 +28,8 @@ Readings of RULES.md §5 where it is silent or ambiguous:
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
   claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
   when it has any legal claim. A claim must leave a non-Tướng card to discard.
+- A Tướng discarded as the tỳ (``tuong_as_ty``) is a meld card (a lone Tướng is not rác), so
+  under ``discard_rule="penalize"`` a win on it makes the dealer pay for the whole table.
 - A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
 - The hand is drawn when a card must be turned up and the stock holds ``draw_at_stock`` cards
   or fewer; the dealer deals again after a draw.
@@ -47,10 +49,10 @@ from typing import Any, ClassVar
 
 from .. import _core
 from .._core import TuSacCard
-from ..errors import IllegalMoveError, InvalidCardError, RulesError
+from ..errors import IllegalMoveError, RulesError
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
-from .core import MELD_LENH, Meld
+from .core import Meld
 from .core import Rules as TuSacRules
 
 __all__ = ["Game"]
@@ -88,10 +90,7 @@ def _kind(value: Any, field: str = "card") -> int:
         return value.index
     if not isinstance(value, str):
         raise IllegalMoveError("invalid_action", f"{field} must be card text, not {value!r}")
-    try:
-        return TuSacCard(unicodedata.normalize("NFC", value)).index
-    except InvalidCardError as e:
-        raise IllegalMoveError("invalid_card", f"{field}: {e}") from None
+    return TuSacCard(unicodedata.normalize("NFC", value)).index
 
 
 def _name(k: int) -> str:
@@ -107,7 +106,8 @@ class Game(TableGame):
     Actions (dicts, all with ``"type"`` and ``"seat"``; cards as text such as ``"PW"``):
 
     - ``{"type": "discard", "card": "PW"}``: the seat to discard (after the deal: the dealer's
-      tỳ; after a claim: the claimer). A Tướng is never discarded.
+      tỳ; after a claim: the claimer). A Tướng is never discarded, except as the tỳ
+      (``tuong_as_ty``, default on).
     - ``{"type": "claim", "meld": "pair", "cards": ["PW"]}``: claim the offer with these cards
       of the hand (``meld`` optional: it follows from the cards).
     - ``{"type": "win"}``: win by claiming the offer (or, for the dealer before the tỳ, with
@@ -198,7 +198,7 @@ class Game(TableGame):
         self._opening = True
 
     def _exposed_lenh(self, seat: int) -> int:
-        return sum(MELD_LENH[m] for m, _ in self._exposed[seat])
+        return sum(self._rules.lenh(m) for m, _ in self._exposed[seat])
 
     # -- the claim window ----------------------------------------------------------------------
 
@@ -216,10 +216,14 @@ class Game(TableGame):
         for t in range(self._players):
             if source == "discard" and t == origin:
                 continue
-            win = _core.tusac_win_total_packed(self._hands[t], self._exposed_lenh(t), k, r.odd_total_required)
+            win = _core.tusac_win_total_packed(
+                self._hands[t], self._exposed_lenh(t), k, r.odd_total, r.set_lenh
+            )
             claims = [
                 (m, tuple(u))
-                for m, u in _core.tusac_legal_claims(self._hands[t], k, t == entitled, r.triple_optional)
+                for m, u in _core.tusac_legal_claims(
+                    self._hands[t], k, t == entitled, r.triple_optional, r.bung_rule
+                )
             ]
             if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
@@ -398,12 +402,13 @@ class Game(TableGame):
     def _winning_totals(self, winner: int) -> set[int]:
         """Every score the winner's final hand can have been won with: by claiming any one of
         its hidden cards, or (the dealer) with the dealt cards."""
-        hand, lenh, odd = self._hands[winner], self._exposed_lenh(winner), self._rules.odd_total_required
+        hand, lenh, r = self._hands[winner], self._exposed_lenh(winner), self._rules
         totals = {
-            _core.tusac_win_total_packed(hand - (1 << (3 * k)), lenh, k, odd) for k in set(_kinds(hand))
+            _core.tusac_win_total_packed(hand - (1 << (3 * k)), lenh, k, r.odd_total, r.set_lenh)
+            for k in set(_kinds(hand))
         }
         if winner == self._dealer:
-            totals.add(_core.tusac_win_total_packed(hand, lenh, None, odd))
+            totals.add(_core.tusac_win_total_packed(hand, lenh, None, r.odd_total, r.set_lenh))
         return {t for t in totals if t is not None}
 
     def _draw(self) -> None:
@@ -422,19 +427,18 @@ class Game(TableGame):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Every action dict open now (for one seat, or for every seat)."""
-        seats = self._pending() if seat is None else [self._check_seat(seat)]
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action dict ``seat`` may apply now (empty when it has nothing to do)."""
+        s = self._check_seat(seat)
         out: list[dict[str, Any]] = []
-        for s in seats:
-            if self._phase == "discard" and s == self._to_discard:
-                hand = self._hands[s]
-                allowed = self._discardable(hand)
-                out.extend({"type": "discard", "seat": s, "card": CODES[k]} for k in allowed)
-                if self._opening and self._opening_win() is not None:
-                    out.append({"type": "win", "seat": s})
-            elif self._phase == "claim" and s in self._pending():
-                out.extend(self._answers(s))
+        if self._phase == "discard" and s == self._to_discard:
+            hand = self._hands[s]
+            allowed = self._discardable(hand)
+            out.extend({"type": "discard", "seat": s, "card": CODES[k]} for k in allowed)
+            if self._opening and self._opening_win() is not None:
+                out.append({"type": "win", "seat": s})
+        elif self._phase == "claim" and s in self._pending():
+            out.extend(self._answers(s))
         return out
 
     def _answers(self, s: int) -> list[dict[str, Any]]:
@@ -449,8 +453,13 @@ class Game(TableGame):
             out.append({"type": "pass", "seat": s})
         return out
 
+    def _may_discard_general(self) -> bool:
+        """A Tướng may be discarded only as the tỳ, under ``tuong_as_ty``."""
+        return self._opening and self._rules.tuong_as_ty
+
     def _discardable(self, hand: int) -> list[int]:
-        kinds = [k for k in range(_GENERALS, KINDS) if _count(hand, k)]
+        first = 0 if self._may_discard_general() else _GENERALS
+        kinds = [k for k in range(first, KINDS) if _count(hand, k)]
         if self._rules.discard_rule == "enforce" and _core.tusac_min_rac_packed(hand) > 0:
             rac = set(_core.tusac_rac_kinds(hand))
             kinds = [k for k in kinds if k in rac]
@@ -458,8 +467,9 @@ class Game(TableGame):
 
     def _opening_win(self) -> int | None:
         s = self._dealer
+        r = self._rules
         return _core.tusac_win_total_packed(
-            self._hands[s], self._exposed_lenh(s), None, self._rules.odd_total_required
+            self._hands[s], self._exposed_lenh(s), None, r.odd_total, r.set_lenh
         )
 
     @property
@@ -504,8 +514,8 @@ class Game(TableGame):
         hand = self._hands[seat]
         if not _count(hand, k):
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} holds no {CODES[k]}")
-        if k < _GENERALS:
-            raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded")
+        if k < _GENERALS and not self._may_discard_general():
+            raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded, except as the tỳ")
         rac = set(_core.tusac_rac_kinds(hand))
         if self._rules.discard_rule == "enforce" and rac and k not in rac:
             raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
@@ -550,10 +560,7 @@ class Game(TableGame):
         assert self._offer is not None
         raw = action.get("cards", [])
         if isinstance(raw, str):
-            try:
-                raw = [str(c) for c in _core.tusac_parse_cards(raw)]
-            except InvalidCardError as e:
-                raise IllegalMoveError("invalid_card", f"cards: {e}") from None
+            raw = [str(c) for c in _core.tusac_parse_cards(raw)]
         if not isinstance(raw, (list, tuple)):
             raise IllegalMoveError("invalid_action", "cards must be a list of card texts")
         used = tuple(sorted(_kind(c, "cards") for c in raw))
@@ -571,7 +578,7 @@ class Game(TableGame):
         hand = self._hands[seat]
         if any(_count(hand, x) < used.count(x) for x in set(used)):
             raise IllegalMoveError("cards_not_in_hand", "the claim uses cards not in the hand")
-        _core.tusac_check_claim(hand, k, shape, list(used), seat == self._entitled())
+        _core.tusac_check_claim(hand, k, shape, list(used), seat == self._entitled(), self._rules.bung_rule)
         reason = "must_khui" if any(m == "claimed_quad" for m, _ in claims) else "must_triple"
         raise IllegalMoveError(reason, "a mandatory claim comes first (khui / triple)")
 
@@ -650,19 +657,16 @@ class Game(TableGame):
         """The seat's melds on the table, in the order made."""
         return [Meld(m, tuple(TuSacCard(k) for k in cs)) for m, cs in self._exposed[self._check_seat(seat)]]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, every exposed meld, the dead pile, the offer,
-        counts of the others' hidden cards, and its legal actions."""
-        self._check_seat(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: its own hand, every exposed meld, the
+        dead pile, the offer, counts of the hidden cards, and its legal actions."""
         o = self._offer
+        hand = None if seat is None else [CODES[k] for k in _kinds(self._hands[seat])]
         return {
-            "game": self.GAME,
-            "seat": seat,
+            **self._view_head(seat, hand, [len(_kinds(h)) for h in self._hands]),
             "players": self._players,
             "dealer": self._dealer,
             "phase": self._phase,
-            "hand": [CODES[k] for k in _kinds(self._hands[seat])],
-            "hand_counts": [len(_kinds(h)) for h in self._hands],
             "exposed": [
                 [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex] for ex in self._exposed
             ],
@@ -678,10 +682,8 @@ class Game(TableGame):
                 "entitled": self._entitled(),
             },
             "to_discard": self._to_discard,
-            "pending": self._pending(),
-            "legal_actions": self.legal_actions(seat),
+            "legal_actions": [] if seat is None else self.legal_actions(seat),
             "result": self.result,
-            "settlement": self.settlement,
         }
 
     # -- snapshots -----------------------------------------------------------------------------
