@@ -106,6 +106,7 @@ class RayExecutor(Executor):
         return int(self._ray.cluster_resources().get("CPU", 0))
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Runs ``fn(*args, **kwargs)`` as one Ray task; returns its future."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("cannot submit to a RayExecutor after shutdown")
@@ -119,6 +120,8 @@ class RayExecutor(Executor):
             self._futures.discard(future)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Refuses new tasks; cancels the unfinished ones (``cancel_futures``) or waits for
+        them (``wait``); disconnects, stopping the cluster if this executor started it."""
         with self._lock:
             if self._closed:
                 return
