@@ -70,6 +70,7 @@ class Histograms:
         return cls(json.loads(blob[8 : 8 + size].decode()), counts)
 
     def to_bytes(self) -> bytes:
+        """The file format (see the module docs): what :meth:`from_bytes` reads back."""
         header = json.dumps(self.header, ensure_ascii=False).encode()
         return _MAGIC + struct.pack("<I", len(header)) + header + self.counts.astype("<u8").tobytes()
 
