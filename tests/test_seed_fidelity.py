@@ -25,6 +25,11 @@ def pass_then_a_two(rules: tienlen.Rules, bomb: str = FOUR_PAIR_SEQUENCE) -> tie
     comes while the table holds something its bomb could cut."""
     g = setup(["5♥ K♦ 3♣", bomb, "6♦ 2♥ 4♣", "7♦ A♠ 4♦"], rules)
     act(g, "5♥", None, "6♦", "7♦", None, "2♥", None)
+    if rules.bomb_after_pass != "none":
+        # Under the house rules every seat that passed is asked again, whatever it holds (the
+        # turn must not reveal a bomb): seat 0, which holds none, passes again.
+        assert g.current_seat == 0 and list(g.legal_plays()) == []
+        act(g, None)
     return g
 
 
@@ -46,8 +51,10 @@ def test_bomb_after_pass_house_rules(mode: str, bomb: str) -> None:
     assert g.table_seat == 1
 
 
-def test_four_pair_sequence_house_rule_does_not_let_a_quad_back_in() -> None:
+def test_four_pair_sequence_house_rule_does_not_let_a_quad_cut() -> None:
     g = pass_then_a_two(SOUTH.replace(bomb_after_pass="four_pair_sequence"), QUAD)
+    assert g.current_seat == 1 and list(g.legal_plays()) == []  # asked again: may only pass
+    g.pass_turn(1)
     assert g.current_seat == 2 and g.table is None
 
 
@@ -95,6 +102,15 @@ def test_a_sam_declarer_may_not_finish_on_a_two_either() -> None:
     g.declare_sam(1)
     act(g, TWOS, None, None, None, STRAIGHT)  # the 2s first: the Sâm succeeds
     assert g.winner == 1 and led(g) == [(0, 1, 20, "sam"), (2, 1, 20, "sam"), (3, 1, 20, "sam")]
+
+
+def test_a_declarer_left_with_only_a_two_plays_it_and_is_penalised() -> None:
+    g = declared()
+    act(g, "2♠ 2♣", None, None, None)  # nothing beats it; the declarer leads its last card
+    assert [str(c) for c in g.legal_plays()] == ["2♦"]  # the only legal action: allowed, penalised
+    act(g, "2♦")
+    assert g.is_over and g.winner is None and not any(e["type"] == "sam_success" for e in g.events)
+    assert led(g) == [(1, s, 15, "finish_on_two") for s in (0, 2, 3)]
 
 
 def test_finish_on_two_penalized_option_binds_the_declarer_too() -> None:
@@ -223,6 +239,8 @@ def test_bai_bung_seed_rule_is_the_default() -> None:
         g = bung_position(single)
         assert claims(g, 1) == {("pair", (single,))}
         play(g, 1, "claim", cards=[single])
+        for seat in (2, 3):  # every seat answers the window (claim_window="every_seat")
+            play(g, seat, "pass")
         assert g.exposed(1)[-1].kind == "pair" and g.current_seat == 1
 
 
@@ -389,3 +407,18 @@ def test_snapshot_rules_that_cannot_be_restored_exactly_are_refused(
     with pytest.raises(SnapshotError) as e:
         game.from_dict(d)
     assert "rules" in str(e.value)
+
+
+def test_core_refuses_out_of_range_new_options() -> None:
+    from vncards import _core
+
+    for units in (0, 25, 300):
+        with pytest.raises(RulesError):
+            _core.maubinh_position_tables("second", units)
+    for set_lenh in (-1, 2, 300):
+        with pytest.raises(RulesError):
+            _core.tusac_win_total("KR AR", 0, "ER", "hand", set_lenh)
+    with pytest.raises(RulesError):
+        _core.tusac_win_total("KR AR", 0, "ER", "odd", 1)
+    with pytest.raises(RulesError):
+        _core.tusac_legal_claims(_core.tusac_pack("RR CR"), 12, True, False, "strict")

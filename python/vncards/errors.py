@@ -20,6 +20,7 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "InternalError",
     "WorkerError",
 ]
 
@@ -68,7 +69,14 @@ class SnapshotError(VncardsError, ValueError):
     """A snapshot that is malformed or does not describe a valid game state."""
 
 
-class WorkerError(VncardsError):
+class InternalError(VncardsError, RuntimeError):
+    """A bug in vncards itself, caught at the boundary of the Rust core (a panic there): the
+    message starts with ``"internal error"``. Unlike the other errors it is not caused by the
+    input; please report it. The process and every other game are unaffected.
+    """
+
+
+class WorkerError(VncardsError, RuntimeError):
     """A batch of work (simulated games, table deals) that failed where it ran: in a worker
     process, on a Ray or Dask cluster, or in this process. The message names the batch and the
     worker's error, which is also the ``__cause__``. The rest of the run is cancelled."""
