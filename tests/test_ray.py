@@ -102,3 +102,19 @@ def test_cli_ray_flag_uses_the_cluster(cluster: Any, capsys: pytest.CaptureFixtu
     here = json.loads(capsys.readouterr().out)
     assert on_ray.pop("seconds") > 0 and here.pop("seconds") > 0
     assert on_ray == here
+
+
+def test_no_cluster_at_the_address_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ray
+
+    from vncards.errors import VncardsError
+    from vncards.ray_executor import RayExecutor
+
+    def refuse(address: str, **_: Any) -> None:
+        raise ConnectionError(f"Could not find any running Ray instance at {address}")
+
+    # What ray.init does when nothing listens there (without waiting for its timeouts).
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    with pytest.raises(VncardsError, match="no Ray cluster at 'auto': Could not find"):
+        RayExecutor("auto")

@@ -94,7 +94,10 @@ class RayExecutor(Executor):
         ray = self._ray = _ray(local=address is None)
         self._owns = not ray.is_initialized()
         if self._owns:
-            ray.init(address=address or "local", **init_options)
+            try:
+                ray.init(address=address or "local", **init_options)
+            except ConnectionError as e:
+                raise VncardsError(f"no Ray cluster at {address!r}: {e}") from e
         self._task = ray.remote(_call)
         self._lock = threading.Lock()
         self._futures: set[_TaskFuture] = set()
