@@ -113,6 +113,7 @@ proptest! {
             after_pass: after_pass.then_some(crate::shedding::PlayFilter::Bombs),
             bao_mot: preset >= 2,
             finish_on_two: true,
+            sam_may_finish_on_two: false,
             payoff: Payoff { card: 1, cong: 26, black_two: 3, red_two: 6, quad: 12, places: vec![], sam: 20, sam_block_each: false },
         };
         let hand = CardSet(hand);
