@@ -184,8 +184,10 @@ class Game(SheddingGame):
             raise IllegalMoveError("bao_mot", "a seat holds one card (báo 1): play your highest single")
 
     def _finish_on_two(self) -> str:
-        # A Sâm declarer's last play wins the Sâm whatever it holds.
-        return "allowed" if self._declarer is not None else self._rules.finish_on_two
+        # The seed names no exception for a Sâm declarer; the house rule exempts it.
+        if self._declarer is not None and self._rules.sam_may_finish_on_two:
+            return "allowed"
+        return self._rules.finish_on_two
 
     def _cut_value(self, table: SheddingCombo) -> int:
         if table.kind == "four_of_a_kind":
@@ -242,7 +244,11 @@ class Game(SheddingGame):
                 self._emit("cong", seat=s)
         violator = self._violations.get(winner)
         if violator is not None:
-            total = sum(units for items in owed.values() for _, units in items)
+            if self._rules.bao_mot_den == "cards":
+                # Every card the losers still hold, the violator's included, 1 unit each.
+                total = sum(self._hands[s].bit_count() for s in owed)
+            else:
+                total = sum(units for items in owed.values() for _, units in items)
             self._emit("den_lang", seat=violator, winner=winner, units=total)
             self._ledger.pay(violator, winner, total, "den_lang")
             return
