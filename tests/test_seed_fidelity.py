@@ -74,11 +74,12 @@ def declared(rules: samloc.Rules | None = None) -> samloc.Game:
 def test_finish_on_two_forbidden_is_the_default_for_every_seat() -> None:
     """Seed 002: "Không được để 2 cuối" — no seat may go out on a 2."""
     assert samloc.Rules().finish_on_two == "forbidden"
-    g = table(["2♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"], turn=3)
-    act(g, "8♠")
+    g = table(["2♠ 2♥", "5♠ 6♠ 7♣", "5♦ 6♦", "8♠ 8♣ 9♠"], turn=3)
+    act(g, "8♠ 8♣")  # seat 0's pair of 2s would beat it, and empty its hand
+    assert g.legal_actions(0) == [{"type": "pass", "seat": 0}]
     before = g.to_json()
     with pytest.raises(IllegalMoveError) as e:
-        g.play(0, "2♠")
+        g.play(0, "2♠ 2♥")
     assert e.value.reason == "cannot_finish_on_two" and g.to_json() == before
 
 

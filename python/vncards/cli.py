@@ -751,6 +751,7 @@ COMMANDS = {"deal": _deal, "play": _play, "simulate": _simulate, "arrange": _arr
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``vncards`` command with ``argv`` (default: the process arguments); returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     real_out, real_err = sys.stdout, sys.stderr
     # --ascii anywhere (or a terminal that cannot show suits) turns every output to ASCII,

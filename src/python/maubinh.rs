@@ -166,16 +166,20 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
     hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
 }
 
+/// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
     mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
     mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// `maubinh_hand_rank` for a batch: a list of hands or a numpy uint8 array (N, 5) or (N, 3) of
+/// card indices -> numpy int32 array; computed in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
@@ -215,6 +219,7 @@ fn maubinh_hand_ranks<'py>(
     Ok(PyArray1::from_vec(py, ranks))
 }
 
+/// -1, 0 or 1 as hand `a` is weaker than, ties or beats hand `b` (two 5-card or two 3-card hands).
 #[pyfunction]
 fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
     mb::compare_hands(
@@ -235,11 +240,13 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
     Ok(a)
 }
 
+/// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
     Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?))
 }
 
+/// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None.
 #[pyfunction]
 fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
     let mask = mask_from_py(cards)?;
@@ -252,6 +259,8 @@ fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option
     Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
 }
 
+/// The solver: `(back, middle, front, value, instant)` masks of the best arrangement of 13 cards
+/// under `objective` (`"expected"` or `"strongest"`), exact over all 72,072 splits.
 #[pyfunction]
 fn maubinh_best_arrangement(
     cards: &Bound<'_, PyAny>,
@@ -268,6 +277,8 @@ fn maubinh_best_arrangement(
         .map_err(to_py)
 }
 
+/// `maubinh_best_arrangement` for many 13-card hands (a list or a numpy uint8 array (N, 13)),
+/// solved in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_best_arrangements(
     hands: &Bound<'_, PyAny>,
@@ -311,6 +322,8 @@ fn maubinh_ranked_arrangements(
         .collect())
 }
 
+/// Expected units of an arrangement (three card masks) against one opponent, from the shipped
+/// position tables.
 #[pyfunction]
 fn maubinh_expected_value(
     back: u64,
