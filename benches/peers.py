@@ -35,8 +35,8 @@ from vncards.games import new_game
 from vncards.maubinh import hand_rank, hand_ranks
 from vncards.simulate import simulate
 
-RANK_ASCII = "23456789TJQKA"
-SUIT_ASCII = "scdh"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from maubinh_bench import peer_evaluators  # the same peer calls as the Mậu Binh figures
 
 
 @dataclass
@@ -48,42 +48,14 @@ class Row:
     note: str = ""
 
 
-def ascii_card(index: int) -> str:
-    """Card.index (Tiến Lên order: rank 0 is the 3) as poker text, e.g. "As"."""
-    rank, suit = divmod(index, 4)
-    return RANK_ASCII[(rank + 1) % 13] + SUIT_ASCII[suit]
-
-
 def evaluators(hands: np.ndarray) -> dict[str, Callable[[], object] | str]:
     """Per-call 5-card evaluation of every row of ``hands``, for vncards and each peer."""
-    texts = [[ascii_card(int(i)) for i in row] for row in hands]
     cards = [[Card(int(i)) for i in row] for row in hands]
     out: dict[str, Callable[[], object] | str] = {
         "vncards maubinh.hand_ranks (numpy batch)": lambda: hand_ranks(hands),
         "vncards maubinh.hand_rank (per call)": lambda: [hand_rank(c) for c in cards],
     }
-    try:
-        from treys import Card as TreysCard
-        from treys import Evaluator
-
-        ev = Evaluator()
-        tcards = [[TreysCard.new(c) for c in row] for row in texts]
-        out["treys (per call)"] = lambda: [ev.evaluate(r[:2], r[2:]) for r in tcards]
-    except Exception as e:  # a peer that does not install or import is reported, not fatal
-        out["treys (per call)"] = f"not available ({type(e).__name__})"
-    try:
-        from phevaluator import evaluate_cards
-
-        out["phevaluator (per call)"] = lambda: [evaluate_cards(*r) for r in texts]
-    except Exception as e:
-        out["phevaluator (per call)"] = f"not available ({type(e).__name__})"
-    try:
-        import eval7
-
-        ecards = [[eval7.Card(c) for c in row] for row in texts]
-        out["eval7 (per call)"] = lambda: [eval7.evaluate(r) for r in ecards]
-    except Exception as e:
-        out["eval7 (per call)"] = f"not available ({type(e).__name__})"
+    out.update(peer_evaluators(hands))
     return out
 
 
@@ -204,35 +176,35 @@ def main() -> None:
     peers = [
         r.rate for r in rows if r.group == "5-card evaluation" and not r.name.startswith("vncards") and r.rate
     ]
-    ratios: list[tuple[str, float]] = []
-    if peers:
-        fastest = max(peers)
-        ratios.append(
-            (
-                "hand_ranks batch / fastest peer per call",
-                rate_of("vncards maubinh.hand_ranks (numpy batch)", "hands/s") / fastest,
-            )
-        )
-        ratios.append(
-            (
-                "hand_rank per call / fastest peer per call",
-                rate_of("vncards maubinh.hand_rank (per call)", "hands/s") / fastest,
-            )
-        )
+    fastest_peer = max(peers, default=0.0)
     ddz = rate_of("RLCard Dou Dizhu, DoudizhuGame init_game/step loop", "moves/s")
-    if ddz:
-        ratios.append(
-            (
-                "Tiến Lên loop / RLCard Dou Dizhu loop (moves/s)",
-                rate_of("vncards Tiến Lên, legal_actions/apply loop", "moves/s") / ddz,
-            )
-        )
-        ratios.append(
-            (
-                "simulate / RLCard Dou Dizhu loop (moves/s)",
-                rate_of("vncards Tiến Lên, simulate (random bots, 1 worker)", "moves/s") / ddz,
-            )
-        )
+    wanted = [
+        (
+            "hand_ranks batch / fastest peer per call",
+            "vncards maubinh.hand_ranks (numpy batch)",
+            "hands/s",
+            fastest_peer,
+        ),
+        (
+            "hand_rank per call / fastest peer per call",
+            "vncards maubinh.hand_rank (per call)",
+            "hands/s",
+            fastest_peer,
+        ),
+        (
+            "Tiến Lên loop / RLCard Dou Dizhu loop (moves/s)",
+            "vncards Tiến Lên, legal_actions/apply loop",
+            "moves/s",
+            ddz,
+        ),
+        (
+            "simulate / RLCard Dou Dizhu loop (moves/s)",
+            "vncards Tiến Lên, simulate (random bots, 1 worker)",
+            "moves/s",
+            ddz,
+        ),
+    ]
+    ratios = [(label, rate_of(name, unit) / base) for label, name, unit, base in wanted if base]
 
     header = f"machine: {machine()}; load average {load_before:.1f} before, {load_after:.1f} after"
     print(header)
