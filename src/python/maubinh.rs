@@ -21,7 +21,7 @@ fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
@@ -32,14 +32,21 @@ fn rules(
             ))))
         }
     };
-    let r = Rules {
+    let max = mb::MAX_BACK_STRAIGHT_FLUSH_UNITS;
+    let back_straight_flush_units = u8::try_from(back_straight_flush_units)
+        .ok()
+        .filter(|u| (1..=max).contains(u))
+        .ok_or_else(|| {
+            to_py(Error::Rules(format!(
+                "back_straight_flush_units must be in 1..={max}, not {back_straight_flush_units}"
+            )))
+        })?;
+    Ok(Rules {
         wheel,
         scoop,
         scoop_all,
         back_straight_flush_units,
-    };
-    r.validate().map_err(to_py)?;
-    Ok(r)
+    })
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -267,7 +274,7 @@ fn maubinh_best_arrangement(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -285,7 +292,7 @@ fn maubinh_best_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -309,7 +316,7 @@ fn maubinh_ranked_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
@@ -332,7 +339,7 @@ fn maubinh_expected_value(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<f64> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let a = arrangement(back, middle, front)?;
@@ -345,7 +352,7 @@ fn maubinh_expected_value(
 fn maubinh_position_tables<'py>(
     py: Python<'py>,
     wheel: &str,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules(wheel, false, false, back_straight_flush_units)?;
     let t = Tables::shipped(&r);
@@ -375,7 +382,7 @@ fn maubinh_settle(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
@@ -442,7 +449,7 @@ fn maubinh_head_to_head(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(i64, u64)> {
     if !(2..=4).contains(&players) {
         return Err(to_py(Error::Rules(format!(
