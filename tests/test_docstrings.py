@@ -89,4 +89,6 @@ def test_every_module_is_in_the_api_reference() -> None:
         for line in page.read_text(encoding="utf-8").splitlines()
         if line.startswith(".. automodule::")
     }
-    assert sorted(m.__name__ for m in _modules() if m.__name__ not in documented) == []
+    # Private helper modules (``vncards._args``) are not public API; the compiled ``_core`` is.
+    public = [m.__name__ for m in _modules() if m.__name__ == "vncards._core" or "._" not in m.__name__]
+    assert sorted(n for n in public if n not in documented) == []
