@@ -671,7 +671,7 @@ def test_views_hide_every_other_hand_until_the_reveal() -> None:
     for seat in range(4):
         v = g.view(seat)
         assert _cards_in(v) == {str(c) for c in g.hand(seat)}
-        assert v["hand_counts"] == [13] * 4 and "reveal" not in v
+        assert v["hand_counts"] == [13] * 4 and v["reveal"] is None
     for e in g.events:
         assert not _cards_in(e)
     g.auto_arrange(2)

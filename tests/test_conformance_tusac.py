@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from support.tusac_positions import CODES, build, group, options, play
-from vncards import IllegalMoveError, InvalidCardError, RulesError, SnapshotError
+from vncards import InvalidCardError, RulesError, SnapshotError, VncardsError
 from vncards.tusac import (
     MELD_LENH,
     TOI,
@@ -38,9 +38,9 @@ def claims(g: Game, seat: int) -> set[tuple[str, tuple[str, ...]]]:
 
 def refused(g: Game, reason: str, seat: int, kind: str, **fields: Any) -> None:
     before = g.to_json()
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(VncardsError) as e:  # IllegalMoveError, or InvalidCardError for bad text
         play(g, seat, kind, **fields)
-    assert e.value.reason == reason
+    assert getattr(e.value, "reason", None) == reason
     assert g.to_json() == before
 
 

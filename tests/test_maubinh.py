@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support.actions import open_actions
 from support.ledger import net_totals
 from vncards import Card, IllegalMoveError, RulesError, SnapshotError
 from vncards.maubinh import (
@@ -277,7 +278,7 @@ def test_views_hide_other_hands_until_reveal() -> None:
     shown = set(re.findall(r"[0-9JQKA]+[♠♣♦♥]", json.dumps(view, ensure_ascii=False)))
     assert shown == {str(c) for c in game.hand(1)}
     assert view["hand_counts"] == [13, 13, 13] and view["confirmed"] == [True, False, False]
-    assert "reveal" not in view
+    assert view["reveal"] is None
     game.auto_arrange(1)
     game.auto_arrange(2)
     revealed = game.view(1)
@@ -287,7 +288,7 @@ def test_views_hide_other_hands_until_reveal() -> None:
 
 def test_uniform_interface() -> None:
     game = Game(players=3, seed=8)
-    actions = game.legal_actions()
+    actions = open_actions(game)
     assert {a["seat"] for a in actions} == {0, 1, 2}
     assert all(a["type"] in {"arrange", "forfeit"} for a in actions)
     arrange = next(a for a in game.legal_actions(1) if a["type"] == "arrange")
@@ -298,7 +299,7 @@ def test_uniform_interface() -> None:
     assert game.arrangement(1) == best_arrangement(game.hand(1))
     game.auto_play(0)
     game.apply({"type": "forfeit", "seat": 2})
-    assert game.is_over and game.legal_actions() == [] and game.pending_seats == []
+    assert game.is_over and open_actions(game) == [] and game.pending_seats == []
     assert game.describe({"type": "forfeit", "seat": 2}) == "seat 2 forfeits (fouled)"
 
 

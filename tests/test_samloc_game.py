@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from support import shedding_positions
+from support.actions import open_actions
 from support.ledger import net_totals
 from support.shedding_positions import midhand, reasons
 from vncards import IllegalMoveError, RulesError, SnapshotError
@@ -34,7 +35,7 @@ SAM_HANDS = [
 def test_sam_declarations_in_turn_from_the_nominal_leader() -> None:
     g = dealt(SAM_HANDS, leader=2)
     assert g.phase == "bao_sam" and g.pending_seats == [2]
-    assert g.legal_actions() == [
+    assert open_actions(g) == [
         {"type": "declare_sam", "seat": 2},
         {"type": "decline_sam", "seat": 2},
     ]
@@ -183,14 +184,14 @@ def test_bao_mot_previous_seat_scope() -> None:
 
 def test_bao_mot_enforce() -> None:
     g = midhand(BAO_HANDS, BAO_PLAYED, turn=1, rules=Rules(bao_mot_mode="enforce"))
-    assert [a["cards"] for a in g.legal_actions()] == ["A♥"]
+    assert [a["cards"] for a in open_actions(g)] == ["A♥"]
     before = g.to_json()
     with pytest.raises(IllegalMoveError) as err:
         g.play(1, "5♦")
     assert err.value.reason == "bao_mot" and g.to_json() == before
     g.play(1, "A♥")
     # Seat 2 may only beat with its highest card; seat 3 cannot beat an ace.
-    assert [a.get("cards") for a in g.legal_actions()] == ["2♣", None]
+    assert [a.get("cards") for a in open_actions(g)] == ["2♣", None]
 
 
 # ---- finishing on a 2 --------------------------------------------------------------------
@@ -225,7 +226,7 @@ def test_finish_on_two_forbidden_and_allowed() -> None:
     g.play(1, "A♥")
     g.pass_turn(2)
     g.pass_turn(3)
-    assert g.legal_actions() == [{"type": "pass", "seat": 0}]
+    assert open_actions(g) == [{"type": "pass", "seat": 0}]
     with pytest.raises(IllegalMoveError) as err:
         g.play(0, "2♠")
     assert err.value.reason == "cannot_finish_on_two"
@@ -384,7 +385,7 @@ def play_random(seed: int, players: int, rules: Rules, declare: float = 0.3) -> 
     rng = Rng(seed + 1_000_000)
     g = Game(players=players, rules=rules, seed=seed)
     while not g.is_over:
-        acts = g.legal_actions()
+        acts = open_actions(g)
         assert acts and all(a["seat"] == g.pending_seats[0] for a in acts)
         if acts[0]["type"] == "declare_sam":
             a = acts[0] if rng.below(1000) < declare * 1000 else acts[1]

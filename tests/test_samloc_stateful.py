@@ -9,6 +9,7 @@ import json
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from support.actions import open_actions
 from test_samloc_game import OPTION_SETS, check_invariants
 from vncards import DECK, Card, IllegalMoveError
 from vncards.cards import to_mask
@@ -32,7 +33,7 @@ class SamLocTable(RuleBasedStateMachine):
         if g.is_over:
             g.next_hand()
             return
-        acts = g.legal_actions()
+        acts = open_actions(g)
         assert acts, "a seat to act always has an action"
         assert g.legal_actions(g.pending_seats[0]) == acts
         if acts[0]["type"] == "declare_sam":
@@ -57,7 +58,7 @@ class SamLocTable(RuleBasedStateMachine):
         before = g.to_json()
         action = {"type": kind, "seat": seat, "cards": " ".join(str(c) for c in cards)}
         mask = to_mask(cards)
-        open_now = {(a["type"], a["seat"], to_mask(a.get("cards", ""))) for a in g.legal_actions()}
+        open_now = {(a["type"], a["seat"], to_mask(a.get("cards", ""))) for a in open_actions(g)}
         legal = (kind, seat, mask if kind == "play" else 0) in open_now or (kind == "next_hand" and g.is_over)
         try:
             g.apply(action)
@@ -79,7 +80,7 @@ class SamLocTable(RuleBasedStateMachine):
         if hasattr(self, "game"):
             check_invariants(self.game)
             if self.game.is_over:
-                assert self.game.pending_seats == [] and self.game.legal_actions() == []
+                assert self.game.pending_seats == [] and open_actions(self.game) == []
             json.dumps(self.game.events)
 
 

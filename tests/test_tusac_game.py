@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support import tusac_positions
+from support.actions import open_actions
 from support.ledger import net_totals
 from support.tusac_positions import CODES, kinds, play
 from vncards import IllegalMoveError, RulesError, SnapshotError, tusac
@@ -310,7 +311,7 @@ def test_unseeded_games_use_the_os_random_source() -> None:
 
 def test_describe_and_act_seat_check() -> None:
     g = Game(seed=5)
-    a = g.legal_actions()[0]
+    a = open_actions(g)[0]
     assert g.describe(a).startswith("seat 0 discards ")
     with pytest.raises(IllegalMoveError) as e:
         g.act(1, a)
@@ -362,7 +363,8 @@ VIEW_KEYS = {
     "stock",
     "offer",
     "to_discard",
-    "pending",
+    "pending_seats",
+    "is_over",
     "legal_actions",
     "result",
     "settlement",
@@ -390,7 +392,7 @@ def run_random_game(seed: int, rules: Rules, players: int, check_every: int = 0)
     settlement = g.settlement
     assert settlement is not None and sum(settlement) == 0
     assert net_totals(g.ledger, players) == settlement
-    assert g.legal_actions() == [] and g.pending_seats == []
+    assert open_actions(g) == [] and g.pending_seats == []
     return g
 
 
@@ -446,7 +448,7 @@ def test_rejected_actions_change_nothing(seed: int, steps: int, attempts: list[d
         g.auto_play(g.pending_seats[0])
     for action in attempts:
         before = g.to_json()
-        legal = g.legal_actions()
+        legal = open_actions(g)
         try:
             g.apply(action)
         except IllegalMoveError:
@@ -470,6 +472,6 @@ def test_default_claim_window_asks_every_seat_so_it_reveals_nothing() -> None:
             g.apply(action)
             if action["type"] == "discard" and not g.is_over and g.offer is not None:
                 others = {s for s in range(4) if s != seat}
-                assert set(g.view(seat)["pending"]) == others
+                assert set(g.view(seat)["pending_seats"]) == others
                 windows += 1
     assert windows > 20

@@ -238,9 +238,9 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         for e in game.events[shown:]:
             console.print(f"  {_event_text(e)}")
         shown = len(game.events)
-        pending = game.pending_seats  # type: ignore[attr-defined]
+        pending = game.pending_seats
         seat = args.seat if args.seat in pending else pending[0]
-        legal = game.legal_actions(seat)  # type: ignore[attr-defined]
+        legal = game.legal_actions(seat)
         if seat != args.seat:
             game.apply(bots[seat].choose(game.view(seat), legal))
             continue

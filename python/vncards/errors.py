@@ -31,8 +31,11 @@ class InvalidCardError(VncardsError, ValueError):
     """Text or a value that is not a card, or a duplicate where a set of cards is required.
 
     ``token`` is the offending text and ``position`` its character offset in the input (or its
-    item number when the input was a sequence).
+    item number when the input was a sequence). ``reason`` is ``"invalid_card"``, so a server
+    can switch on ``reason`` for this error as for :class:`IllegalMoveError`.
     """
+
+    reason = "invalid_card"
 
     def __init__(self, message: str, *, token: str | None = None, position: int | None = None):
         super().__init__(message)

@@ -1,25 +1,38 @@
-"""The registry of games the command line and the bots know, by name.
+"""Every game by name, and the one loop a server writes for all of them.
 
-A game is listed here once its module exists; each entry says how to build a table from a
-player count, a rules-option mapping and a seed.
+Names: ``tienlen`` (Miền Nam), ``tienlen-north`` (Miền Bắc), ``samloc``, ``maubinh``,
+``tusac``. :func:`new_game` builds a table, :func:`from_json` restores any game's snapshot,
+:func:`rules_schema` lists a game's options as data.
 
->>> sorted(GAMES)[:2]
-['maubinh', 'samloc']
->>> spec("tienlen-north").preset
-'north'
+>>> import random
+>>> rnd = random.Random(1)
+>>> for name in GAMES:
+...     game = new_game(name, players=4, seed=7)
+...     while not game.is_over:
+...         seat = game.pending_seats[0]
+...         game.apply(rnd.choice(game.legal_actions(seat)))
+...         game = from_json(game.to_json())
+...     assert sum(game.settlement) == 0 and game.public_view()["is_over"]
+>>> new_game("tienlen-north", rules={"ending": "ranked", "scoring": "ranked"}).rules.same_colour_pairs
+True
+>>> [o["name"] for o in rules_schema("maubinh")][:2]
+['wheel', 'scoop']
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, SnapshotError
+from .rules import RulesBase
 from .table import Seed, TableGame
 
-__all__ = ["GameSpec", "GAMES", "spec", "new_game", "parse_rule_options"]
+__all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
 
 
 @dataclass(frozen=True)
@@ -38,9 +51,22 @@ class GameSpec:
             raise RulesError(f"game {self.name!r} is not available in this build ({e})") from None
 
     def rules(self, options: Mapping[str, Any] | None = None) -> Any:
+        """This game's ``Rules`` preset with ``options`` replaced."""
         mod = self.load()
         base = getattr(mod.Rules, self.preset)() if self.preset else mod.Rules()
         return base.replace(**dict(options or {}))
+
+    def rules_from(self, rules: Any) -> RulesBase:
+        """``rules`` as this game's ``Rules``: None (the preset), a dict of overrides of the
+        preset, or a ``Rules`` of this game (anything else names both games)."""
+        if rules is None or isinstance(rules, Mapping):
+            return self.rules(rules)  # type: ignore[no-any-return]
+        cls = self.game_class()
+        if not isinstance(rules, cls.Rules):
+            from .rules import rules_mismatch
+
+            raise rules_mismatch(self.name, cls.Rules, rules)
+        return rules
 
     def game_class(self) -> type[TableGame]:
         cls: type[TableGame] = self.load().Game
@@ -69,16 +95,74 @@ def spec(name: str) -> GameSpec:
 
 def new_game(
     name: str,
-    players: int | None = None,
-    options: Mapping[str, Any] | None = None,
+    players: int | None = 4,
+    rules: Any = None,
     seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
 ) -> TableGame:
-    """A new table of game ``name`` with default seats unless ``players`` is given."""
+    """A new table of game ``name``: the same keywords as every ``Game`` class.
+
+    ``players=None`` picks 4 (or the nearest count the game allows).
+    ``rules``: None (the game's preset, e.g. Miền Bắc for ``"tienlen-north"``), a dict of
+    option overrides of that preset, or the game's own ``Rules``. ``options=`` is the
+    deprecated spelling of a dict of overrides.
+
+    >>> new_game("samloc", rules={"low_straights": True}).rules.low_straights
+    True
+    >>> from vncards import tienlen
+    >>> new_game("samloc", rules=tienlen.Rules())
+    Traceback (most recent call last):
+    ...
+    vncards.errors.RulesError: samloc needs samloc.Rules, got tienlen.Rules
+    """
     s = spec(name)
+    if options is not None:
+        warnings.warn(
+            "new_game(options=...) is deprecated: pass rules={...}", DeprecationWarning, stacklevel=2
+        )
+        if rules is not None:
+            raise RulesError("pass rules= or options=, not both")
+        rules = options
     cls = s.game_class()
     if players is None:
         players = min(max(4, cls.MIN_PLAYERS), cls.MAX_PLAYERS)
-    return cls(players=players, rules=s.rules(options), seed=seed)
+    return cls(players=players, rules=s.rules_from(rules), seed=seed)
+
+
+_SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
+
+
+def from_json(text: str | bytes, key: bytes | None = None) -> TableGame:
+    """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
+    field). ``key``: the HMAC key the snapshot was signed with, if any. Anything malformed
+    raises :class:`~vncards.SnapshotError`."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError) as e:
+        raise SnapshotError(f"snapshot is not valid JSON: {e}") from None
+    name = data.get("game") if isinstance(data, dict) else None
+    # Snapshots name the game class (tienlen for both presets: the rules say which).
+    if name not in _SNAPSHOT_GAMES:
+        raise SnapshotError(f"snapshot: unknown game {name!r} (games: {', '.join(sorted(_SNAPSHOT_GAMES))})")
+    cls = GAMES[name].game_class()
+    if key is None:
+        return cls.from_json(text)
+    return cls.from_json(text, key=key)  # type: ignore[call-arg]
+
+
+def rules_schema(name: str) -> list[dict[str, Any]]:
+    """Every rules option of game ``name`` as data: ``name``, ``type`` (``"bool"``, ``"int"``,
+    ``"choice"``), ``values``, ``default`` (of this game's preset), ``description`` and
+    ``source`` (``"seed"``: the original documents; ``"house"``: a common house rule).
+
+    >>> opt = next(o for o in rules_schema("tienlen-north") if o["name"] == "finish_on_two")
+    >>> opt["values"], opt["default"]
+    (['allowed', 'penalized', 'forbidden'], 'penalized')
+    """
+    s = spec(name)
+    schema: list[dict[str, Any]] = s.game_class().Rules.schema(s.rules())
+    return schema
 
 
 def parse_rule_options(items: list[str]) -> dict[str, Any]:

@@ -31,7 +31,11 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from .errors import RulesError
 
-__all__ = ["RulesBase"]
+__all__ = ["RulesBase", "option", "rules_mismatch"]
+
+#: Where an option's default comes from: the original documents, or a common house rule
+#: (or an engine convention the documents say nothing about).
+SOURCES = ("seed", "house")
 
 R = TypeVar("R", bound="RulesBase")
 
@@ -44,6 +48,36 @@ def _hints(cls: type) -> dict[str, Any]:
         hints = typing.get_type_hints(cls)
         _HINTS[cls] = hints
     return hints
+
+
+def option(default: Any, description: str, *, source: str = "seed") -> Any:
+    """A rules field with its one-line ``description`` and the ``source`` of its default
+    (``"seed"`` or ``"house"``); :meth:`RulesBase.schema` reads both.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(RulesBase):
+    ...     scoop: bool = option(True, "winning all three hands doubles the payment", source="house")
+    >>> Demo.schema()[0]["description"]
+    'winning all three hands doubles the payment'
+    """
+    if source not in SOURCES:
+        raise ValueError(f"option source must be one of {SOURCES}, not {source!r}")
+    return dataclasses.field(default=default, metadata={"description": description, "source": source})
+
+
+def _game_of(cls: type) -> str:
+    """``vncards.samloc.rules`` -> ``samloc``: the game package a class belongs to."""
+    parts = cls.__module__.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "vncards" else cls.__module__
+
+
+def rules_mismatch(owner: str, expected: type, got: Any) -> RulesError:
+    """The error for rules of the wrong game, naming both games:
+    ``tienlen.Game needs tienlen.Rules, got samloc.Rules``."""
+    kind = type(got)
+    shown = f"{_game_of(kind)}.{kind.__name__}" if kind.__module__.startswith("vncards.") else kind.__name__
+    return RulesError(f"{owner} needs {_game_of(expected)}.{expected.__name__}, got {shown}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +118,36 @@ class RulesBase:
     def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-safe dict."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def schema(cls, defaults: RulesBase | None = None) -> list[dict[str, Any]]:
+        """Every option as data: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``),
+        ``values`` (the allowed values; None for an int), ``default``, ``description`` and
+        ``source`` (``"seed"`` or ``"house"``), in declaration order. ``defaults``: a preset
+        whose values are reported as the defaults (e.g. ``tienlen.Rules.north()``)."""
+        hints = _hints(cls)
+        if defaults is None:
+            defaults = cls()
+        out: list[dict[str, Any]] = []
+        for f in dataclasses.fields(cls):
+            expected = hints[f.name]
+            if get_origin(expected) is Literal:
+                kind, values = "choice", list(get_args(expected))
+            elif expected is bool:
+                kind, values = "bool", [False, True]
+            else:
+                kind, values = "int", None
+            out.append(
+                {
+                    "name": f.name,
+                    "type": kind,
+                    "values": values,
+                    "default": getattr(defaults, f.name),
+                    "description": f.metadata.get("description", ""),
+                    "source": f.metadata.get("source", ""),
+                }
+            )
+        return out
 
     @classmethod
     def from_dict(cls: type[R], data: Any) -> R:

@@ -118,9 +118,9 @@ def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) 
     for _ in range(max_actions):
         if game.is_over:
             return game
-        seats = game.pending_seats  # type: ignore[attr-defined]
+        seats = game.pending_seats
         seat = seats[0]
-        legal = game.legal_actions(seat)  # type: ignore[attr-defined]
+        legal = game.legal_actions(seat)
         game.apply(bots[seat].choose(game.view(seat), legal))
     raise RuntimeError(f"game did not end within {max_actions} actions")
 

@@ -8,7 +8,8 @@ A game subclasses :class:`TableGame`, declares ``GAME``, ``Rules``, ``MIN_PLAYER
 - ``apply(action)``: carry out one action dict, the same dicts that ``actions`` logs;
 - ``_dump_state()`` / ``_load_state(state)``: its own part of a snapshot (validate with
   :mod:`vncards.snapshot`);
-- ``is_over`` and ``view(seat)``.
+- ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
+  generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
 Conventions for every game:
 
@@ -31,8 +32,9 @@ from typing import Any, ClassVar, TypeVar
 from ._core import Rng
 from .errors import IllegalMoveError, RulesError, SnapshotError
 from .ledger import Ledger
-from .rules import RulesBase
+from .rules import RulesBase, rules_mismatch
 from .snapshot import expect, expect_dict, expect_int, expect_list, expect_str
+from .surface import GameSurface
 
 __all__ = ["TableGame", "Seed"]
 
@@ -44,7 +46,7 @@ Seed = int | bytes | None
 _ENVELOPE = ("format", "game", "version", "players", "rules", "rng", "events", "actions", "ledger", "state")
 
 
-class TableGame:
+class TableGame(GameSurface):
     """Base class of every game: see the module docstring for what a game adds."""
 
     GAME: ClassVar[str] = ""
@@ -73,8 +75,10 @@ class TableGame:
             )
         if rules is None:
             rules = self.Rules()
+        elif isinstance(rules, Mapping):
+            rules = self.Rules().replace(**rules)
         if not isinstance(rules, self.Rules):
-            raise RulesError(f"rules must be {self.Rules.__qualname__}, not {type(rules).__name__}")
+            raise rules_mismatch(f"{self.GAME}.Game", self.Rules, rules)
         self._players = players
         self._rules = rules
         self._rng = rng
@@ -95,13 +99,6 @@ class TableGame:
         raise NotImplementedError
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    @property
-    def is_over(self) -> bool:
-        raise NotImplementedError
-
-    def view(self, seat: int) -> dict[str, Any]:
         raise NotImplementedError
 
     # -- shared behaviour ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 from .. import _core
 from ..cards import Card, CardsLike
-from ..errors import IllegalMoveError, RulesError
-from ..rules import RulesBase
+from ..errors import IllegalMoveError, InvalidCardError, RulesError
+from ..rules import RulesBase, option, rules_mismatch
 
 __all__ = [
     "CATEGORIES",
@@ -75,10 +75,14 @@ class Rules(RulesBase):
     'lowest'
     """
 
-    wheel: Literal["second", "lowest"] = "second"
-    scoop: bool = True
-    scoop_all: bool = False
-    time_limit: int = 45
+    wheel: Literal["second", "lowest"] = option(
+        "second", "A-2-3-4-5 is the second-highest straight, or the lowest"
+    )
+    scoop: bool = option(
+        True, "sập hầm: winning all three hands doubles what that opponent pays", source="house"
+    )
+    scoop_all: bool = option(False, "sập làng: scooping every opponent doubles again", source="house")
+    time_limit: int = option(45, "seconds each seat has to arrange (the server enforces it)", source="house")
 
     def _check(self) -> None:
         if self.time_limit < 1:
@@ -92,7 +96,7 @@ def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _DEFAULT
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be maubinh.Rules, not {type(rules).__name__}")
+        raise rules_mismatch("maubinh", Rules, rules)
     return rules
 
 
@@ -142,6 +146,35 @@ class Arrangement:
         object.__setattr__(self, "_masks", tuple(masks))
 
     @classmethod
+    def parse(cls, text: str) -> Arrangement:
+        """An arrangement from the text the command line takes and ``str()`` gives:
+        ``"back | middle | front"`` (5, 5 and 3 cards).
+
+        >>> Arrangement.parse("A♠ A♥ K♦ K♣ 2♠ | Q♠ Q♥ 3♦ 4♣ 5♠ | J♦ 9♣ 7♠").front
+        (Card('7♠'), Card('9♣'), Card('J♦'))
+        """
+        parts = text.split("|")
+        if len(parts) != 3:
+            raise IllegalMoveError(
+                "invalid_arrangement", "write the three hands as back | middle | front (5, 5 and 3 cards)"
+            )
+        hands: list[tuple[Card, ...]] = []
+        offset = 0
+        for part in parts:
+            try:
+                hands.append(tuple(_core.parse_cards(part)))
+            except InvalidCardError as e:
+                # Report the position in the whole text, not in one hand.
+                position = None if e.position is None else offset + e.position
+                raise InvalidCardError(
+                    str(e).rsplit(" at position", 1)[0] + f" at position {position}",
+                    token=e.token,
+                    position=position,
+                ) from None
+            offset += len(part) + 1
+        return cls(hands[0], hands[1], hands[2])
+
+    @classmethod
     def _from_masks(
         cls, back: int, middle: int, front: int, instant: str | None = None, value: float | None = None
     ) -> Arrangement:
@@ -175,13 +208,23 @@ class Arrangement:
 
 
 def _arrangement(value: Any) -> Arrangement:
+    """An :class:`Arrangement` from one, a ``{"back", "middle", "front"}`` mapping,
+    ``(back, middle, front)`` or ``"back | middle | front"`` text."""
     if isinstance(value, Arrangement):
         return value
-    if isinstance(value, dict):
+    if isinstance(value, str):
+        return Arrangement.parse(value)
+    if isinstance(value, Mapping):
+        missing = [k for k in ("back", "middle", "front") if k not in value]
+        if missing:
+            raise IllegalMoveError("invalid_arrangement", f"missing hand {missing[0]!r}")
         return Arrangement(value["back"], value["middle"], value["front"])
     if isinstance(value, (tuple, list)) and len(value) == 3:
         return Arrangement(*value)
-    raise IllegalMoveError("invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)")
+    raise IllegalMoveError(
+        "invalid_arrangement",
+        "an arrangement is an Arrangement, (back, middle, front) or 'back | middle | front'",
+    )
 
 
 def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:

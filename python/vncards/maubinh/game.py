@@ -27,7 +27,7 @@ from ..cards import Card
 from ..errors import IllegalMoveError
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask
 from ..table import Seed, TableGame
-from .core import Arrangement, _cards, best_arrangement
+from .core import Arrangement, _arrangement, _cards, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
 
 __all__ = ["Game"]
@@ -100,34 +100,41 @@ class Game(TableGame):
         return checked
 
     def _validated(self, seat: int, arrangement: Any) -> tuple[int, int, int]:
-        if isinstance(arrangement, Arrangement):
-            arr = arrangement
-        elif isinstance(arrangement, Mapping):
-            try:
-                arr = Arrangement(arrangement["back"], arrangement["middle"], arrangement["front"])
-            except KeyError as e:
-                raise IllegalMoveError("invalid_arrangement", f"missing hand {e}") from None
-        elif isinstance(arrangement, (tuple, list)) and len(arrangement) == 3:
-            arr = Arrangement(*arrangement)
-        else:
-            raise IllegalMoveError(
-                "invalid_arrangement", "an arrangement is an Arrangement or (back, middle, front)"
-            )
-        masks = arr.masks
+        masks = _arrangement(arrangement).masks
         if masks[0] | masks[1] | masks[2] != self._hands[seat]:
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
         return masks
 
-    def arrange(self, seat: int, arrangement: Any) -> None:
-        """Set (or change) the arrangement of ``seat``: an :class:`Arrangement` or
-        ``(back, middle, front)`` of the seat's own cards, 5/5/3. A fouled arrangement is
-        accepted (it loses as binh lủng); it may be changed until the seat confirms."""
+    def arrange(self, seat: int, arrangement: Any) -> str | None:
+        """Set (or change) the arrangement of ``seat``: an :class:`Arrangement`,
+        ``(back, middle, front)`` or the text ``"back | middle | front"`` of the seat's own
+        cards, 5/5/3. It may be changed until the seat confirms.
+
+        A fouled arrangement (binh lủng: back < middle or middle < front) is accepted, as the
+        rules say, but returns a warning (also in the seat's view: ``fouled`` and
+        ``warning``); otherwise returns None.
+
+        >>> g = Game(players=2, seed=7)
+        >>> cards = g.hand(0)
+        >>> text = " ".join(map(str, cards[:5])) + " | " + " ".join(map(str, cards[5:10]))
+        >>> g.arrange(0, text + " | " + " ".join(map(str, cards[10:])))
+        'fouled (binh lủng): the back must be at least the middle, and the middle at least the front'
+        >>> g.view(0)["fouled"]
+        True
+        """
         seat = self._check_open(seat)
         masks = self._validated(seat, arrangement)
         self._arranged[seat] = masks
         texts = [_core.mask_to_text(m) for m in masks]
         self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts, strict=False))})
         self._emit("arranged", seat=seat)
+        return self._warning(seat)
+
+    def _warning(self, seat: int) -> str | None:
+        masks = self._arranged[seat]
+        if masks is None or not is_fouled(Arrangement._from_masks(*masks), self._rules):
+            return None
+        return "fouled (binh lủng): the back must be at least the middle, and the middle at least the front"
 
     def confirm(self, seat: int) -> None:
         """Lock the seat's arrangement; when every seat is in, reveal and settle."""
@@ -204,7 +211,7 @@ class Game(TableGame):
             raise IllegalMoveError("invalid_action", "an action is a dict with 'type' and 'seat'")
         kind, seat = action["type"], action["seat"]
         if kind == "arrange":
-            self.arrange(seat, action)
+            self.arrange(seat, {k: action[k] for k in _POSITIONS if k in action})
         elif kind == "confirm":
             self.confirm(seat)
         elif kind == "auto_arrange":
@@ -214,21 +221,20 @@ class Game(TableGame):
         else:
             raise IllegalMoveError("invalid_action", f"unknown action type {kind!r}")
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Actions open now for ``seat`` (or every pending seat): the solver's suggested
-        ``arrange``, ``confirm`` once the seat has an arrangement, and ``forfeit``."""
-        if self.is_over:
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Actions open now for ``seat``: the solver's suggested ``arrange``, ``confirm`` once
+        the seat has an arrangement, and ``forfeit`` (any other arrangement of its own cards
+        is accepted too)."""
+        s = self._check_seat(seat)
+        if self.is_over or self._confirmed[s]:
             return []
-        seats = self.pending_seats if seat is None else [self._check_seat(seat)]
-        out: list[dict[str, Any]] = []
-        for s in seats:
-            if self._confirmed[s]:
-                continue
-            best = best_arrangement(_cards(self._hands[s]), self._rules)
-            out.append({"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))})
-            if self._arranged[s] is not None:
-                out.append({"type": "confirm", "seat": s})
-            out.append({"type": "forfeit", "seat": s})
+        best = best_arrangement(_cards(self._hands[s]), self._rules)
+        out: list[dict[str, Any]] = [
+            {"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))}
+        ]
+        if self._arranged[s] is not None:
+            out.append({"type": "confirm", "seat": s})
+        out.append({"type": "forfeit", "seat": s})
         return out
 
     def describe(self, action: Mapping[str, Any]) -> str:
@@ -245,29 +251,25 @@ class Game(TableGame):
             return f"seat {seat} forfeits (fouled)"
         return f"seat {seat}: {kind}"
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand and arrangement, who has arranged and confirmed,
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: its own hand and arrangement (and
+        whether that is ``fouled``, with the ``warning``), who has arranged and confirmed,
         and after the reveal every arrangement, instant win, foul and the settlement."""
-        seat = self._check_seat(seat)
-        own = self._arranged[seat]
-        v: dict[str, Any] = {
-            "game": self.GAME,
-            "seat": seat,
+        own = None if seat is None else self._arranged[seat]
+        warning = None if seat is None else self._warning(seat)
+        hand = None if seat is None else [str(c) for c in _cards(self._hands[seat])]
+        return {
+            **self._view_head(seat, hand, [13] * self._players),
             "players": self._players,
             "time_limit": self._rules.time_limit,
-            "hand": [str(c) for c in _cards(self._hands[seat])],
-            "hand_counts": [13] * self._players,
             "arrangement": None if own is None else [_core.mask_to_text(m) for m in own],
+            "fouled": warning is not None,
+            "warning": warning,
             "arranged": [a is not None for a in self._arranged],
             "confirmed": list(self._confirmed),
             "forfeited": list(self._forfeited),
-            "pending_seats": self.pending_seats,
-            "is_over": self.is_over,
+            "reveal": self._result,
         }
-        if self._result is not None:
-            v["reveal"] = self._result
-            v["settlement"] = self.settlement
-        return v
 
     # -- snapshots -----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ the báo Sâm phase, báo 1, finishing on a 2, cóng and the settlement table.
 
 >>> from vncards import samloc
 >>> game = samloc.Game(players=3, seed=7)
->>> game.phase, len(game.hand(0)), game.legal_actions()[0]["type"]
+>>> game.phase, len(game.hand(0)), game.legal_actions(game.pending_seats[0])[0]["type"]
 ('bao_sam', 10, 'declare_sam')
 >>> while not game.is_over:
 ...     game.auto_play(game.pending_seats[0])
@@ -268,13 +268,13 @@ class Game(SheddingGame):
             return
         super().apply(action)
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Every action dict open now (for ``seat``, or for every seat)."""
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action dict ``seat`` may apply now: declare or decline Sâm in the báo Sâm
+        phase, then plays and pass (see the shedding flow)."""
         if self._sam_phase and not self._over:
-            if seat is not None:
-                self._check_seat(seat)
+            self._check_seat(seat)
             turn = self._turn
-            if seat is not None and seat != turn:
+            if seat != turn:
                 return []
             return [{"type": "declare_sam", "seat": turn}, {"type": "decline_sam", "seat": turn}]
         return super().legal_actions(seat)
@@ -294,9 +294,9 @@ class Game(SheddingGame):
             return f"seat {action.get('seat')} does not declare Sâm"
         return super().describe(action)
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """The shedding view plus the phase, the Sâm declarer and the nominal leader."""
-        out = super().view(seat)
+        out = super()._view(seat)
         out["phase"] = self.phase
         out["sam_declarer"] = self._declarer
         out["nominal_leader"] = self._nominal

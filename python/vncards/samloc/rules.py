@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._core import SheddingRules, samloc_rules
-from ..rules import RulesBase
+from ..rules import RulesBase, option
 from ..shedding import PenaltyTable
 
 __all__ = ["PENALTIES", "Rules"]
@@ -45,12 +45,24 @@ class Rules(RulesBase):
       the only legal action, then penalised), or ``"allowed"``.
     """
 
-    low_straights: bool = False
-    quad_beats_pair_of_twos: bool = False
-    sam_block_pays: Literal["blocker", "each"] = "blocker"
-    bao_mot_scope: Literal["all", "previous_seat"] = "all"
-    bao_mot_mode: Literal["penalize", "enforce"] = "penalize"
-    finish_on_two: Literal["penalized", "forbidden", "allowed"] = "penalized"
+    low_straights: bool = option(
+        False, "A-2-3, 2-3-4, … are the lowest straights (K-A-2 never is)", source="house"
+    )
+    quad_beats_pair_of_twos: bool = option(
+        False, "a tứ quý (four of a kind) also cuts a pair of 2s", source="house"
+    )
+    sam_block_pays: Literal["blocker", "each"] = option(
+        "blocker", "a blocked Sâm (chặn Sâm) pays the blocker 20 × (players − 1), or 20 to each other player"
+    )
+    bao_mot_scope: Literal["all", "previous_seat"] = option(
+        "all", "who must play their highest single while a seat holds one card (báo 1)"
+    )
+    bao_mot_mode: Literal["penalize", "enforce"] = option(
+        "penalize", "báo 1: a lower single is allowed and paid for (đền làng), or is not legal"
+    )
+    finish_on_two: Literal["penalized", "forbidden", "allowed"] = option(
+        "penalized", "going out with a play containing a 2 (về 2)"
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._core import SheddingCombo as Combo
 from .._core import SheddingRules
-from ..errors import RulesError
+from ..rules import rules_mismatch
 from .game import SheddingGame
 from .penalty import TWOS_MASK, PenaltyTable, hand_units, penalty_items
 
@@ -37,7 +37,6 @@ def core_of(rules: Any, rules_type: type, default: Any) -> SheddingRules:
     if rules is None:
         rules = default
     elif not isinstance(rules, rules_type):
-        name = f"{rules_type.__module__.rsplit('.', 2)[-2]}.{rules_type.__name__}"
-        raise RulesError(f"rules must be {name}, not {type(rules).__name__}")
+        raise rules_mismatch(rules_type.__module__.split(".")[1], rules_type, rules)
     core: SheddingRules = rules.core
     return core

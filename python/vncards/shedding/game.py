@@ -314,13 +314,13 @@ class SheddingGame(TableGame):
                 raise IllegalMoveError("invalid_combination", "a play action needs cards")
             self.play(action.get("seat"), action["cards"])  # type: ignore[arg-type]
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Every action dict open now (for ``seat``, or for every seat); each is accepted by
-        :meth:`apply`. ``next_hand`` is not listed: a server calls it between hands."""
-        if seat is not None:
-            self._check_seat(seat)
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action dict ``seat`` may apply now (empty unless it is ``seat``'s turn); each
+        is accepted by :meth:`apply`. ``next_hand`` is not listed: a server calls it between
+        hands."""
+        self._check_seat(seat)
         turn = self._turn
-        if turn is None or (seat is not None and seat != turn):
+        if turn is None or seat != turn:
             return []
         actions: list[dict[str, Any]] = [
             {"type": "play", "seat": turn, "cards": str(c)} for c in self._plays_for(turn)
@@ -473,17 +473,14 @@ class SheddingGame(TableGame):
 
     # -- views and snapshots -------------------------------------------------------------------
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, the table, the cards each seat has played,
-        and the others' card counts."""
-        seat = self._check_seat(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: its own hand, the table, the cards each
+        seat has played, and the card counts."""
         table = self._table
+        hand = None if seat is None else mask_to_text(self._hands[seat]).split()
         return {
-            "game": self.GAME,
-            "seat": seat,
+            **self._view_head(seat, hand, [m.bit_count() for m in self._hands]),
             "hand_number": self._hand_number,
-            "hand": mask_to_text(self._hands[seat]).split(),
-            "hand_counts": [m.bit_count() for m in self._hands],
             "current_seat": self._turn,
             "table": None
             if table is None
@@ -495,8 +492,6 @@ class SheddingGame(TableGame):
             "cong": list(self._cong),
             # Only the seat to act sees the card its play must include.
             "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
-            "is_over": self._over,
-            "settlement": self.settlement,
         }
 
     def _dump_state(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from .._core import SheddingRules
 from ..errors import RulesError
-from ..rules import RulesBase
+from ..rules import RulesBase, option
 from ..shedding.penalty import PenaltyTable
 
 __all__ = ["Rules"]
@@ -48,21 +48,41 @@ class Rules(RulesBase):
       and ``pair_sequences`` (đôi thông exist, as combinations and bombs).
     """
 
-    ending: Literal["first_out", "ranked"] = "first_out"
-    scoring: Literal["count", "ranked"] = "count"
-    first_lead: Literal["three_of_spades", "random"] = "three_of_spades"
-    bomb_after_pass: Literal["four_pair_sequence", "none", "any_bomb"] = "four_pair_sequence"
-    quad_beats_pair_of_twos: bool = True
-    ket_3_bich: bool = True
-    finish_on_two: Literal["allowed", "penalized", "forbidden"] = "allowed"
-    thoi_to: Literal["above", "winner"] = "above"
-    same_colour_instant_win: bool = False
-    first_hand_extras: bool = False
-    single_follows_suit: bool = False
-    triple_follows_suits: bool = False
-    same_colour_pairs: bool = False
-    same_suit_straights: bool = False
-    pair_sequences: bool = True
+    ending: Literal["first_out", "ranked"] = option(
+        "first_out", "the hand ends when one player goes out, or plays on for nhất, nhì, ba, bét"
+    )
+    scoring: Literal["count", "ranked"] = option(
+        "count", "count: losers pay cards left, thối, cóng, kết 3 bích; ranked: pay by place"
+    )
+    first_lead: Literal["three_of_spades", "random"] = option(
+        "three_of_spades", "the first hand is led by the holder of 3♠ (with it), or a random seat"
+    )
+    bomb_after_pass: Literal["four_pair_sequence", "none", "any_bomb"] = option(
+        "four_pair_sequence",
+        "which seats that passed may still cut (chặt) when their turn comes",
+        source="house",
+    )
+    quad_beats_pair_of_twos: bool = option(True, "a tứ quý (four of a kind) cuts a pair of 2s")
+    ket_3_bich: bool = option(True, "going out with the single 3♠ (kết 3 bích) is paid, and blocking it")
+    finish_on_two: Literal["allowed", "penalized", "forbidden"] = option(
+        "allowed", "emptying the hand with a play containing a 2 (về 2)"
+    )
+    thoi_to: Literal["above", "winner"] = option(
+        "above", "ranked scoring: thối is paid to the seat placed just above, or to the winner"
+    )
+    same_colour_instant_win: bool = option(
+        False,
+        "instant win (tới trắng) with 12-13 cards of one colour instead of 12 of one suit",
+        source="house",
+    )
+    first_hand_extras: bool = option(
+        False, "first hand only: four 3s and 3 đôi thông with 3♠ are instant wins too", source="house"
+    )
+    single_follows_suit: bool = option(False, "a non-2 single is beaten only by a higher card of its suit")
+    triple_follows_suits: bool = option(False, "a triple is beaten only by a higher triple of the same suits")
+    same_colour_pairs: bool = option(False, "pairs must be one colour (♠♣ or ♦♥) and beaten within it")
+    same_suit_straights: bool = option(False, "straights (sảnh) must be one suit and are beaten within it")
+    pair_sequences: bool = option(True, "đôi thông (consecutive pairs) exist, as combinations and bombs")
 
     @classmethod
     def south(cls) -> Rules:

@@ -24,7 +24,7 @@ from typing import Literal
 from .. import _core
 from .._core import TuSacCard
 from ..errors import InvalidCardError, RulesError
-from ..rules import RulesBase
+from ..rules import RulesBase, option, rules_mismatch
 
 __all__ = [
     "MELD_LENH",
@@ -89,12 +89,22 @@ class Rules(RulesBase):
     'flat'
     """
 
-    triple_optional: bool = False
-    discard_rule: Literal["penalize", "enforce"] = "penalize"
-    odd_total_required: bool = True
-    draw_at_stock: int = 7
-    payment: Literal["per_lenh", "flat"] = "per_lenh"
-    claim_window: Literal["every_seat", "eligible_seats"] = "every_seat"
+    triple_optional: bool = option(False, "making a triple from a held pair is not mandatory", source="house")
+    discard_rule: Literal["penalize", "enforce"] = option(
+        "penalize", "discarding a meld card: allowed but pays đền làng if won on, or refused while rác remain"
+    )
+    odd_total_required: bool = option(
+        True, "a win needs melds totalling an odd number of lệnh (tới not counted)"
+    )
+    draw_at_stock: int = option(7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards")
+    payment: Literal["per_lenh", "flat"] = option(
+        "per_lenh", "each loser pays the winner's lệnh total, or 1 (doubled with a quad)"
+    )
+    claim_window: Literal["every_seat", "eligible_seats"] = option(
+        "every_seat",
+        "which seats answer each offer: all (reveals nothing) or only those able to claim",
+        source="house",
+    )
 
     def _check(self) -> None:
         if not 0 <= self.draw_at_stock <= 70:
@@ -152,7 +162,7 @@ def _check_rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _DEFAULT
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be tusac.Rules, not {type(rules).__name__}")
+        raise rules_mismatch("tusac", Rules, rules)
     return rules
 
 

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 
 from .. import _core
 from .._core import TuSacCard
-from ..errors import IllegalMoveError, InvalidCardError, RulesError
+from ..errors import IllegalMoveError, RulesError
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
 from .core import MELD_LENH, Meld
@@ -88,10 +88,7 @@ def _kind(value: Any, field: str = "card") -> int:
         return value.index
     if not isinstance(value, str):
         raise IllegalMoveError("invalid_action", f"{field} must be card text, not {value!r}")
-    try:
-        return TuSacCard(unicodedata.normalize("NFC", value)).index
-    except InvalidCardError as e:
-        raise IllegalMoveError("invalid_card", f"{field}: {e}") from None
+    return TuSacCard(unicodedata.normalize("NFC", value)).index
 
 
 def _name(k: int) -> str:
@@ -422,19 +419,18 @@ class Game(TableGame):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int | None = None) -> list[dict[str, Any]]:
-        """Every action dict open now (for one seat, or for every seat)."""
-        seats = self._pending() if seat is None else [self._check_seat(seat)]
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Every action dict ``seat`` may apply now (empty when it has nothing to do)."""
+        s = self._check_seat(seat)
         out: list[dict[str, Any]] = []
-        for s in seats:
-            if self._phase == "discard" and s == self._to_discard:
-                hand = self._hands[s]
-                allowed = self._discardable(hand)
-                out.extend({"type": "discard", "seat": s, "card": CODES[k]} for k in allowed)
-                if self._opening and self._opening_win() is not None:
-                    out.append({"type": "win", "seat": s})
-            elif self._phase == "claim" and s in self._pending():
-                out.extend(self._answers(s))
+        if self._phase == "discard" and s == self._to_discard:
+            hand = self._hands[s]
+            allowed = self._discardable(hand)
+            out.extend({"type": "discard", "seat": s, "card": CODES[k]} for k in allowed)
+            if self._opening and self._opening_win() is not None:
+                out.append({"type": "win", "seat": s})
+        elif self._phase == "claim" and s in self._pending():
+            out.extend(self._answers(s))
         return out
 
     def _answers(self, s: int) -> list[dict[str, Any]]:
@@ -550,10 +546,7 @@ class Game(TableGame):
         assert self._offer is not None
         raw = action.get("cards", [])
         if isinstance(raw, str):
-            try:
-                raw = [str(c) for c in _core.tusac_parse_cards(raw)]
-            except InvalidCardError as e:
-                raise IllegalMoveError("invalid_card", f"cards: {e}") from None
+            raw = [str(c) for c in _core.tusac_parse_cards(raw)]
         if not isinstance(raw, (list, tuple)):
             raise IllegalMoveError("invalid_action", "cards must be a list of card texts")
         used = tuple(sorted(_kind(c, "cards") for c in raw))
@@ -650,19 +643,16 @@ class Game(TableGame):
         """The seat's melds on the table, in the order made."""
         return [Meld(m, tuple(TuSacCard(k) for k in cs)) for m, cs in self._exposed[self._check_seat(seat)]]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own hand, every exposed meld, the dead pile, the offer,
-        counts of the others' hidden cards, and its legal actions."""
-        self._check_seat(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: its own hand, every exposed meld, the
+        dead pile, the offer, counts of the hidden cards, and its legal actions."""
         o = self._offer
+        hand = None if seat is None else [CODES[k] for k in _kinds(self._hands[seat])]
         return {
-            "game": self.GAME,
-            "seat": seat,
+            **self._view_head(seat, hand, [len(_kinds(h)) for h in self._hands]),
             "players": self._players,
             "dealer": self._dealer,
             "phase": self._phase,
-            "hand": [CODES[k] for k in _kinds(self._hands[seat])],
-            "hand_counts": [len(_kinds(h)) for h in self._hands],
             "exposed": [
                 [{"meld": m, "cards": [CODES[k] for k in cs]} for m, cs in ex] for ex in self._exposed
             ],
@@ -678,10 +668,8 @@ class Game(TableGame):
                 "entitled": self._entitled(),
             },
             "to_discard": self._to_discard,
-            "pending": self._pending(),
-            "legal_actions": self.legal_actions(seat),
+            "legal_actions": [] if seat is None else self.legal_actions(seat),
             "result": self.result,
-            "settlement": self.settlement,
         }
 
     # -- snapshots -----------------------------------------------------------------------------

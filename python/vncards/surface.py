@@ -1,0 +1,125 @@
+"""The surface every game shows a server, the same in all five: whose move it is, what each
+seat may do, what each seat may see, and a dry run of an action.
+
+- ``pending_seats``: the seats that may act now (one seat in the shedding games, several in a
+  Mậu Binh arrangement or a Tứ Sắc claim window), also in every view under the same key.
+- ``legal_actions(seat)``: the action dicts ``seat`` may pass to ``apply`` now. The seat is
+  required: the options of one seat are private (they show its hand).
+- ``apply(action)``: carry out one action dict, or raise a :class:`~vncards.VncardsError`
+  (usually :class:`~vncards.IllegalMoveError` with a ``reason`` code) leaving the game as it
+  was.
+- ``can_apply(action)`` / ``explain(action)`` / ``verify(action)``: would ``apply`` accept it?
+  ``can_apply`` answers True/False, ``explain`` gives the refusal's reason code (None when it
+  would be accepted), ``verify`` raises the error ``apply`` would raise; none of them changes
+  the game (pokerkit's ``can_``/``verify_`` pattern).
+- ``view(seat)`` / ``public_view()``: JSON-safe dicts whose common keys are ``game``, ``seat``,
+  ``hand``, ``hand_counts``, ``pending_seats``, ``is_over`` and ``settlement``; a public view
+  (spectators) has ``seat`` and ``hand`` None and holds nobody's hidden card.
+
+>>> from vncards import games
+>>> game = games.new_game("tienlen", players=4, seed=7)
+>>> seat = game.pending_seats[0]
+>>> action = game.legal_actions(seat)[0]
+>>> game.can_apply(action), game.explain({"type": "pass", "seat": seat})
+(True, 'cannot_pass_on_lead')
+>>> game.explain({"type": "play", "seat": (seat + 1) % 4, "cards": "2♥"})
+'not_your_turn'
+>>> game.apply(action)
+>>> sorted(game.public_view())[:4]
+['cong', 'current_seat', 'finishing_order', 'game']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from .errors import VncardsError
+
+__all__ = ["COMMON_VIEW_KEYS", "GameSurface"]
+
+#: Keys every game's ``view(seat)`` and ``public_view()`` carry.
+COMMON_VIEW_KEYS = ("game", "seat", "hand", "hand_counts", "pending_seats", "is_over", "settlement")
+
+
+class GameSurface:
+    """The generic half of a game; :class:`~vncards.table.TableGame` inherits it."""
+
+    GAME: ClassVar[str] = ""
+
+    # -- what each game provides ---------------------------------------------------------------
+
+    @property
+    def pending_seats(self) -> list[int]:
+        """The seats that may act now (empty once the game is over)."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def settlement(self) -> list[int] | None:
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The action dicts ``seat`` may :meth:`apply` now (empty when it has nothing to do)."""
+        raise NotImplementedError
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """*hook*: the view of ``seat``, or the spectators' view for ``None``."""
+        raise NotImplementedError
+
+    def _check_seat(self, seat: Any) -> int:
+        raise NotImplementedError
+
+    def clone(self) -> Any:
+        raise NotImplementedError
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, public facts, and the others' card counts."""
+        return self._view(self._check_seat(seat))
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see: public facts and card counts, nobody's hidden card
+        (``seat`` and ``hand`` are None)."""
+        return self._view(None)
+
+    def _view_head(self, seat: int | None, hand: list[str] | None, hand_counts: list[int]) -> dict[str, Any]:
+        """The common keys of a view (see :data:`COMMON_VIEW_KEYS`)."""
+        return {
+            "game": self.GAME,
+            "seat": seat,
+            "hand": hand,
+            "hand_counts": hand_counts,
+            "pending_seats": self.pending_seats,
+            "is_over": self.is_over,
+            "settlement": self.settlement,
+        }
+
+    # -- dry runs ------------------------------------------------------------------------------
+
+    def verify(self, action: Any) -> None:
+        """Raise the error :meth:`apply` would raise for ``action``; change nothing."""
+        self.clone().apply(action)
+
+    def explain(self, action: Any) -> str | None:
+        """Why :meth:`apply` would refuse ``action`` (the error's ``reason`` code, e.g.
+        ``"not_your_turn"``, ``"does_not_beat"``, ``"invalid_card"``), or None if it would
+        accept it. Never raises; changes nothing."""
+        try:
+            self.verify(action)
+        except VncardsError as e:
+            return str(getattr(e, "reason", None) or "invalid_action")
+        except Exception:
+            return "invalid_action"
+        return None
+
+    def can_apply(self, action: Any) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now. Never raises; changes nothing."""
+        return self.explain(action) is None
