@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -43,6 +44,8 @@ from .session import ActionRefused, EngineFault, TableSession, dumps
 from .store import TableStore
 
 __all__ = ["create_app", "ServerConfig", "GameServer"]
+
+_log = logging.getLogger("vncards.server")
 
 STATIC = Path(str(resources.files("vncards.server") / "static"))
 
@@ -125,7 +128,12 @@ class GameServer:
         """Open the store and resume every stored table where it stopped."""
         self.store = TableStore(self.config.db)
         for row in self.store.load_all():
-            session = TableSession.from_record(row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key)
+            try:
+                session = TableSession.from_record(row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key)
+            except (VncardsError, KeyError, TypeError, ValueError) as e:
+                # A row this server cannot trust (tampered, wrong key) stays stored, unserved.
+                _log.error("table %s not resumed: %s", row.id, e)
+                continue
             self._launch(session)
 
     async def stop(self) -> None:
