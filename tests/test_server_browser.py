@@ -39,7 +39,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def browser() -> Any:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1400"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1400",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -87,12 +93,16 @@ def _my_move(driver: Any, game: str) -> None:
     if "play" in types:
         # Select the cards of the first legal play in the hand, then play the selection.
         cards = buttons[types.index("play")].find_elements(By.CSS_SELECTOR, ".card")
-        for text in [c.get_attribute("data-card") for c in cards]:
+        texts = [c.get_attribute("data-card") for c in cards]
+        driver.find_element(By.ID, "clear-selection").click()
+        for text in texts:
             driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{text}"]').click()
         driver.find_element(By.ID, "play-selected").click()
         return
     if "discard" in types:
-        card = buttons[types.index("discard")].find_element(By.CSS_SELECTOR, ".piece").get_attribute("data-card")
+        card = (
+            buttons[types.index("discard")].find_element(By.CSS_SELECTOR, ".piece").get_attribute("data-card")
+        )
         driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')[0].click()
         return
     preferred = [t for t in ("win", "claim", "decline_sam", "pass") if t in types]
@@ -110,7 +120,10 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
             time.sleep(0.05)
             continue
         before = _seq(driver)
-        _my_move(driver, game)
+        try:
+            _my_move(driver, game)
+        except StaleElementReferenceException:
+            continue  # a bot's move redrew the page under the click: look again
         assert not driver.find_element(By.ID, "err").text, driver.find_element(By.ID, "err").text
         _wait(driver, lambda before=before: _seq(driver) != before)
     else:

@@ -21,7 +21,9 @@ from support.server_proc import Server, free_port  # noqa: E402
 from vncards import games  # noqa: E402
 
 
-def _connect(stack: contextlib.ExitStack, server: Server, table: str, token: str) -> tuple[Any, dict[str, Any]]:
+def _connect(
+    stack: contextlib.ExitStack, server: Server, table: str, token: str
+) -> tuple[Any, dict[str, Any]]:
     url = f"ws://127.0.0.1:{server.port}/ws/{table}"
     ws = stack.enter_context(ws_sync.connect(url, open_timeout=10, close_timeout=1))
     ws.send(json.dumps({"type": "hello", "token": token, "id": 0}))

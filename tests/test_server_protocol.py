@@ -19,11 +19,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)  # starlette's note about httpx2
+    warnings.simplefilter("ignore")  # starlette's note about httpx2
     from starlette.testclient import TestClient
 
-import support.api_standin  # noqa: E402
-from vncards.server import ServerConfig, create_app  # noqa: E402
+import support.api_standin
+from vncards.server import ServerConfig, create_app
 
 support.api_standin.install()
 
@@ -313,7 +313,11 @@ def check_frame(frame: dict[str, Any], seat: int, game: Any, tokens: list[str]) 
         hidden = [str(c) for c in game.hand(other)]
         if game.GAME == "tusac":
             # Four copies of every piece: a copy of the hand itself must not appear.
-            lists = [sorted(x) for x in _lists(frame) if len(x) == len(hidden) and all(isinstance(c, str) for c in x)]
+            lists = [
+                sorted(x)
+                for x in _lists(frame)
+                if len(x) == len(hidden) and all(isinstance(c, str) for c in x)
+            ]
             assert sorted(hidden) not in lists, f"seat {other}'s hand reaches seat {seat}"
         else:
             assert not set(hidden) & words, f"seat {other}'s hidden cards reach seat {seat}"

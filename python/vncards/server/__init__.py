@@ -21,7 +21,16 @@ from .app import GameServer, ServerConfig, create_app
 from .session import ActionRefused, TableSession
 from .store import TableStore
 
-__all__ = ["create_app", "ServerConfig", "GameServer", "TableSession", "TableStore", "ActionRefused", "serve", "load_key"]
+__all__ = [
+    "create_app",
+    "ServerConfig",
+    "GameServer",
+    "TableSession",
+    "TableStore",
+    "ActionRefused",
+    "serve",
+    "load_key",
+]
 
 
 def load_key(path: str | Path) -> bytes:

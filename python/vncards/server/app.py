@@ -129,7 +129,9 @@ class GameServer:
         self.store = TableStore(self.config.db)
         for row in self.store.load_all():
             try:
-                session = TableSession.from_record(row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key)
+                session = TableSession.from_record(
+                    row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key
+                )
             except (VncardsError, KeyError, TypeError, ValueError) as e:
                 # A row this server cannot trust (tampered, wrong key) stays stored, unserved.
                 _log.error("table %s not resumed: %s", row.id, e)
@@ -216,7 +218,13 @@ class GameServer:
     # -- changes -------------------------------------------------------------------------------
 
     async def act(
-        self, live: LiveTable, seat: int, action: Any, by: str = "player", origin: Connection | None = None, ack: Any = None
+        self,
+        live: LiveTable,
+        seat: int,
+        action: Any,
+        by: str = "player",
+        origin: Connection | None = None,
+        ack: Any = None,
     ) -> None:
         """One accepted action: apply, store (one transaction), then tell every client (the
         sender's frame carries ``ack``)."""
@@ -247,24 +255,32 @@ class GameServer:
         assert self.store is not None
         row = self.store.load(live.session.id)
         if row is not None:
-            live.session = TableSession.from_record(row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key)
+            live.session = TableSession.from_record(
+                row.id, row.game, row.seq, row.meta, row.snapshot, self.config.key
+            )
 
     async def _broadcast(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
+        table = dumps(live.session.public_table())  # the same for everyone: encoded once
         for conn in list(live.conns):
-            await self._send_state(live, conn, ack if conn is origin else None)
+            await self._send_state(live, conn, ack if conn is origin else None, table)
 
-    async def _send_state(self, live: LiveTable, conn: Connection, ack: Any = None) -> None:
+    async def _send_state(
+        self, live: LiveTable, conn: Connection, ack: Any = None, table: str | None = None
+    ) -> None:
         session = live.session
         if conn.generation != session.generation:
             conn.generation, conn.events_sent = session.generation, 0
-        frame = session.frame(conn.seat, conn.events_sent, conn.log_sent)
+        frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
         conn.events_sent += len(frame["events"])
         if frame["log"]:
             conn.log_sent = frame["log"][-1]["n"]
         if ack is not None:
             frame["ack"] = ack
+        if table is None:
+            table = dumps(session.public_table())
+        text = dumps(frame)[:-1] + ',"table":' + table + "}"
         try:
-            await conn.ws.send_text(dumps(frame))
+            await conn.ws.send_text(text)
         except Exception:
             with contextlib.suppress(ValueError):
                 live.conns.remove(conn)
@@ -332,10 +348,15 @@ class GameServer:
                     if not bucket.take():
                         raise ActionRefused("rate_limited", "too many messages; slow down")
                     if text is None or len(text) > self.config.max_message:
-                        raise ActionRefused("too_large", f"frames are text of at most {self.config.max_message} characters")
+                        raise ActionRefused(
+                            "too_large", f"frames are text of at most {self.config.max_message} characters"
+                        )
                     msg = _parse(text)
                     ack = msg.get("id")
-                    if not (ack is None or (isinstance(ack, int) and not isinstance(ack, bool) and abs(ack) < 2**53)):
+                    if not (
+                        ack is None
+                        or (isinstance(ack, int) and not isinstance(ack, bool) and abs(ack) < 2**53)
+                    ):
                         ack = None
                         raise ActionRefused("malformed", "id is an integer")
                     if conn is None:

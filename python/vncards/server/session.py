@@ -14,8 +14,8 @@ per hand in a game whose rules carry a ``time_limit`` (Mậu Binh's 45 s to arra
 >>> token = session.join(0, "An")
 >>> session.seat_of(token)
 0
->>> session.frame(0)["view"]["seat"]
-0
+>>> session.seats[0].kind, session.seats[1].kind, session.turn_seconds
+('player', 'bot', 30.0)
 """
 
 from __future__ import annotations
@@ -33,7 +33,14 @@ from .. import games
 from ..bots import Bot, bot_names, make_bot
 from ..errors import IllegalMoveError, RulesError, VncardsError
 
-__all__ = ["TableSession", "SeatState", "ActionRefused", "EngineFault", "DEFAULT_TURN_SECONDS", "timeout_bot_for"]
+__all__ = [
+    "TableSession",
+    "SeatState",
+    "ActionRefused",
+    "EngineFault",
+    "DEFAULT_TURN_SECONDS",
+    "timeout_bot_for",
+]
 
 #: Seconds a seat has for one turn unless the table or the game's rules say otherwise.
 DEFAULT_TURN_SECONDS = 30.0
@@ -205,7 +212,13 @@ class TableSession:
 
     @classmethod
     def from_record(
-        cls, table_id: str, game_name: str, seq: int, meta: Mapping[str, Any], snapshot: str, key: bytes | None
+        cls,
+        table_id: str,
+        game_name: str,
+        seq: int,
+        meta: Mapping[str, Any],
+        snapshot: str,
+        key: bytes | None,
     ) -> TableSession:
         """A stored table, exactly as its last accepted action left it (the engine verifies
         the snapshot, and its signature when the server has a key)."""
@@ -421,13 +434,18 @@ class TableSession:
             "turn_seconds": self.turn_seconds,
             "time_left": {str(s): round(max(0.0, t - now), 1) for s, t in self.deadlines.items()},
             "is_over": over,
-            "hand_result": [t - h for t, h in zip(self.totals, self.hand_start_totals, strict=True)] if over else None,
+            "hand_result": [t - h for t, h in zip(self.totals, self.hand_start_totals, strict=True)]
+            if over
+            else None,
             "payments": self.game.ledger[self.ledger_start :] if over else None,
         }
 
-    def frame(self, seat: int | None, events_from: int = 0, log_from: int = 0) -> dict[str, Any]:
+    def frame(
+        self, seat: int | None, events_from: int = 0, log_from: int = 0, *, with_table: bool = True
+    ) -> dict[str, Any]:
         """The state frame for ``seat`` (``None``: a spectator): only what that seat may see,
-        with the engine events and table-log entries from the given positions on."""
+        with the engine events and table-log entries from the given positions on
+        (``with_table=False`` leaves out the public table, which a broadcast encodes once)."""
         game = self.game
         if seat is None:
             view = game.public_view()
@@ -435,21 +453,24 @@ class TableSession:
             events = game.public_events()
         else:
             view = game.view(seat)
-            legal = [] if game.is_over else game.legal_actions(seat)
+            pending = not game.is_over and seat in game.pending_seats
+            legal = game.legal_actions(seat) if pending else []
             events = game.events_for(seat)
         first_log = self.log[0]["n"] if self.log else self.log_count + 1
-        return {
+        frame = {
             "type": "state",
             "seq": self.seq,
             "generation": self.generation,
             "seat": seat,
-            "table": self.public_table(),
             "view": view,
             "legal_actions": legal,
             "events_from": events_from,
             "events": events[events_from:],
             "log": [e for e in self.log if e["n"] > max(log_from, first_log - 1)],
         }
+        if with_table:
+            frame["table"] = self.public_table()
+        return frame
 
     def event_count(self, seat: int | None) -> int:
         """How many engine events ``seat`` has been sent in full."""
@@ -458,10 +479,15 @@ class TableSession:
     def summary(self) -> dict[str, Any]:
         """One line of the lobby."""
         t = self.public_table()
-        return {k: t[k] for k in ("id", "game", "title", "players", "seats", "hand_number", "totals", "is_over")}
+        return {
+            **{
+                k: t[k]
+                for k in ("id", "game", "title", "players", "seats", "hand_number", "totals", "is_over")
+            },
+            "seq": self.seq,
+        }
 
 
 def dumps(frame: Mapping[str, Any]) -> str:
     """A frame as compact JSON text."""
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
-

@@ -204,7 +204,7 @@ function renderMine(f) {
     const match = legal.find((a) => a.type === "play" && sameCards(splitCards(a.cards), [...S.selected]));
     extra.append(el("button", { class: "primary", id: "play-selected", disabled: match ? null : true, onclick: () => { S.selected.clear(); act(match); } },
       ...both(["Đánh bài đã chọn", "play the selected cards"])), " ",
-      el("button", { onclick: () => { S.selected.clear(); renderMine(S.frame); } }, ...both(["Bỏ chọn", "clear"])));
+      el("button", { id: "clear-selection", onclick: () => { S.selected.clear(); renderMine(S.frame); } }, ...both(["Bỏ chọn", "clear"])));
   }
 }
 
