@@ -19,7 +19,7 @@ from vncards._core import (
     rollout_greedy_choice,
     rollout_sam_success,
 )
-from vncards.bots import bot_names, make_bot
+from vncards.bots import Turn, bot_names, decide, make_bot
 from vncards.bots.shedding import SheddingView, samloc_setup
 from vncards.bots.tusac import TuSacGreedyBot
 from vncards.games import new_game, spec
@@ -239,3 +239,39 @@ def test_maubinh_greedy_plays_the_strongest_arrangement_and_loses_to_the_solver(
     assert game.arrangement(0) == best_arrangement(game.hand(0), objective="strongest")
     summary = simulate("maubinh", 200, ["solver", "greedy"], players=4, jobs=1)
     assert summary.bots["solver"].mean > summary.bots["greedy"].mean
+
+
+# -- the lazy per-move interface (act(Turn)) makes exactly the choices of choose(view, legal) ---
+
+
+@pytest.mark.parametrize("game_name", ["tienlen", "samloc"])
+@pytest.mark.parametrize("bot_name", ["random", "greedy", "montecarlo"])
+def test_act_on_a_turn_plays_the_same_game_as_choose(game_name: str, bot_name: str) -> None:
+    for seed in range(3 if bot_name == "montecarlo" else 12):
+        lazy, eager = new_game(game_name, seed=seed), new_game(game_name, seed=seed)
+        options = {"budget": 40} if bot_name == "montecarlo" else {}
+        lazy_bots = [make_bot(bot_name, game_name, seed=s, rules=lazy.rules, **options) for s in range(4)]
+        eager_bots = [make_bot(bot_name, game_name, seed=s, rules=eager.rules, **options) for s in range(4)]
+        for _ in range(400):
+            if lazy.is_over:
+                break
+            seat = lazy.pending_seats[0]
+            turn = Turn(lazy, seat)
+            assert list(turn.legal_actions) == lazy.legal_actions(seat)
+            if bot_name != "random" and lazy.view(seat).get("phase") != "sam":
+                assert SheddingView.of_game(lazy, seat) == SheddingView.read(lazy.view(seat))
+            lazy.apply(decide(lazy_bots[seat], lazy, seat))
+            eager.apply(eager_bots[seat].choose(eager.view(seat), eager.legal_actions(seat)))
+        assert lazy.is_over and lazy.actions == eager.actions and lazy.settlement == eager.settlement
+
+
+def test_lazy_moves_behave_as_a_list() -> None:
+    g = new_game("tienlen", seed=4)
+    seat = g.pending_seats[0]
+    moves, legal = Turn(g, seat).legal_actions, g.legal_actions(seat)
+    assert len(moves) == len(legal) and moves[-1] == legal[-1] and moves[2:5] == legal[2:5]
+    assert legal[-1] in moves and moves.index(legal[-1]) == len(legal) - 1
+    with pytest.raises(IndexError):
+        moves[len(legal)]
+    other = (seat + 1) % g.players
+    assert list(Turn(g, other).legal_actions) == g.legal_actions(other) == []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -10,7 +12,9 @@ import pytest
 
 from vncards import RulesError
 from vncards.cli import colour_cards
-from vncards.games import parse_rule_options, spec
+from vncards.games import parse_rule_options, rules_schema, spec
+from vncards.simulate import simulate, wilson_interval
+from vncards.words import payment_text, term
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -99,6 +103,7 @@ def test_simulate_json_summary_per_bot() -> None:
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["games"] == 60 and set(data["bots"]) == {"montecarlo", "greedy", "random"}
+    assert [p["bot"] for p in data["positions"].values()] == ["montecarlo", "greedy", "random"]
     assert sum(b["mean_units"] for b in data["bots"].values()) == pytest.approx(0)
     for b in data["bots"].values():
         assert b["seats_played"] == 60 and "events" in b and b["ci95"] >= 0
@@ -122,6 +127,7 @@ def test_simulate_table() -> None:
     out = run("simulate", "tienlen", "--games", "40", "--bots", "greedy,random,greedy,random")
     assert out.returncode == 0, out.stderr
     assert "games/s" in out.stdout and "units/game" in out.stdout and "greedy" in out.stdout
+    assert "Wilson" in out.stdout
 
 
 @pytest.mark.parametrize(
@@ -144,16 +150,16 @@ def test_play_to_the_end(game: str, extra: list[str]) -> None:
 def test_play_explains_bad_input_and_quits() -> None:
     out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="x\n99\n0\nh\nq\n")
     assert out.returncode == 0
-    assert out.stdout.count("is not a move") == 3
-    assert "declares Sâm" in out.stdout and "your hand:" in out.stdout
+    assert out.stdout.count("is not a move") == 2 and out.stdout.count("not allowed: not a card") == 1
+    assert "declare Sâm (báo Sâm)" in out.stdout and "your hand:" in out.stdout
     assert "game abandoned" in out.stdout
 
 
 def test_play_sam_phase_and_claim_windows_are_offered() -> None:
     out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="1\n" * 40)
-    assert "declares Sâm" in out.stdout and "declare_sam: seat=0" in out.stdout
+    assert "declare Sâm (báo Sâm)" in out.stdout and "you: declares Sâm / báo Sâm" in out.stdout
     out = run("play", "tusac", "--seed", "4", stdin="1\n" * 400)
-    assert "claims into" in out.stdout and "on offer:" in out.stdout
+    assert "claim it with your" in out.stdout and "on offer:" in out.stdout
 
 
 def test_play_input_ending_early_is_an_error() -> None:
@@ -163,13 +169,189 @@ def test_play_input_ending_early_is_an_error() -> None:
 
 
 def test_colour_cards() -> None:
-    assert colour_cards("10♥ 3♠ 4♦") == "[bold red]10♥[/bold red] 3♠ [bold red]4♦[/bold red]"
-    assert colour_cards("PR") == "[bold red]PR[/bold red]"
+    assert colour_cards("10♥ 3♠ 4♦") == "[bold red3]10♥[/bold red3] 3♠ [bold red3]4♦[/bold red3]"
+    assert colour_cards("PR") == "[bold red3]PR[/bold red3]"
+
+
+def test_colours_read_on_light_and_dark_terminals() -> None:
+    """No white (invisible on a light terminal) and no plain yellow (unreadable on one): white
+    Tứ Sắc cards take the terminal's own text colour."""
+    from vncards._core import TuSacCard
+
+    codes = [str(TuSacCard(i)) for i in range(28)]
+    markup = colour_cards(" ".join(codes)) + colour_cards("3♠ 3♣ 3♦ 3♥")
+    for bad in ("white", "[bold yellow]", "[yellow]"):
+        assert bad not in markup
+    assert "[bold]PW[/bold]" in markup
 
 
 def test_play_maubinh_with_a_typed_arrangement() -> None:
     stdin = "A♠ K♠ | 2 3 4 | x\n1\n2\n"
     out = run("play", "maubinh", "--seed", "2", "--players", "3", stdin=stdin)
     assert out.returncode == 0, out.stderr
-    assert "not allowed: the back needs 5 cards" in out.stdout
+    assert "not allowed: not a card" in out.stdout
     assert "Settlement" in out.stdout and "solver" in out.stdout
+
+
+# ---- issue #12: the command line speaks to players ----------------------------------------------
+
+SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
+def test_malformed_arrangement_reprompts_with_the_error() -> None:
+    out = run("play", "maubinh", "--seed", "2", "--players", "3", stdin="zz | yy | xx\n3 4\n1\n2\n")
+    assert out.returncode == 0, out.stderr
+    assert 'not allowed: not a card: unknown rank: "zz" at position 0' in out.stdout
+    assert "not allowed: write the three hands as back | middle | front" in out.stdout
+    assert "Settlement" in out.stdout
+
+
+@pytest.mark.parametrize("game", ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"])
+def test_play_speaks_words_not_codes(game: str) -> None:
+    out = run("play", game, "--seed", "3", stdin="1\n2\n" * 400)
+    assert out.returncode == 0, out.stderr
+    assert not SNAKE.findall(out.stdout), SNAKE.findall(out.stdout)[:5]
+    assert "Payments" in out.stdout or "nobody pays" in out.stdout
+
+
+def test_payment_and_category_words() -> None:
+    assert payment_text({"from": 1, "to": 0, "units": 15, "reason": "thoi_2"}) == (
+        "seat 1 pays seat 0: thối 2 (a 2 left in hand): 15"
+    )
+    assert term("straight_flush") == "straight flush / thùng phá sảnh"
+    for code in ["cards_left", "thoi_black_two", "cong", "den_lang", "back:four_of_a_kind", "instant:dragon"]:
+        assert "_" not in term(code)
+
+
+def test_tusac_hands_by_name_and_a_drawn_hand() -> None:
+    out = run("play", "tusac", "--seed", "13", stdin="1\n" * 600)  # a seed whose hand is drawn
+    assert out.returncode == 0, out.stderr
+    hand = next(line for line in out.stdout.splitlines() if line.startswith("your hand:"))
+    assert "Tướng" in hand or "Chốt" in hand or "Xe" in hand
+    assert not re.search(r"\b[KAERCHP][YRGW]\b", hand)
+    assert "hand drawn (hòa)" in out.stdout
+
+
+def test_typed_cards_and_forced_passes_and_h() -> None:
+    # Seat 0 holds 3♠ and 3♥ at seed 3 and leads: type the pair instead of its number.
+    out = run("play", "tienlen", "--seed", "3", stdin="3♠3♥\nh\n" + "1\n" * 300)
+    assert out.returncode == 0, out.stderr
+    assert "you: pair / đôi: 3♠ 3♥" in out.stdout
+    first_menu = out.stdout.split("your move>")[0]
+    assert out.stdout.count("1. play") > first_menu.count("1. play")
+    assert "you pass (forced)" in out.stdout
+    typed = run("play", "tienlen", "--seed", "3", stdin="3s\n" + "1\n" * 300)
+    assert "you: single / lẻ: 3♠" in typed.stdout
+    tusac = run("play", "tusac", "--seed", "4", stdin="Sĩ vàng\n" + "1\n" * 600)
+    assert "you discard Sĩ vàng" in tusac.stdout
+
+
+def test_typed_illegal_cards_are_explained() -> None:
+    out = run("play", "tienlen", "--seed", "3", stdin="4c\n2h 2h\nq\n")
+    assert out.returncode == 0
+    assert "not allowed: the first play must include 3♠" in out.stdout
+    assert "not allowed: not a card" in out.stdout and "game abandoned" in out.stdout
+
+
+@pytest.mark.parametrize("game", ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"])
+def test_rules_command_lists_every_option(game: str) -> None:
+    out = run("rules", game)
+    assert out.returncode == 0, out.stderr
+    for option in rules_schema(game):
+        default = (
+            str(option["default"]).lower() if isinstance(option["default"], bool) else str(option["default"])
+        )
+        assert f"{option['name']} = {default}" in out.stdout
+        assert option["description"] in out.stdout
+    data = json.loads(run("rules", game, "--json").stdout)
+    assert data == rules_schema(game)
+
+
+def test_simulate_help_and_seat_count() -> None:
+    text = run("simulate", "--help").stdout
+    assert "(default: random)" in text and "%%" not in text and "95%" in text
+    assert "maubinh: random, greedy, solver" in " ".join(text.split())
+    out = run("simulate", "tienlen", "--bots", "greedy,random,greedy", "--players", "4")
+    assert out.returncode == 2 and "3 bots for 4 seats" in out.stderr
+
+
+def test_simulate_json_keys_identical_bots_by_position() -> None:
+    out = run("simulate", "tienlen", "--games", "12", "--bots", "greedy,greedy,random,random", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert list(data["positions"]) == ["0", "1", "2", "3"]
+    assert all(p["seats_played"] == 12 for p in data["positions"].values())
+    for p in data["positions"].values():
+        low, high = p["win_rate_wilson95"]
+        assert 0 <= low <= p["win_rate"] <= high <= 1
+
+
+def test_wilson_interval_is_never_empty() -> None:
+    low, high = wilson_interval(0, 500)
+    assert low == 0 and 0.005 < high < 0.01
+    low, high = wilson_interval(500, 500)
+    assert 0.99 < low < 1 and high > 0.9999
+
+
+def test_duplicate_mode_replays_each_deal_in_every_rotation() -> None:
+    # Two identical deterministic bots: each deal played from both seats cancels exactly.
+    dup = simulate("tienlen", 40, ["greedy", "greedy"], jobs=1, duplicate=True)
+    assert [st.units for st in dup.positions.values()] == [0, 0]
+    assert simulate("tienlen", 3, ["greedy", "greedy"], jobs=1, duplicate=True).games == 4
+    out = run("simulate", "tienlen", "--games", "8", "--bots", "greedy,random", "--duplicate")
+    assert out.returncode == 0 and "duplicate deals" in out.stdout
+
+
+def test_deal_five_players() -> None:
+    out = run("deal", "--players", "5", "--seed", "1")
+    assert out.returncode == 0 and out.stdout.count("seat") == 5
+    assert all(len(line.split(": ")[1].split()) == 10 for line in out.stdout.splitlines())
+    bad = run("deal", "--players", "5", "--cards", "13")
+    assert bad.returncode == 2 and "5 players × 13 cards = 65 cards, but the deck has 52" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("deal", "--seed", "1"),
+        ("rules", "tienlen"),
+        ("arrange", "AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d"),
+        ("simulate", "samloc", "--games", "6", "--bots", "greedy"),
+        ("play", "tusac", "--seed", "3"),
+        ("--help",),
+    ],
+)
+def test_ascii_for_every_command(args: tuple[str, ...]) -> None:
+    stdin = "1\n" * 600
+    flagged = run("--ascii", *args, stdin=stdin)
+    assert flagged.returncode == 0, flagged.stderr
+    assert flagged.stdout.isascii() and flagged.stdout.strip()
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    fallback = subprocess.run(
+        [sys.executable, "-m", "vncards", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=120,
+        env=env,
+    )
+    assert fallback.returncode == 0, fallback.stderr
+    assert fallback.stdout == flagged.stdout or args[0] in ("simulate", "--help")
+
+
+def test_ascii_play_accepts_ascii_cards() -> None:
+    out = run("play", "tienlen", "--seed", "3", "--ascii", stdin="3s 3h\nq\n")
+    assert "you: pair / doi: 3s 3h" in out.stdout
+
+
+def test_arrange_reports_an_instant_win_alone() -> None:
+    out = run("arrange", "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As")
+    assert out.returncode == 0, out.stderr
+    assert (
+        "instant win: dragon flush / rồng cuốn" in out.stdout
+        and "expected" not in out.stdout.split("\n", 1)[1]
+    )
+    plain = run("arrange", "AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d")
+    assert "straight flush / thùng phá sảnh" in plain.stdout and "expected" in plain.stdout
+    text = " ".join(run("arrange", "--help").stdout.split())
+    assert "--objective" in text and "strongest: the strongest back" in text

@@ -32,6 +32,7 @@ from vncards.maubinh import (
 )
 
 LOWEST = Rules(wheel="lowest")
+SCOOP = Rules(scoop=True)  # the sập hầm house rule
 Hands = tuple[str, str, str]
 
 
@@ -299,11 +300,13 @@ def test_a_tied_hand_pays_nothing_and_prevents_the_scoop() -> None:
 
 
 def test_scoop_doubles_the_total_and_is_an_option() -> None:
-    s = settle_itemised([A, C])
+    """Seed 004: "Kết quả là tổng của những chi thắng - thua": the plain sum by default; the
+    sập hầm doubling is the ``scoop`` house rule."""
+    assert settle([A, C]) == [3, -3]
+    s = settle_itemised([A, C], SCOOP)
     assert s.totals == [6, -6]
     assert entries(s.ledger)[-1] == (1, 0, 3, "scoop")
-    assert settle([A, C], Rules(scoop=False)) == [3, -3]
-    assert settle([C, A]) == [-6, 6]
+    assert settle([C, A], SCOOP) == [-6, 6]
 
 
 BONUS_LOSER_FRONT = ("9♠ 9♥ 10♦ J♣ Q♠", "8♠ 8♥ 2♦ 3♣ Q♦", "5♠ 6♥ 7♦")
@@ -341,13 +344,15 @@ BONUS_CASES = [
         5,
     ),
 ]
+BACK_STRAIGHT_FLUSH = BONUS_CASES[-1]
 
 
 @pytest.mark.parametrize(("winner", "loser", "reason", "units"), BONUS_CASES)
 def test_bonus_hand_values(winner: Hands, loser: Hands, reason: str, units: int) -> None:
     all_distinct(winner, loser)
     assert not is_fouled(winner) and not is_fouled(loser)
-    s = settle_itemised([winner, loser], Rules(scoop=False))
+    rules = Rules(back_straight_flush_units=5) if reason == "back:straight_flush" else Rules()
+    s = settle_itemised([winner, loser], rules)
     assert (1, 0, units, reason) in entries(s.ledger)
     assert s.totals[0] == sum(e[2] if e[1] == 0 else -e[2] for e in entries(s.ledger))
 
@@ -375,7 +380,7 @@ def test_scoop_doubles_bonuses_too() -> None:
     winner = ("A♠ A♥ A♦ A♣ 2♠", "3♠ 4♥ 5♦ 6♣ 7♠", "K♦ Q♣ 9♥")
     loser = ("9♠ 9♦ 10♦ J♣ Q♠", "K♠ Q♥ 2♦ 4♣ 6♠", "5♠ 6♥ 7♦")
     all_distinct(winner, loser)
-    s = settle_itemised([winner, loser])
+    s = settle_itemised([winner, loser], SCOOP)
     assert entries(s.ledger) == [
         (1, 0, 4, "back:four_of_a_kind"),
         (1, 0, 1, "middle"),
@@ -416,7 +421,7 @@ def test_instant_winner_is_paid_by_every_opponent_without_comparing() -> None:
     dragon = "2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♣"
     opp1, opp2 = OPP1, OPP2
     all_distinct(dragon, opp1, opp2)
-    s = settle_itemised([dragon, opp1, opp2])
+    s = settle_itemised([dragon, opp1, opp2], SCOOP)
     assert s.totals == [24, -6, -18] and s.instants == ["dragon", None, None]
     assert (1, 0, 12, "instant:dragon") in entries(s.ledger)
     assert (2, 0, 12, "instant:dragon") in entries(s.ledger)
@@ -477,13 +482,19 @@ def test_settlement_is_the_sum_over_pairs_and_zero_sum_for_two_to_four() -> None
 
 
 def test_exact_four_player_ledger() -> None:
-    s = settle_itemised(SEATS4)
+    s = settle_itemised(SEATS4, SCOOP)
     # 0 vs 1: scoop 3 -> 6; 0 vs 2: +1; 0 vs 3: 0 loses back (AA1010 > AAKK? no: AAKK wins)...
     # computed independently from the pairwise ledger below
     totals = net_totals(s.ledger, 4)
     assert totals == s.totals and sum(s.totals) == 0
     assert (1, 0, 3, "scoop") in entries(s.ledger)
-    assert s.totals[0] == sum(settle([SEATS4[0], SEATS4[j]])[0] for j in (1, 2, 3))
+    assert s.totals[0] == sum(settle([SEATS4[0], SEATS4[j]], SCOOP)[0] for j in (1, 2, 3))
+    scoops = [(f, t, u) for f, t, u, why in entries(s.ledger) if why == "scoop"]
+    plain = settle(SEATS4)  # the plain sum: the same ledger without the doublings
+    assert plain == [
+        s.totals[k] - sum(u for _, t, u in scoops if t == k) + sum(u for f, _, u in scoops if f == k)
+        for k in range(4)
+    ]
 
 
 def test_scoop_all_doubles_again_only_as_an_option() -> None:
@@ -491,21 +502,21 @@ def test_scoop_all_doubles_again_only_as_an_option() -> None:
     weak1: Hands = ("3♥ 5♣ 7♥ 9♦ J♣", "2♥ 4♥ 6♥ 8♥ 10♠", "2♣ 6♦ 7♣")
     weak2: Hands = ("3♠ 5♦ 7♦ 9♣ J♦", "2♦ 4♦ 6♠ 8♣ 10♦", "3♣ 4♠ 6♣")
     all_distinct(strong, weak1, weak2)
-    plain = settle_itemised([strong, weak1, weak2])
+    plain = settle_itemised([strong, weak1, weak2], SCOOP)
     assert plain.totals[0] == 12  # two scoops of 6
-    doubled = settle_itemised([strong, weak1, weak2], Rules(scoop_all=True))
+    doubled = settle_itemised([strong, weak1, weak2], Rules(scoop=True, scoop_all=True))
     assert [d - p for d, p in zip(doubled.totals, plain.totals, strict=True)] == [12, -6, -6]
     assert sum(1 for e in doubled.ledger if e["reason"] == "scoop_all") == 2
     # scooping only one of two opponents is no sập làng
     third: Hands = ("A♣ A♦ 10♣ 10♥ 5♥", "K♠ K♥ Q♣ J♠ 9♥", "Q♦ 8♦ 7♠")  # wins the middle
     all_distinct(strong, weak1, third)
-    mixed = settle([strong, weak1, third], Rules(scoop_all=True))
-    assert mixed == settle([strong, weak1, third])
+    mixed = settle([strong, weak1, third], Rules(scoop=True, scoop_all=True))
+    assert mixed == settle([strong, weak1, third], SCOOP)
 
 
 def test_scoop_all_with_two_players_reading() -> None:
     """Reading kept: sập làng needs 3–4 players; heads-up a scoop is only doubled once."""
-    assert settle([A, C], Rules(scoop_all=True)) == [6, -6]
+    assert settle([A, C], Rules(scoop=True, scoop_all=True)) == [6, -6]
 
 
 def test_settle_accepts_thirteen_cards_and_arranges_them() -> None:
@@ -781,7 +792,10 @@ def oracle(seats: list[Arrangement | None], rules: Rules) -> list[int]:
                 hi, hj = getattr(ai, pos), getattr(aj, pos)
                 c = compare_hands(hi, hj, rules)
                 winner_hand = hi if c > 0 else hj
-                units = BONUS.get((pos, hand_category(winner_hand, rules)), 1) if c else 0
+                category = hand_category(winner_hand, rules)
+                units = BONUS.get((pos, category), 1) if c else 0
+                if c and (pos, category) == ("back", "straight_flush"):
+                    units = rules.back_straight_flush_units
                 amt += c * units
                 results.append(c)
             if rules.scoop and len(set(results)) == 1 and results[0] != 0:
@@ -810,7 +824,10 @@ def test_settlement_matches_the_rules_tables_on_random_tables() -> None:
     for _ in range(250):
         n = rnd.choice([2, 3, 4])
         rules = Rules(
-            wheel=rnd.choice(["second", "lowest"]), scoop=rnd.random() < 0.7, scoop_all=rnd.random() < 0.5
+            wheel=rnd.choice(["second", "lowest"]),
+            scoop=rnd.random() < 0.7,
+            scoop_all=rnd.random() < 0.5,
+            back_straight_flush_units=rnd.choice([1, 5]),
         )
         deck = list(range(52))
         rnd.shuffle(deck)
@@ -839,9 +856,16 @@ def test_settlement_matches_the_rules_tables_on_random_tables() -> None:
 
 def test_rules_defaults_follow_the_rules_file() -> None:
     r = Rules()
-    assert (r.wheel, r.scoop, r.scoop_all) == ("second", True, False)
+    assert (r.wheel, r.scoop, r.scoop_all, r.back_straight_flush_units) == ("second", False, False, 1)
     assert r.replace(scoop_all=True).scoop_all and not r.scoop_all
-    for bad in ({"wheel": "first"}, {"scoop": "yes"}, {"nonsense": 1}):
+    for bad in (
+        {"wheel": "first"},
+        {"scoop": "yes"},
+        {"nonsense": 1},
+        {"back_straight_flush_units": 0},
+        {"back_straight_flush_units": 25},
+        {"back_straight_flush_units": True},
+    ):
         with pytest.raises(RulesError):
             r.replace(**bad)
 

@@ -205,9 +205,25 @@ def test_only_the_first_declarer_counts_and_leads() -> None:
 def test_sam_success_each_pays_20_and_nothing_else() -> None:
     g = dealt(HANDS, leader=1)
     g.declare_sam(1)
-    act(g, "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦", None, None, None)
+    act(g, "2♠ 2♣ 2♦", None, None, None)
     assert g.current_seat == 1 and g.table is None  # the declarer leads every round
-    act(g, "2♠ 2♣ 2♦")  # finishing on 2s does not matter to a Sâm
+    act(g, "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦")
+    assert g.is_over and g.winner == 1
+    assert led(g) == [(0, 1, 20, "sam"), (2, 1, 20, "sam"), (3, 1, 20, "sam")]
+
+
+def test_sam_declarer_may_finish_on_two_only_by_the_house_rule() -> None:
+    g = dealt(HANDS, leader=1)
+    g.declare_sam(1)
+    act(g, "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦", None, None, None)
+    before = g.to_json()
+    with pytest.raises(IllegalMoveError) as e:
+        g.play(1, "2♠ 2♣ 2♦")  # "Không được để 2 cuối": a declarer too
+    assert e.value.reason == "cannot_finish_on_two" and g.to_json() == before
+    g = dealt(HANDS, leader=1, rules=Rules(sam_may_finish_on_two=True))
+    g.declare_sam(1)
+    act(g, "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦", None, None, None)
+    act(g, "2♠ 2♣ 2♦")  # finishing on 2s does not matter to a Sâm under the house rule
     assert g.is_over and g.winner == 1
     assert led(g) == [(0, 1, 20, "sam"), (2, 1, 20, "sam"), (3, 1, 20, "sam")]
 
@@ -415,7 +431,7 @@ def test_bao_mot_enforce() -> None:
 
 @pytest.mark.parametrize(("twos", "units"), [("2♠", 15), ("2♠ 2♥", 30)])
 def test_finish_on_two_penalized(twos: str, units: int) -> None:
-    g = table([twos, "5♠ 6♠", "5♦ 6♦", "8♠ 9♠ 2♦"])
+    g = table([twos, "5♠ 6♠", "5♦ 6♦", "8♠ 9♠ 2♦"], rules=Rules(finish_on_two="penalized"))
     act(g, twos)
     assert g.is_over and g.winner is None
     assert led(g) == [(0, s, units, "finish_on_two") for s in (1, 2, 3)]
@@ -428,7 +444,7 @@ def test_finish_on_two_allowed_option() -> None:
 
 
 def test_finish_on_two_forbidden() -> None:
-    rules = Rules(finish_on_two="forbidden")
+    rules = Rules()  # seed 002: "Không được để 2 cuối"
     g = table(["2♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"], turn=3, rules=rules)
     act(g, "8♠")
     assert g.legal_plays() == []
@@ -536,7 +552,8 @@ def test_rules_defaults_and_bad_options() -> None:
 
     r = Rules()
     assert (r.low_straights, r.quad_beats_pair_of_twos, r.sam_block_pays) == (False, False, "blocker")
-    assert (r.bao_mot_scope, r.bao_mot_mode, r.finish_on_two) == ("all", "penalize", "penalized")
+    assert (r.bao_mot_scope, r.bao_mot_mode, r.finish_on_two) == ("all", "penalize", "forbidden")
+    assert (r.bao_mot_den, r.sam_may_finish_on_two) == ("cards", False)
     with pytest.raises(RulesError):
         r.replace(sam_block_pays="nobody")
     with pytest.raises(RulesError):

@@ -815,7 +815,7 @@ def test_rules_presets_and_inconsistent_options() -> None:
     from vncards import RulesError
 
     assert Rules() == SOUTH and SOUTH.scoring == "count" and SOUTH.ending == "first_out"
-    assert SOUTH.finish_on_two == "allowed" and SOUTH.bomb_after_pass == "four_pair_sequence"
+    assert SOUTH.finish_on_two == "allowed" and SOUTH.bomb_after_pass == "none"
     assert SOUTH.first_lead == "three_of_spades" and SOUTH.ket_3_bich and SOUTH.quad_beats_pair_of_twos
     assert NORTH.finish_on_two == "penalized" and NORTH.single_follows_suit
     with pytest.raises(RulesError):

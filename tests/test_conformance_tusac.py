@@ -29,7 +29,8 @@ from vncards.tusac import (
     win_score,
 )
 
-NO_ODD = Rules(odd_total_required=False)
+NO_ODD = Rules(odd_total="off")
+MIN_RAC = Rules(bung_rule="min_rac")
 
 
 def claims(g: Game, seat: int) -> set[tuple[str, tuple[str, ...]]]:
@@ -238,7 +239,9 @@ def test_entitled_seat_may_claim_into_any_meld() -> None:
     assert {m.kind for m in legal_claims("AY", "KY")} == {"general"}  # a lone Tướng
     assert {m.kind for m in legal_claims("CW HW PY", "RW")} == {"chariot_set"}
     assert {m.kind for m in legal_claims("PY PR AW", "PG")} == {"three_soldiers"}
-    assert {m.kind for m in legal_claims("PY PR PG AW", "PW")} == {"four_soldiers"}
+    assert {m.kind for m in legal_claims("PY PR PG AW", "PW", rules=MIN_RAC)} == {"four_soldiers"}
+    # without the min-rác rule the three Chốt may also take it into a new 3 Chốt
+    assert {m.kind for m in legal_claims("PY PR PG AW", "PW")} == {"four_soldiers", "three_soldiers"}
     assert {m.kind for m in legal_claims("HY HY AY", "HY")} == {"claimed_triple"}
     assert {m.kind for m in legal_claims("HY HY HY AY", "HY")} == {"claimed_quad"}
 
@@ -262,7 +265,7 @@ def test_out_of_turn_only_triple_quad_or_win() -> None:
 
 
 def test_priority_win_beats_quad_even_from_a_farther_seat() -> None:
-    g = build(["HG AY AY EW CW", "", "HG HG HG CG", "RG CG"], reserve="HG", exact=(3,))
+    g = build(["HG AY AY EW CW", "", "HG HG HG CG", "RG CG"], reserve="HG", exact=(3,), rules=MIN_RAC)
     play(g, 0, "discard", card="HG")
     assert set(g.pending_seats) == {2, 3}
     assert options(g, 2) == {"claim:claimed_quad"} and "win" in options(g, 3)
@@ -347,15 +350,37 @@ def test_nobody_claims_the_offer_goes_dead_and_the_entitled_seat_turns_up() -> N
 # ---- constraints -----------------------------------------------------------------------------
 
 
-def test_bai_bung_example_xe_xe_phao_ma() -> None:
-    assert {str(m) for m in legal_claims("RR RR CR HR", "RR")} == {
-        "pair[RR RR]",
-        "chariot_set[CR HR RR]",
-    } or {(m.kind, tuple(sorted(str(c) for c in m.cards))) for m in legal_claims("RR RR CR HR", "RR")} == {
+def test_bai_bung_seed_example_xe_phao_ma_ma() -> None:
+    """Seed 003: "Nếu người chơi đang có trong tay bộ Xe-Pháo-Mã-Mã mà người chơi đánh con
+    “mã” thì người chơi sẽ không còn được ăn mà thay vào đó cần đợi người chơi đánh cặp
+    “xe-pháo” thì người chơi mới hoàn toàn có thể ăn để tạo thành cặp"."""
+    assert legal_claims("RR CR HR HR PY HY", "HR") == []
+    assert [str(m) for m in legal_claims("RR CR HR HR PY HY", "RR")] == ["pair[RR RR]"]
+    assert [str(m) for m in legal_claims("RR CR HR HR PY HY", "CR")] == ["pair[CR CR]"]
+    for hand, doubled in (("RR RR CR HR", "RR"), ("RR CR CR HR", "CR")):
+        assert legal_claims(hand, doubled) == []
+        assert legal_claims(hand, doubled, entitled=False) == []  # not even the triple
+    g = build(
+        ["HR AY AY EW CG", "RR CR HR HR PY PR", "", ""],
+        rules=Rules(claim_window="every_seat"),
+        reserve="HR",
+        window="every_seat",
+    )
+    play(g, 0, "discard", card="HR")
+    assert claims(g, 1) == set() and 1 in g.pending_seats
+    refused(g, "bai_bung", 1, "claim", meld="pair", cards=["HR"])
+    refused(g, "bai_bung", 1, "claim", meld="claimed_triple", cards=["HR", "HR"])
+
+
+def test_bai_bung_min_rac_xe_xe_phao_ma() -> None:
+    assert {
+        (m.kind, tuple(sorted(str(c) for c in m.cards)))
+        for m in legal_claims("RR RR CR HR", "RR", rules=MIN_RAC)
+    } == {
         ("pair", ("RR", "RR")),
         ("chariot_set", ("CR", "HR", "RR")),
     }
-    g = build(["RR AY AY EW CG", "RR RR CR HR PY PR", "", ""])
+    g = build(["RR AY AY EW CG", "RR RR CR HR PY PR", "", ""], rules=MIN_RAC)
     play(g, 0, "discard", card="RR")
     assert claims(g, 1) == {("pair", ("RR",)), ("chariot_set", ("CR", "HR"))}
     refused(g, "bai_bung", 1, "claim", meld="claimed_triple", cards=["RR", "RR"])
@@ -373,10 +398,18 @@ def test_a_khap_is_never_split() -> None:
 
 
 def test_completed_sets_are_never_broken_but_three_chot_take_the_fourth() -> None:
-    assert legal_claims("RR CR HR EW", "CR") == []
-    assert legal_claims("KR AR ER EW", "AR") == []
-    assert legal_claims("RR CR HR EW", "RR") == []  # no pair from the set's Xe
-    assert [m.kind for m in legal_claims("PY PR PG AW", "PW")] == ["four_soldiers"]
+    assert legal_claims("KR AR ER EW", "AR", rules=MIN_RAC) == []
+    assert [m.kind for m in legal_claims("KR AR ER EW", "AR")] == ["general_set"]  # no pair
+    assert legal_claims("RR CR HR EW", "CR", rules=MIN_RAC) == []
+    assert legal_claims("RR CR HR EW", "RR", rules=MIN_RAC) == []  # no pair from the set's Xe
+    assert [m.kind for m in legal_claims("PY PR PG AW", "PW", rules=MIN_RAC)] == ["four_soldiers"]
+
+
+def test_a_completed_xe_phao_ma_may_be_broken_under_the_seed_rule() -> None:
+    """The seed's bài bụng example breaks a Xe–Pháo–Mã to make a pair, so only the min_rac
+    rule keeps one whole."""
+    assert "pair[CR CR]" in {str(m) for m in legal_claims("RR CR HR EW", "CR")}
+    assert "pair[RR RR]" in {str(m) for m in legal_claims("RR CR HR EW", "RR", rules=Rules(bung_rule="off"))}
 
 
 def test_reforming_the_same_set_reading() -> None:
@@ -648,7 +681,7 @@ def test_claim_refusals_name_the_rule() -> None:
 
 
 def test_claim_refusals_breaks_set_and_bai_bung() -> None:
-    rules = Rules(claim_window="every_seat")
+    rules = Rules(claim_window="every_seat", bung_rule="min_rac")
     g = build(["HR AY AY EW CW", "RR CR HR RR", "", ""], rules=rules, reserve="HR", window="every_seat")
     play(g, 0, "discard", card="HR")
     assert claims(g, 1) == set()
@@ -714,13 +747,14 @@ def test_mid_hand_snapshot_with_payments_is_rejected() -> None:
 
 def test_rules_defaults_follow_the_rules_file() -> None:
     r = Rules()
-    assert (r.triple_optional, r.discard_rule, r.odd_total_required, r.draw_at_stock, r.payment) == (
+    assert (r.triple_optional, r.discard_rule, r.odd_total, r.draw_at_stock, r.payment) == (
         False,
         "penalize",
-        True,
+        "hand",
         7,
         "per_lenh",
     )
+    assert (r.bung_rule, r.set_lenh, r.tuong_as_ty) == ("seed", 1, True)
     assert r.replace(payment="flat").payment == "flat" and r.payment == "per_lenh"
     for bad in ({"payment": "x"}, {"discard_rule": "x"}, {"draw_at_stock": -1}, {"nonsense": 1}):
         with pytest.raises(RulesError):
@@ -728,14 +762,14 @@ def test_rules_defaults_follow_the_rules_file() -> None:
 
 
 def test_random_games_respect_the_claim_rules() -> None:
-    """Every claim, discard and dead offer of random games, checked against §5: no Tướng is
-    discarded, out of turn only triples and quads are claimed, a khạp holder's fourth copy
+    """Every claim, discard and dead offer of random games, checked against the rules: no
+    Tướng is discarded but as the tỳ (``tuong_as_ty``), out of turn only triples and quads are claimed, a khạp holder's fourth copy
     never goes unclaimed unless someone wins it, a turned-up Tướng the turner could claim is
     never dead, and a draw leaves ``draw_at_stock`` cards."""
     rule_sets = [
         Rules(),
-        Rules(discard_rule="enforce", payment="flat"),
-        Rules(triple_optional=True, draw_at_stock=0),
+        Rules(discard_rule="enforce", payment="flat", bung_rule="min_rac", tuong_as_ty=False),
+        Rules(triple_optional=True, draw_at_stock=0, bung_rule="off", odd_total="off", set_lenh=0),
     ]
     for i in range(120):
         rnd, players, rules = random.Random(i), 2 + i % 3, rule_sets[i % 3]
@@ -752,7 +786,7 @@ def test_random_games_respect_the_claim_rules() -> None:
                 g.auto_play(seat)
             for e in g.events[start:]:
                 if e["type"] == "discard":
-                    assert e["card"][0] != "K"
+                    assert e["card"][0] != "K" or (e["opening"] and rules.tuong_as_ty), (i, e)
                 if e["type"] in ("claim", "win", "dead") and offer is not None:
                     k, origin, src = offer["card"], offer["seat"], offer["source"]
                     entitled = (origin + 1) % players if src == "discard" else origin

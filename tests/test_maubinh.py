@@ -92,10 +92,10 @@ def test_hand_by_hand_one_unit_each() -> None:
     assert s.fouled == [False, False] and s.instants == [None, None]
 
 
-def test_scoop_doubles_and_can_be_turned_off() -> None:
-    assert settle([A, C]) == [6, -6]
-    assert settle([A, C], Rules(scoop=False)) == [3, -3]
-    assert [e["reason"] for e in settle_itemised([A, C]).ledger][-1] == "scoop"
+def test_scoop_is_a_house_rule_off_by_default() -> None:
+    assert settle([A, C]) == [3, -3]
+    assert settle([A, C], Rules(scoop=True)) == [6, -6]
+    assert [e["reason"] for e in settle_itemised([A, C], Rules(scoop=True)).ledger][-1] == "scoop"
 
 
 L1 = ("9♠ 9♥ 10♦ J♣ Q♠", "8♠ 8♥ 2♦ 3♣ Q♦", "5♠ 6♥ 7♦")
@@ -119,7 +119,8 @@ L5 = ("9♠ 9♥ 10♦ J♣ Q♠", "K♠ Q♥ 2♦ 4♣ 6♠", "5♠ 6♥ 7♦")
 def test_bonus_hands(
     winner: tuple[str, str, str], loser: tuple[str, str, str], reason: str, units: int
 ) -> None:
-    entries = settle_itemised([winner, loser], Rules(scoop=False)).ledger
+    rules = Rules(back_straight_flush_units=5) if reason == "back:straight_flush" else Rules()
+    entries = settle_itemised([winner, loser], rules).ledger
     assert {"from": 1, "to": 0, "units": units, "reason": reason} in entries
 
 
@@ -151,8 +152,8 @@ def test_scoop_all_doubles_again_with_three_or_more() -> None:
     weak1 = C
     weak2 = ("3♠ 5♦ 7♦ 9♣ J♦", "2♦ 4♦ 6♠ 8♣ 10♦", "3♣ 4♠ 6♣")
     strong = ("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♥ 9♠ 8♠")
-    plain = settle([strong, weak1, weak2])
-    doubled = settle([strong, weak1, weak2], Rules(scoop_all=True))
+    plain = settle([strong, weak1, weak2], Rules(scoop=True))
+    doubled = settle([strong, weak1, weak2], Rules(scoop=True, scoop_all=True))
     assert plain[0] == 12 and doubled[0] == 24
     assert sum(plain) == 0 and sum(doubled) == 0
 
@@ -378,7 +379,8 @@ def test_snapshot_mid_hand_round_trip_and_validation() -> None:
 
 def test_rules_options() -> None:
     r = Rules()
-    assert (r.wheel, r.scoop, r.scoop_all, r.time_limit) == ("second", True, False, 45)
+    assert (r.wheel, r.scoop, r.scoop_all, r.time_limit) == ("second", False, False, 45)
+    assert r.back_straight_flush_units == 1
     with pytest.raises(RulesError):
         Rules(wheel="middle")  # type: ignore[arg-type]
     with pytest.raises(RulesError):

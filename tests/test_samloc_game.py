@@ -46,8 +46,8 @@ def test_sam_declarations_in_turn_from_the_nominal_leader() -> None:
     assert g.phase == "play" and g.current_seat == 2 and g.sam_declarer is None
 
 
-def test_sam_success_pays_twenty_each_and_ignores_the_final_two() -> None:
-    g = dealt(SAM_HANDS, leader=0)
+def test_sam_success_pays_twenty_each_and_ignores_the_final_two_by_the_house_rule() -> None:
+    g = dealt(SAM_HANDS, leader=0, rules=Rules(sam_may_finish_on_two=True))
     g.decline_sam(0)
     g.declare_sam(1)
     assert g.phase == "play" and g.current_seat == 1 and g.sam_declarer == 1
@@ -139,6 +139,18 @@ def test_bao_mot_violation_then_den_lang() -> None:
     g.pass_turn(3)
     g.play(0, "K♠")
     assert g.is_over and g.winner == 0
+    # Seat 1 pays every card the losers hold, 1 unit each: its own 2 (A♥ 9♣), seat 2's 5
+    # (3♠ 4♥ 6♦ 8♣ 2♣) and seat 3's 4.
+    assert reasons(g) == [(1, 0, 11, "den_lang")]
+    assert g.settlement == [11, -11, 0, 0]
+
+
+def test_bao_mot_den_lang_payments_option() -> None:
+    g = midhand(BAO_HANDS, BAO_PLAYED, turn=1, rules=Rules(bao_mot_den="payments"))
+    g.play(1, "5♦")
+    g.pass_turn(2)
+    g.pass_turn(3)
+    g.play(0, "K♠")
     # Seat 1 pays what every loser would have paid: 2 (A♥ 9♣) + 15 + 4 (2♣ and four cards)
     # + 4 (seat 3's four cards).
     assert reasons(g) == [(1, 0, 25, "den_lang")]
@@ -216,7 +228,7 @@ def test_finish_on_two_pair_pays_per_two() -> None:
         "3♥ 4♣ 5♣ 6♥ 8♥",
         "9♥ 10♦ J♦ Q♦ K♦ A♦ J♣",
     ]
-    g = midhand(hands, played, turn=0)
+    g = midhand(hands, played, turn=0, rules=Rules(finish_on_two="penalized"))
     g.play(0, "2♠ 2♥")
     assert g.settlement == [-90, 30, 30, 30]
 
@@ -290,7 +302,7 @@ def test_quad_on_pair_of_twos_option() -> None:
         "4♥ 5♥ 6♥ 9♥ 10♥ 8♠ 8♣ 8♦",
         "6♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ A♣",
     ]
-    g = midhand(hands, played, turn=0)
+    g = midhand(hands, played, turn=0, rules=Rules(finish_on_two="penalized"))
     g.play(0, "2♠ 2♥")
     assert g.legal_actions(1) == [{"type": "pass", "seat": 1}]
     g2 = midhand(hands, played, turn=0, rules=Rules(quad_beats_pair_of_twos=True))

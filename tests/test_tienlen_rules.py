@@ -3,9 +3,13 @@ rules object."""
 
 from __future__ import annotations
 
+import collections.abc
 import pickle
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vncards import Card, RulesError, tienlen
 from vncards.tienlen import Rules
@@ -185,3 +189,34 @@ def test_batch_and_loop_entry_points() -> None:
     assert shedding_count_leads_batch([hand, to_mask("3♠ 4♠")], SOUTH.core) == [82, 2]
     assert shedding_legal_plays_loop(hand, None, SOUTH.core, 10) == 820
     assert shedding_legal_plays_loop(hand, "9♠", SOUTH.core, 1) == len(tienlen.legal_plays(hand, "9♠"))
+
+
+# -- the lazy result of legal_plays and the mask API ---------------------------------------------
+
+
+def test_legal_plays_is_a_lazy_sequence_equal_to_its_list() -> None:
+    plays = tienlen.legal_plays("3♠3♣ 4♦4♥ 5♠5♦ 6♣ 7♥ 8♠ 9♦ J♣ Q♣ 2♥")
+    items = list(plays)
+    assert isinstance(plays, collections.abc.Sequence)
+    assert len(plays) == len(items) == 82 and plays == items and plays == tuple(items)
+    assert plays[0] == items[0] and plays[-1] == items[-1] and plays[5:9] == items[5:9]
+    assert items[3] in plays and tienlen.classify("K♠") not in plays
+    assert plays.masks == [c.mask for c in items]
+    assert pickle.loads(pickle.dumps(plays)) == items
+    assert repr(plays) == repr(items)
+    with pytest.raises(IndexError):
+        plays[82]
+    assert tienlen.legal_plays("3♠", "2♥") == [] and not tienlen.legal_plays("3♠", "2♥")
+
+
+@given(st.integers(0, 2**52 - 1), st.booleans())
+def test_legal_play_masks_are_the_masks_of_legal_plays(deck_bits: int, north: bool) -> None:
+    hand = 0
+    for i in range(52):
+        if deck_bits >> i & 1 and hand.bit_count() < 13:
+            hand |= 1 << i
+    rules = tienlen.Rules.north() if north else None
+    for table in (None, "5♦", "7♠7♣", "3♣4♣5♣"):
+        masks = tienlen.legal_play_masks(hand, table, rules)
+        assert masks.dtype == np.uint64
+        assert [int(m) for m in masks] == tienlen.legal_plays(hand, table, rules).masks

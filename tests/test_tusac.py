@@ -6,6 +6,7 @@ import pickle
 import unicodedata
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -58,24 +59,29 @@ def best(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else max(a, b)
 
 
+SETS = ("general_set", "chariot_set", "three_soldiers")
+
+
 @cache
-def oracle(counts: tuple[int, ...]) -> tuple[int, int | None, int | None]:
+def oracle(counts: tuple[int, ...], set_lenh: int = 1) -> tuple[int, int | None, int | None]:
     """(fewest rác, best even total, best odd total of complete splits): exhaustive search in
-    which the first remaining card is either rác or in some meld."""
+    which the first remaining card is either rác or in some meld (a three-card set counting
+    ``set_lenh``)."""
     first = next((k for k, n in enumerate(counts) if n), None)
     if first is None:
         return (0, 0, NONE)
     rest = minus(counts, (first,))
     assert rest is not None
-    r, _, _ = oracle(rest)
+    r, _, _ = oracle(rest, set_lenh)
     rac, even, odd = r + 1, NONE, NONE
-    for _name, lenh, _exp, ks in TEMPLATES:
+    for name, lenh, _exp, ks in TEMPLATES:
         if first not in ks:
             continue
         rest = minus(counts, ks)
         if rest is None:
             continue
-        r, e, o = oracle(rest)
+        lenh = set_lenh if name in SETS else lenh
+        r, e, o = oracle(rest, set_lenh)
         rac = min(rac, r)
         for total in (e, o):
             if total is not None:
@@ -87,9 +93,11 @@ def oracle(counts: tuple[int, ...]) -> tuple[int, int | None, int | None]:
     return (rac, even, odd)
 
 
-def oracle_with_offer(hidden: tuple[int, ...], offer: int) -> tuple[int | None, int | None]:
+def oracle_with_offer(
+    hidden: tuple[int, ...], offer: int, set_lenh: int = 1
+) -> tuple[int | None, int | None]:
     even = odd = NONE
-    for _name, _lenh, exposed, ks in TEMPLATES:
+    for name, _lenh, exposed, ks in TEMPLATES:
         if offer not in ks:
             continue
         used = list(ks)
@@ -97,7 +105,8 @@ def oracle_with_offer(hidden: tuple[int, ...], offer: int) -> tuple[int | None, 
         rest = minus(hidden, tuple(used))
         if rest is None:
             continue
-        _, e, o = oracle(rest)
+        exposed = set_lenh if name in SETS else exposed
+        _, e, o = oracle(rest, set_lenh)
         for total in (e, o):
             if total is not None:
                 t = total + exposed
@@ -276,10 +285,7 @@ def test_odd_total_rule() -> None:
     # Melds of 21 cards always total an odd number (each meld's lệnh has its card count's
     # parity), so only smaller, even-sized hands show the rule at work.
     assert tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER") is None
-    assert (
-        tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total_required=False))
-        == 2 + TOI
-    )
+    assert tusac.win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total="off")) == 2 + TOI
     # the score is the highest total: đôi + Tướng–Sĩ–Tượng (1) or two lone Tướng + the set (3)
     assert tusac.win_score("KY KY KY AY EY") == 3 + TOI
 
@@ -295,24 +301,28 @@ def test_melds_lists_every_min_rac_split_best_first() -> None:
 # ---- claims --------------------------------------------------------------------------------
 
 
-def claims(hand: str, offer: str, entitled: bool = True, **rules: bool) -> set[str]:
+def claims(hand: str, offer: str, entitled: bool = True, **rules: Any) -> set[str]:
     return {str(m) for m in tusac.legal_claims(hand, offer, entitled=entitled, rules=Rules(**rules))}
 
 
-def test_bai_bung_example_xe_xe_phao_ma() -> None:
-    # E: holding Xe Xe Pháo Mã, the third Xe may not be taken with the Xe pair; it may be with
-    # one Xe, or with Pháo + Mã.
-    got = claims("RR RR CR HR", "RR")
+def test_bai_bung_min_rac_xe_xe_phao_ma() -> None:
+    # bung_rule="min_rac": holding Xe Xe Pháo Mã, the third Xe may not be taken with the Xe
+    # pair; it may be with one Xe, or with Pháo + Mã.
+    got = claims("RR RR CR HR", "RR", bung_rule="min_rac")
     assert got == {"pair[RR RR]", "chariot_set[RR CR HR]"}
-    with pytest.raises(Exception) as e:
-        _core.tusac_check_claim(
-            _core.tusac_pack("RR RR CR HR"),
-            TuSacCard("RR").index,
-            "claimed_triple",
-            [TuSacCard("RR").index] * 2,
-            True,
-        )
-    assert e.value.reason == "bai_bung"  # type: ignore[attr-defined]
+    for bung in ("min_rac", "seed"):
+        with pytest.raises(Exception) as e:
+            _core.tusac_check_claim(
+                _core.tusac_pack("RR RR CR HR"),
+                TuSacCard("RR").index,
+                "claimed_triple",
+                [TuSacCard("RR").index] * 2,
+                True,
+                bung,
+            )
+        assert e.value.reason == "bai_bung"  # type: ignore[attr-defined]
+    # the seed's rule: the doubled Xe may not be claimed at all
+    assert claims("RR RR CR HR", "RR") == set()
 
 
 def test_entitled_seat_may_claim_any_meld() -> None:
@@ -337,8 +347,12 @@ def test_khap_is_never_split_and_khui_is_the_only_claim() -> None:
 
 
 def test_complete_sets_are_never_broken_but_three_chot_take_the_fourth() -> None:
-    assert claims("KR AR ER PY", "AR") == set()
-    assert claims("RW CW HW PY", "HW") == set()
+    # the pair would break the Tướng–Sĩ–Tượng; re-forming the set is no break
+    assert claims("KR AR ER PY", "AR") == {"general_set[KR AR ER]"}
+    assert claims("KR AR ER PY", "AR", bung_rule="min_rac") == set()  # one rác more
+    assert claims("RW CW HW PY", "HW", bung_rule="min_rac") == set()
+    # only the min_rac rule guards a complete Xe–Pháo–Mã (the seed's example breaks it)
+    assert claims("RW CW HW PY", "HW") == {"pair[HW HW]", "chariot_set[RW CW HW]"}
     assert "four_soldiers[PY PR PG PW]" in claims("PY PR PG AY", "PW")
 
 
@@ -360,7 +374,10 @@ def test_rules_validation() -> None:
     assert Rules().to_dict() == {
         "triple_optional": False,
         "discard_rule": "penalize",
-        "odd_total_required": True,
+        "bung_rule": "seed",
+        "odd_total": "hand",
+        "set_lenh": 1,
+        "tuong_as_ty": True,
         "draw_at_stock": 7,
         "payment": "per_lenh",
         "claim_window": "every_seat",
@@ -379,30 +396,34 @@ def test_rules_validation() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(hands())
-def test_min_rac_and_complete_totals_match_the_oracle(cards: list[int]) -> None:
+@given(hands(), st.sampled_from([1, 0]))
+def test_min_rac_and_complete_totals_match_the_oracle(cards: list[int], set_lenh: int) -> None:
     counts = counts_of(cards)
-    rac, even, odd = oracle(counts)
+    rac, even, odd = oracle(counts, set_lenh)
     assert tusac.min_rac(text(cards)) == rac
-    assert _core.tusac_complete_lenh(text(cards)) == (even, odd)
-    for odd_required in (True, False):
-        want = odd if odd_required else best(even, odd)
-        got = _core.tusac_win_total(text(cards), 0, None, odd_required)
+    assert _core.tusac_complete_lenh(text(cards), None, set_lenh) == (even, odd)
+    for odd_total, want in (("hand", odd), ("with_toi", even), ("off", best(even, odd))):
+        got = _core.tusac_win_total(text(cards), 0, None, odd_total, set_lenh)
         assert got == (None if want is None else want + TOI)
 
 
 @settings(max_examples=300, deadline=None)
-@given(hands(max_cards=20), st.integers(0, 27), st.integers(0, 9))
-def test_wins_with_an_offer_match_the_oracle(cards: list[int], offer: int, exposed: int) -> None:
+@given(hands(max_cards=20), st.integers(0, 27), st.integers(0, 9), st.sampled_from([1, 0]))
+def test_wins_with_an_offer_match_the_oracle(
+    cards: list[int], offer: int, exposed: int, set_lenh: int
+) -> None:
     counts = counts_of(cards)
     if counts[offer] == 4:
         return
-    even, odd = oracle_with_offer(counts, offer)
-    assert _core.tusac_complete_lenh(text(cards), TuSacCard(offer)) == (even, odd)
+    even, odd = oracle_with_offer(counts, offer, set_lenh)
+    assert _core.tusac_complete_lenh(text(cards), TuSacCard(offer), set_lenh) == (even, odd)
     shifted = [t + exposed for t in (even, odd) if t is not None]
     want_odd = max((t for t in shifted if t % 2), default=None)
-    got = _core.tusac_win_total_packed(_core.tusac_pack(text(cards)), exposed, offer, True)
+    got = _core.tusac_win_total_packed(_core.tusac_pack(text(cards)), exposed, offer, "hand", set_lenh)
     assert got == (None if want_odd is None else want_odd + TOI)
+    want_even = max((t for t in shifted if t % 2 == 0), default=None)
+    got = _core.tusac_win_total_packed(_core.tusac_pack(text(cards)), exposed, offer, "with_toi", set_lenh)
+    assert got == (None if want_even is None else want_even + TOI)
     want_win = oracle_with_offer(counts, offer)[1] is not None
     assert tusac.can_win(text(cards), offer=TuSacCard(offer)) == want_win
 
@@ -424,7 +445,7 @@ def test_melds_lists_exactly_the_oracle_min_rac_splits(cards: list[int]) -> None
 @settings(max_examples=200, deadline=None)
 @given(hands(max_kinds=9, max_cards=32))
 def test_complete_totals_have_the_parity_of_the_card_count(cards: list[int]) -> None:
-    # Why odd_total_required is read before tới: see Rules.
+    # Why odd_total = "hand" is read before tới: see Rules.
     _, even, odd = oracle(counts_of(cards))
     if len(cards) % 2:
         assert even is None
@@ -433,19 +454,26 @@ def test_complete_totals_have_the_parity_of_the_card_count(cards: list[int]) -> 
 
 
 @settings(max_examples=200, deadline=None)
-@given(hands(max_cards=20), st.integers(0, 27), st.booleans())
-def test_claims_follow_the_rules(cards: list[int], offer: int, entitled: bool) -> None:
+@given(hands(max_cards=20), st.integers(0, 27), st.booleans(), st.sampled_from(["seed", "min_rac", "off"]))
+def test_claims_follow_the_rules(cards: list[int], offer: int, entitled: bool, bung: str) -> None:
     counts = counts_of(cards)
     if counts[offer] == 4:
         return
     packed = _core.tusac_pack(text(cards))
     base = oracle(counts)[0]
-    for meld, used in _core.tusac_legal_claims(packed, offer, entitled, True):
+    # Seed bài bụng: Xe, Pháo, Mã of the offer's colour held, exactly one of them twice.
+    piece, colour = divmod(offer, 4)
+    trio = [counts[p * 4 + colour] for p in (3, 4, 5)]
+    bung_hand = piece in (3, 4, 5) and min(trio) >= 1 and sum(trio) == 4
+    for meld, used in _core.tusac_legal_claims(packed, offer, entitled, True, bung):
         rest = minus(counts, tuple(used))
         assert rest is not None
         assert entitled or meld in ("claimed_triple", "claimed_quad")
         if meld != "claimed_quad":
-            assert oracle(rest)[0] <= base  # bài bụng
+            if bung == "min_rac":
+                assert oracle(rest)[0] <= base  # bài bụng
+            if bung == "seed" and bung_hand:
+                assert trio[piece - 3] == 1 and meld == "pair"
             assert all(counts[k] < 3 for k in used)  # a khạp is never split
         assert any(rest[k] for k in range(4, 28))  # something to discard
         shape = _core.tusac_classify([TuSacCard(k) for k in [*list(used), offer]])

@@ -166,9 +166,9 @@ def test_out_of_turn_seat_may_not_make_the_entitled_melds() -> None:
     assert e.value.reason == "not_your_turn"
 
 
-def test_bai_bung_in_a_game() -> None:
-    # E: Xe Xe Pháo Mã: the third Xe only with one Xe or with Pháo + Mã
-    g = build(["RR AY AY EW CG", "RR RR CR HR PY PR", "", ""])
+def test_bai_bung_min_rac_in_a_game() -> None:
+    # bung_rule="min_rac": Xe Xe Pháo Mã: the third Xe only with one Xe or with Pháo + Mã
+    g = build(["RR AY AY EW CG", "RR RR CR HR PY PR", "", ""], rules=Rules(bung_rule="min_rac"))
     play(g, 0, "discard", card="RR")
     claims = {(a["meld"], tuple(a["cards"])) for a in acts(g, 1) if a["type"] == "claim"}
     assert claims == {("pair", ("RR",)), ("chariot_set", ("CR", "HR"))}
@@ -400,7 +400,7 @@ RULE_SETS = [
     Rules(),
     Rules(claim_window="eligible_seats"),
     Rules(discard_rule="enforce", payment="flat"),
-    Rules(triple_optional=True, odd_total_required=False, draw_at_stock=0),
+    Rules(triple_optional=True, odd_total="off", draw_at_stock=0),
     Rules(claim_window="every_seat", payment="flat"),
 ]
 

@@ -2,7 +2,10 @@
 # One section per Rust binding file in src/python/; keep each game's names in its own section.
 
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar, final
+from typing import Any, TypeVar, final, overload
+
+import numpy as np
+import numpy.typing as npt
 
 _T = TypeVar("_T")
 
@@ -110,6 +113,19 @@ class SheddingCombo:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[int, int, int]]: ...
 
+@final
+class PlayList(Sequence[SheddingCombo]):
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> SheddingCombo: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> list[SheddingCombo]: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    @property
+    def masks(self) -> list[int]: ...
+    def __reduce__(self) -> tuple[Any, tuple[list[SheddingCombo]]]: ...
+
 def shedding_combo_from_parts(mask: int, kind: int, top: int) -> SheddingCombo: ...
 def shedding_classify(cards: _CardsArg, rules: SheddingRules) -> SheddingCombo | None: ...
 def shedding_beats(play: _CardsArg, table: _CardsArg, rules: SheddingRules) -> bool: ...
@@ -120,7 +136,14 @@ def shedding_legal_plays(
     rules: SheddingRules,
     must_include: int = 0,
     filter: str = "all",
-) -> list[SheddingCombo]: ...
+) -> PlayList: ...
+def shedding_legal_play_masks(
+    hand: _CardsArg,
+    table: _CardsArg | None,
+    rules: SheddingRules,
+    must_include: int = 0,
+    filter: str = "all",
+) -> npt.NDArray[np.uint64]: ...
 def shedding_has_play(
     hand: int, table: SheddingCombo | None, rules: SheddingRules, filter: str = "all"
 ) -> bool: ...
@@ -158,25 +181,41 @@ def maubinh_compare_hands(
 def maubinh_is_fouled(back: int, middle: int, front: int, wheel: str) -> bool: ...
 def maubinh_instant_win(cards: str | Card | Iterable[str | Card], wheel: str) -> str | None: ...
 def maubinh_best_arrangement(
-    cards: str | Card | Iterable[str | Card], wheel: str, scoop: bool, scoop_all: bool, objective: str
+    cards: str | Card | Iterable[str | Card],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    objective: str,
 ) -> _MbSolution: ...
 def maubinh_best_arrangements(
-    hands: Any, wheel: str, scoop: bool, scoop_all: bool, objective: str
+    hands: Any, wheel: str, scoop: bool, scoop_all: bool, back_straight_flush_units: int, objective: str
 ) -> list[_MbSolution]: ...
 def maubinh_ranked_arrangements(
     cards: str | Card | Iterable[str | Card],
     wheel: str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: int,
     objective: str,
     count: int,
 ) -> list[tuple[int, int, int, float]]: ...
 def maubinh_expected_value(
-    back: int, middle: int, front: int, wheel: str, scoop: bool, scoop_all: bool
+    back: int,
+    middle: int,
+    front: int,
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
 ) -> float: ...
-def maubinh_position_tables(wheel: str) -> dict[str, Any]: ...
+def maubinh_position_tables(wheel: str, back_straight_flush_units: int) -> dict[str, Any]: ...
 def maubinh_settle(
-    seats: Sequence[tuple[int, int, int] | None], wheel: str, scoop: bool, scoop_all: bool
+    seats: Sequence[tuple[int, int, int] | None],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
 ) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
 def maubinh_position_histograms(
     deals: int, seed: int, objective: str, histograms: bytes | None = None
@@ -190,6 +229,7 @@ def maubinh_head_to_head(
     wheel: str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: int,
 ) -> tuple[int, int]: ...
 
 # ---- tusac (src/python/tusac.rs) -------------------------------------------------------------
@@ -199,7 +239,7 @@ def maubinh_head_to_head(
 def samloc_rules(*, low_straights: bool = False, quad_beats_pair_of_twos: bool = False) -> SheddingRules: ...
 def samloc_legal_plays(
     hand: Any, table: Any | None, rules: SheddingRules, bao_mot: bool = False, must_include: int = 0
-) -> list[SheddingCombo]: ...
+) -> PlayList: ...
 def samloc_has_play(
     hand: int, table: SheddingCombo | None, rules: SheddingRules, bao_mot: bool = False
 ) -> bool: ...
@@ -238,20 +278,26 @@ def tusac_unpack(packed: int) -> list[TuSacCard]: ...
 def tusac_min_rac(cards: _TuSacCards) -> int: ...
 def tusac_min_rac_packed(packed: int) -> int: ...
 def tusac_win_total(
-    hidden: _TuSacCards, exposed_lenh: int, offer: str | int | TuSacCard | None, odd_required: bool
+    hidden: _TuSacCards,
+    exposed_lenh: int,
+    offer: str | int | TuSacCard | None,
+    odd_total: str,
+    set_lenh: int,
 ) -> int | None: ...
 def tusac_win_total_packed(
-    packed: int, exposed_lenh: int, offer: int | None, odd_required: bool
+    packed: int, exposed_lenh: int, offer: int | None, odd_total: str, set_lenh: int
 ) -> int | None: ...
 def tusac_complete_lenh(
-    hidden: _TuSacCards, offer: str | int | TuSacCard | None = None
+    hidden: _TuSacCards, offer: str | int | TuSacCard | None = None, set_lenh: int = 1
 ) -> tuple[int | None, int | None]: ...
 def tusac_splits(cards_in: _TuSacCards, limit: int) -> list[list[tuple[str, list[TuSacCard]]]]: ...
 def tusac_classify(cards_in: _TuSacCards) -> str | None: ...
 def tusac_legal_claims(
-    packed: int, offer: int, entitled: bool, triple_optional: bool
+    packed: int, offer: int, entitled: bool, triple_optional: bool, bung: str
 ) -> list[tuple[str, list[int]]]: ...
-def tusac_check_claim(packed: int, offer: int, meld: str, used: list[int], entitled: bool) -> None: ...
+def tusac_check_claim(
+    packed: int, offer: int, meld: str, used: list[int], entitled: bool, bung: str
+) -> None: ...
 def tusac_rac_kinds(packed: int) -> list[int]: ...
 
 # ---- rollout (src/python/rollout.rs): the shedding bots' rollouts ----------------------------

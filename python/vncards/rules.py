@@ -106,7 +106,7 @@ class RulesBase:
         """Cross-option consistency; raise RulesError. Games override."""
 
     def replace(self: R, **options: Any) -> R:
-        """A copy with some options changed (names as in RULES.md)."""
+        """A copy with some options changed (names as in the game's rules page)."""
         known = {f.name for f in dataclasses.fields(self)}
         for key in options:
             if key not in known:
@@ -155,3 +155,28 @@ class RulesBase:
         if not isinstance(data, dict):
             raise RulesError(f"{cls.__name__} options must be a dict, not {type(data).__name__}")
         return cls().replace(**data)
+
+    @classmethod
+    def from_snapshot(cls: type[R], data: Any) -> R:
+        """The rules a snapshot stored: every option must be there, so a restored game keeps
+        its own rules even where today's defaults differ. A dict written before some options
+        existed is upgraded (:meth:`_upgrade`) to the values that keep its old behaviour, or
+        refused with RulesError saying why; a missing option is never filled with a default."""
+        if not isinstance(data, dict):
+            raise RulesError(f"{cls.__name__} options must be a dict, not {type(data).__name__}")
+        data = cls._upgrade(dict(data))
+        missing = sorted({f.name for f in dataclasses.fields(cls)} - set(data))
+        if missing:
+            raise RulesError(
+                f"stored {cls.__name__} lack the options {', '.join(missing)}: the snapshot was "
+                "not written by this version, and filling them with today's defaults could "
+                "change the game's rules"
+            )
+        return cls().replace(**data)
+
+    @classmethod
+    def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """*hook*: options as an older version stored them, rewritten to today's names with the
+        values that reproduce the old behaviour (raise RulesError when that is impossible).
+        Games whose options changed override it."""
+        return data

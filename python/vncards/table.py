@@ -197,7 +197,7 @@ class TableGame(GameSurface):
         expect_int(d["version"], "version", cls.SNAPSHOT_VERSION, cls.SNAPSHOT_VERSION)
         players = expect_int(d["players"], "players", cls.MIN_PLAYERS, cls.MAX_PLAYERS)
         try:
-            rules = cls.Rules.from_dict(d["rules"])
+            rules = cls.Rules.from_snapshot(d["rules"])
         except RulesError as e:
             raise SnapshotError(f"rules: {e}") from None
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))

@@ -10,14 +10,16 @@
 //! `Σ_p (win_p · bonus_p(mine) − loss_p)`
 //! `+ [scoop] (win_b·win_m·win_f · Σ_p bonus_p(mine) − (loss_b·lose_m·lose_f + lose_b·loss_m·lose_f + lose_b·lose_m·loss_f))`
 //!
-//! Each term is non-decreasing in the class of each hand (`win` and `bonus` grow, `loss` and
-//! `lose` shrink with strength), which is what makes the solver's pruning bound safe.
+//! Each term is non-decreasing in the class of the middle and of the front (`win` and `bonus`
+//! grow, `loss` and `lose` shrink with strength), which is what makes the solver's pruning
+//! bound safe; the solver reads the back's entry exactly, so the back needs no such order (and
+//! has none by default: a straight flush there wins 1, four of a kind 4).
 
 use super::eval::{Evaluator, Wheel, CLASSES3, CLASSES5};
 use super::settle::bonus;
 use super::Rules;
 use crate::error::{Error, Result};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The shipped opponent histograms (see the module docs for the format).
 static SHIPPED: &[u8] = include_bytes!("position_tables.bin");
@@ -132,7 +134,12 @@ pub struct Tables {
     pub front: Vec<Entry>,
 }
 
-fn entries(counts: &[u64], position: usize, category: impl Fn(usize) -> u8) -> Vec<Entry> {
+fn entries(
+    counts: &[u64],
+    position: usize,
+    rules: &Rules,
+    category: impl Fn(usize) -> u8,
+) -> Vec<Entry> {
     // Every class gets at least a pseudo-count, so no probability is exactly 0 or 1.
     let counts: Vec<f64> = counts.iter().map(|&c| c as f64 + 0.01).collect();
     let total: f64 = counts.iter().sum();
@@ -142,7 +149,7 @@ fn entries(counts: &[u64], position: usize, category: impl Fn(usize) -> u8) -> V
         e.win = below / total;
         e.tie = counts[c] / total;
         e.lose = (total - below - counts[c]) / total;
-        e.bonus = bonus(position, category(c)) as f64;
+        e.bonus = bonus(position, category(c), rules) as f64;
         below += counts[c];
     }
     let mut above_units = 0.0;
@@ -150,7 +157,7 @@ fn entries(counts: &[u64], position: usize, category: impl Fn(usize) -> u8) -> V
         let e = &mut out[c];
         e.loss = above_units / total;
         e.value = e.win * e.bonus - e.loss;
-        above_units += counts[c] * bonus(position, category(c)) as f64;
+        above_units += counts[c] * bonus(position, category(c), rules) as f64;
     }
     out
 }
@@ -167,27 +174,38 @@ impl Tables {
             middle[map[c] as usize] += h.middle[c];
         }
         Tables {
-            back: entries(&back, 0, |c| ev.category5(c as u16)),
-            middle: entries(&middle, 1, |c| ev.category5(c as u16)),
-            front: entries(&h.front, 2, |c| ev.category3(c as u16)),
+            back: entries(&back, 0, rules, |c| ev.category5(c as u16)),
+            middle: entries(&middle, 1, rules, |c| ev.category5(c as u16)),
+            front: entries(&h.front, 2, rules, |c| ev.category3(c as u16)),
         }
     }
 
-    /// The tables from the shipped histograms (built once per wheel option).
-    pub fn shipped(wheel: Wheel) -> &'static Tables {
-        static SECOND: OnceLock<Tables> = OnceLock::new();
-        static LOWEST: OnceLock<Tables> = OnceLock::new();
-        let build = move || {
-            let rules = Rules {
-                wheel,
-                ..Rules::default()
-            };
-            Tables::from_histograms(Histograms::shipped(), &rules)
+    /// The tables from the shipped histograms for the options they depend on (the wheel and
+    /// the back straight flush's units), built once per combination and kept for the few
+    /// most recent combinations.
+    pub fn shipped(rules: &Rules) -> Arc<Tables> {
+        const KEPT: usize = 8;
+        type Cache = Mutex<Vec<((Wheel, u8), Arc<Tables>)>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let key = (rules.wheel, rules.back_straight_flush_units);
+        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+        let lookup = |c: &Cache| {
+            let kept = c.lock().unwrap_or_else(|e| e.into_inner());
+            kept.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone())
         };
-        match wheel {
-            Wheel::Second => SECOND.get_or_init(build),
-            Wheel::Lowest => LOWEST.get_or_init(build),
+        if let Some(t) = lookup(cache) {
+            return t;
         }
+        let built = Arc::new(Tables::from_histograms(Histograms::shipped(), rules));
+        let mut kept = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = kept.iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        if kept.len() == KEPT {
+            kept.remove(0);
+        }
+        kept.push((key, built.clone()));
+        built
     }
 
     /// Expected units against one opponent of an arrangement (masks), under the model above.
@@ -222,14 +240,38 @@ mod tests {
     #[test]
     fn shipped_tables_are_monotone() {
         for wheel in [Wheel::Second, Wheel::Lowest] {
-            let t = Tables::shipped(wheel);
-            for pos in [&t.back, &t.middle, &t.front] {
-                for w in pos.windows(2) {
-                    assert!(w[1].win >= w[0].win && w[1].lose <= w[0].lose + 1e-12);
-                    assert!(w[1].loss <= w[0].loss + 1e-12 && w[1].bonus >= w[0].bonus);
-                    assert!(w[1].value >= w[0].value - 1e-12);
+            for units in [1, 5] {
+                let rules = Rules {
+                    wheel,
+                    back_straight_flush_units: units,
+                    ..Rules::default()
+                };
+                let t = Tables::shipped(&rules);
+                for (p, pos) in [&t.back, &t.middle, &t.front].into_iter().enumerate() {
+                    for w in pos.windows(2) {
+                        assert!(w[1].win >= w[0].win && w[1].lose <= w[0].lose + 1e-12);
+                        assert!(w[1].loss <= w[0].loss + 1e-12);
+                        // The solver's bound needs order in the middle and front only.
+                        if p > 0 || units >= 4 {
+                            assert!(w[1].bonus >= w[0].bonus);
+                            assert!(w[1].value >= w[0].value - 1e-12);
+                        }
+                    }
                 }
             }
         }
+    }
+
+    #[test]
+    fn back_straight_flush_units_enter_the_back_only() {
+        let one = Tables::shipped(&Rules::default());
+        let five = Tables::shipped(&Rules {
+            back_straight_flush_units: 5,
+            ..Rules::default()
+        });
+        let top = one.back.len() - 1;
+        assert_eq!((one.back[top].bonus, five.back[top].bonus), (1.0, 5.0));
+        assert_eq!(one.middle, five.middle);
+        assert_eq!(one.front, five.front);
     }
 }

@@ -19,23 +19,31 @@ pub use eval::{Evaluator, Wheel};
 use crate::cards::CardSet;
 use crate::error::{Error, Result};
 
-/// The options of RULES.md §4 that change the engine's results.
+/// The Mậu Binh options (docs/rules/maubinh.md) that change the engine's results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Where A-2-3-4-5 ranks among straights.
     pub wheel: Wheel,
-    /// sập hầm: winning all three hands against an opponent doubles what they pay.
+    /// sập hầm (house rule, off by default: the seed pays the plain sum): winning all three
+    /// hands against an opponent doubles what they pay.
     pub scoop: bool,
-    /// sập làng: scooping every opponent doubles again.
+    /// sập làng (house rule): scooping every opponent doubles again.
     pub scoop_all: bool,
+    /// Units a straight flush in the back wins: 1 by default (the seed's bonus list does not
+    /// name it); 5 is a common house value.
+    pub back_straight_flush_units: u8,
 }
+
+/// Largest accepted `back_straight_flush_units`.
+pub const MAX_BACK_STRAIGHT_FLUSH_UNITS: u8 = 24;
 
 impl Default for Rules {
     fn default() -> Self {
         Rules {
             wheel: Wheel::Second,
-            scoop: true,
+            scoop: false,
             scoop_all: false,
+            back_straight_flush_units: 1,
         }
     }
 }
@@ -43,6 +51,17 @@ impl Default for Rules {
 impl Rules {
     pub fn evaluator(&self) -> &'static Evaluator {
         Evaluator::get(self.wheel)
+    }
+
+    /// Refuses option values the engine cannot play.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=MAX_BACK_STRAIGHT_FLUSH_UNITS).contains(&self.back_straight_flush_units) {
+            return Err(Error::Rules(format!(
+                "back_straight_flush_units must be in 1..={MAX_BACK_STRAIGHT_FLUSH_UNITS}, not {}",
+                self.back_straight_flush_units
+            )));
+        }
+        Ok(())
     }
 }
 

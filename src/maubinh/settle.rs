@@ -8,10 +8,12 @@ use crate::error::{Error, Result};
 /// The three positions, in the order hands are compared.
 pub const POSITIONS: [&str; 3] = ["back", "middle", "front"];
 
-/// Units a hand wins at a position given its category (RULES.md §4 bonus table; 1 otherwise).
-pub fn bonus(position: usize, category: u8) -> i64 {
+/// Units a hand wins at a position given its category (the seed's bonus table; 1 otherwise).
+/// A straight flush in the back is not in the seed's list: it wins
+/// `rules.back_straight_flush_units` (1 by default).
+pub fn bonus(position: usize, category: u8, rules: &Rules) -> i64 {
     match (position, category) {
-        (0, STRAIGHT_FLUSH) => 5,
+        (0, STRAIGHT_FLUSH) => rules.back_straight_flush_units as i64,
         (0, QUADS) => 4,
         (1, STRAIGHT_FLUSH) => 10,
         (1, QUADS) => 8,
@@ -22,8 +24,8 @@ pub fn bonus(position: usize, category: u8) -> i64 {
 }
 
 /// The bonus-hand name for a ledger reason, when the bonus applies.
-fn bonus_name(position: usize, category: u8) -> Option<&'static str> {
-    (bonus(position, category) > 1).then(|| super::eval::CATEGORY_NAMES[category as usize])
+fn bonus_name(position: usize, category: u8, rules: &Rules) -> Option<&'static str> {
+    (bonus(position, category, rules) > 1).then(|| super::eval::CATEGORY_NAMES[category as usize])
 }
 
 /// One itemised payment.
@@ -59,6 +61,7 @@ pub fn settle(seats: &[Option<Arrangement>], rules: &Rules) -> Result<Settlement
             "Mậu Binh settles 2–4 players, not {n}"
         )));
     }
+    rules.validate()?;
     let mut seen = 0u64;
     for arr in seats.iter().flatten() {
         arr.validate()?;
@@ -156,9 +159,9 @@ pub fn settle(seats: &[Option<Arrangement>], rules: &Rules) -> Result<Settlement
                     std::cmp::Ordering::Equal => continue,
                 };
                 let cat = hands.categories[p];
-                let units = bonus(p, cat);
+                let units = bonus(p, cat, rules);
                 won[side][p] = units;
-                let reason = match bonus_name(p, cat) {
+                let reason = match bonus_name(p, cat, rules) {
                     Some(b) => format!("{}:{b}", POSITIONS[p]),
                     None => POSITIONS[p].to_string(),
                 };

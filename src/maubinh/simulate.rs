@@ -67,7 +67,8 @@ pub fn head_to_head(
     a: Objective,
     b: Objective,
 ) -> (i64, u64) {
-    let tables = Tables::shipped(rules.wheel);
+    let tables = Tables::shipped(rules);
+    let tables = &*tables;
     let units: i64 = (0..deals)
         .into_par_iter()
         .map(|d| {

@@ -356,7 +356,7 @@ fn check_hand(mask: u64) -> Result<()> {
 
 /// The best arrangement of 13 cards (and the instant win to declare, if any).
 pub fn best_arrangement(mask: u64, rules: &Rules, objective: Objective) -> Result<Solution> {
-    best_with_tables(mask, rules, objective, Tables::shipped(rules.wheel))
+    best_with_tables(mask, rules, objective, &Tables::shipped(rules))
 }
 
 /// [`best_arrangement`] with explicit model tables (used to regenerate them).
@@ -604,7 +604,7 @@ pub fn ranked_arrangements(
     count: usize,
 ) -> Result<Vec<(Arrangement, f64)>> {
     check_hand(mask)?;
-    let tables = Tables::shipped(rules.wheel);
+    let tables = Tables::shipped(rules);
     let s = Subsets::of(mask, rules);
     let c = combos();
     let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
@@ -668,18 +668,19 @@ mod tests {
             for rules in [
                 Rules::default(),
                 Rules {
-                    scoop: false,
+                    scoop: true,
                     wheel: super::super::Wheel::Lowest,
+                    back_straight_flush_units: 5,
                     ..Rules::default()
                 },
             ] {
-                let tables = Tables::shipped(rules.wheel);
+                let tables = Tables::shipped(&rules);
                 for obj in [Objective::Strongest, Objective::Expected] {
-                    let fast = best_with_tables(mask, &rules, obj, tables).unwrap();
+                    let fast = best_with_tables(mask, &rules, obj, &tables).unwrap();
                     if fast.instant.is_some() {
                         continue;
                     }
-                    let slow = best_exhaustive(mask, &rules, obj, tables).unwrap();
+                    let slow = best_exhaustive(mask, &rules, obj, &tables).unwrap();
                     assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
                 }
             }

@@ -16,7 +16,12 @@ use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
+fn rules(
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: u8,
+) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
         "lowest" => Wheel::Lowest,
@@ -26,11 +31,14 @@ fn rules(wheel: &str, scoop: bool, scoop_all: bool) -> PyResult<Rules> {
             ))))
         }
     };
-    Ok(Rules {
+    let r = Rules {
         wheel,
         scoop,
         scoop_all,
-    })
+        back_straight_flush_units,
+    };
+    r.validate().map_err(to_py)?;
+    Ok(r)
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -159,12 +167,12 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
 
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
-    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
-    mb::hand_category(mask_from_py(cards)?, &rules(wheel, true, false)?).map_err(to_py)
+    mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
 #[pyfunction]
@@ -172,7 +180,7 @@ fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
     wheel: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let r = rules(wheel, true, false)?;
+    let r = rules(wheel, false, false, 1)?;
     let ev = r.evaluator();
     let py = hands.py();
     if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
@@ -211,7 +219,7 @@ fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str
     mb::compare_hands(
         mask_from_py(a)?,
         mask_from_py(b)?,
-        &rules(wheel, true, false)?,
+        &rules(wheel, false, false, 1)?,
     )
     .map_err(to_py)
 }
@@ -228,7 +236,7 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
 
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
-    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, true, false)?))
+    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?))
 }
 
 #[pyfunction]
@@ -240,7 +248,7 @@ fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option
             format!("an instant win needs 13 cards, not {}", mask.count_ones()),
         )));
     }
-    Ok(instant_win(mask, &rules(wheel, true, false)?).map(|k| k.name()))
+    Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
 }
 
 #[pyfunction]
@@ -249,9 +257,10 @@ fn maubinh_best_arrangement(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     best_arrangement(mask_from_py(cards)?, &r, obj)
         .map(solution_tuple)
@@ -264,9 +273,10 @@ fn maubinh_best_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let masks = batch_masks(hands, Some(13))?;
     hands
@@ -287,10 +297,11 @@ fn maubinh_ranked_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
     Ok(ranked
@@ -307,18 +318,23 @@ fn maubinh_expected_value(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<f64> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let a = arrangement(back, middle, front)?;
-    Ok(Tables::shipped(r.wheel).arrangement_value(a.back, a.middle, a.front, &r))
+    Ok(Tables::shipped(&r).arrangement_value(a.back, a.middle, a.front, &r))
 }
 
 /// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
 /// win, tie, lose, loss, bonus, value.
 #[pyfunction]
-fn maubinh_position_tables<'py>(py: Python<'py>, wheel: &str) -> PyResult<Bound<'py, PyDict>> {
-    let r = rules(wheel, true, false)?;
-    let t = Tables::shipped(r.wheel);
+fn maubinh_position_tables<'py>(
+    py: Python<'py>,
+    wheel: &str,
+    back_straight_flush_units: u8,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = rules(wheel, false, false, back_straight_flush_units)?;
+    let t = Tables::shipped(&r);
     let out = PyDict::new(py);
     for (name, entries) in [
         ("back", &t.back),
@@ -345,13 +361,14 @@ fn maubinh_settle(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
     Vec<Option<&'static str>>,
     Vec<bool>,
 )> {
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let seats: Vec<Option<Arrangement>> = seats
         .into_iter()
         .map(|s| {
@@ -392,7 +409,7 @@ fn maubinh_position_histograms<'py>(
     let obj = Objective::from_name(objective).map_err(to_py)?;
     let tables = match histograms {
         Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
-        None => Tables::shipped(r.wheel).clone(),
+        None => (*Tables::shipped(&r)).clone(),
     };
     let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
     Ok(PyBytes::new(py, &h.to_bytes()))
@@ -411,13 +428,14 @@ fn maubinh_head_to_head(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
+    back_straight_flush_units: u8,
 ) -> PyResult<(i64, u64)> {
     if !(2..=4).contains(&players) {
         return Err(to_py(Error::Rules(format!(
             "Mậu Binh takes 2–4 players, not {players}"
         ))));
     }
-    let r = rules(wheel, scoop, scoop_all)?;
+    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let (a, b) = (
         Objective::from_name(a).map_err(to_py)?,
         Objective::from_name(b).map_err(to_py)?,

@@ -3,7 +3,7 @@
 //! iterables of cards.
 
 use super::errors::to_py;
-use super::shedding::{cards_arg, table_arg, timing_loop, PyCombo, PySheddingRules};
+use super::shedding::{cards_arg, table_arg, timing_loop, PlayList, PyCombo, PySheddingRules};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::samloc;
@@ -27,7 +27,7 @@ fn samloc_legal_plays(
     rules: &Bound<'_, PySheddingRules>,
     bao_mot: bool,
     must_include: u64,
-) -> PyResult<Vec<PyCombo>> {
+) -> PyResult<PlayList> {
     let r = &rules.get().0;
     let hand = CardSet(cards_arg(hand)?);
     let table = table_arg(table, r)?;
@@ -41,7 +41,7 @@ fn samloc_legal_plays(
         bao_mot,
         &mut out,
     );
-    Ok(out.into_iter().map(PyCombo).collect())
+    Ok(PlayList(out))
 }
 
 /// Does `hand` hold a play on `table` (báo 1-aware, see `samloc_legal_plays`)?

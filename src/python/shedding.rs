@@ -8,9 +8,12 @@ use crate::cards::{CardSet, FULL_DECK};
 use crate::error::Error;
 use crate::shedding::{self, Combo, Kind, PlayFilter, Rules};
 use crate::tienlen::{self, InstantOptions};
+use numpy::PyArray1;
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyTuple};
+use pyo3::types::{PyInt, PyIterator, PyList, PySlice, PyTuple};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Rule data of a shedding game (how combinations form and beat), built once per rules object.
 #[pyclass(module = "vncards._core", name = "SheddingRules", frozen, eq, hash)]
@@ -252,8 +255,90 @@ fn shedding_legal_plays(
     rules: &Bound<'_, PySheddingRules>,
     must_include: u64,
     filter: &str,
-) -> PyResult<Vec<PyCombo>> {
+) -> PyResult<PlayList> {
     let r = &rules.get().0;
+    let hand = hand_arg(hand, r)?;
+    let table = table_arg(table, r)?;
+    let mut out = Vec::new();
+    shedding::legal_plays_into(
+        hand,
+        table.as_ref(),
+        r,
+        CardSet(must_include),
+        filter_arg(filter)?,
+        &mut out,
+    );
+    Ok(PlayList(out))
+}
+
+/// The plays of one `legal_plays` call: a read-only sequence of combos, each built only when
+/// read (a lead offers dozens of plays; a server or bot often reads one). Compares equal to a
+/// list of the same combos; `masks` gives the card masks without building any combo.
+#[pyclass(module = "vncards._core", name = "PlayList", frozen, sequence)]
+pub struct PlayList(pub Vec<Combo>);
+
+impl PlayList {
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.0.iter().map(|&c| PyCombo(c)))
+    }
+}
+
+#[pymethods]
+impl PlayList {
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Ok(slice) = index.cast::<PySlice>() {
+            return self.items(py)?.as_any().get_item(slice);
+        }
+        let i: isize = index.extract()?;
+        let n = self.0.len() as isize;
+        let at = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&at) {
+            return Err(PyIndexError::new_err("play index out of range"));
+        }
+        Ok(Bound::new(py, PyCombo(self.0[at as usize]))?.into_any())
+    }
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.items(py)?.try_iter()
+    }
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        item.cast::<PyCombo>()
+            .is_ok_and(|c| self.0.contains(&c.get().0))
+    }
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if let Ok(o) = other.cast::<PlayList>() {
+            return Ok(self.0 == o.get().0);
+        }
+        if let Ok(list) = other.cast::<PyList>() {
+            return self.items(py)?.as_any().eq(list);
+        }
+        if let Ok(tuple) = other.cast::<PyTuple>() {
+            return self.items(py)?.as_any().eq(tuple.to_list());
+        }
+        Ok(false)
+    }
+    /// The card masks of the plays, in order (no combo is built).
+    #[getter]
+    fn masks(&self) -> Vec<u64> {
+        self.0.iter().map(|c| c.cards.0).collect()
+    }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.items(py)?.repr()?.to_string())
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = py.import("builtins")?.getattr("list")?;
+        (list, (self.items(py)?,)).into_pyobject(py)
+    }
+}
+
+/// The hand after the size check of `shedding_legal_plays`.
+fn hand_arg(hand: &Bound<'_, PyAny>, r: &Rules) -> PyResult<CardSet> {
     let hand = CardSet(cards_arg(hand)?);
     if hand.len() > u32::from(r.hand_size) {
         // Bounded output: a full deck would hold millions of straights.
@@ -268,17 +353,44 @@ fn shedding_legal_plays(
             &msg,
         )));
     }
+    Ok(hand)
+}
+
+/// The card masks of `shedding_legal_plays` (same plays, same order) as a numpy `uint64`
+/// array: no Python object per play, for servers and learners that only need masks.
+#[pyfunction]
+#[pyo3(signature = (hand, table, rules, must_include = 0, filter = "all"))]
+fn shedding_legal_play_masks<'py>(
+    hand: &Bound<'py, PyAny>,
+    table: Option<&Bound<'py, PyAny>>,
+    rules: &Bound<'py, PySheddingRules>,
+    must_include: u64,
+    filter: &str,
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let r = &rules.get().0;
+    let hand = hand_arg(hand, r)?;
     let table = table_arg(table, r)?;
-    let mut out = Vec::new();
-    shedding::legal_plays_into(
-        hand,
-        table.as_ref(),
-        r,
-        CardSet(must_include),
-        filter_arg(filter)?,
-        &mut out,
-    );
-    Ok(out.into_iter().map(PyCombo).collect())
+    let filter = filter_arg(filter)?;
+    PLAYS.with_borrow_mut(|(plays, masks)| {
+        plays.clear();
+        shedding::legal_plays_into(
+            hand,
+            table.as_ref(),
+            r,
+            CardSet(must_include),
+            filter,
+            plays,
+        );
+        masks.clear();
+        masks.extend(plays.iter().map(|c| c.cards.0));
+        Ok(PyArray1::from_slice(rules.py(), masks))
+    })
+}
+
+thread_local! {
+    /// The move buffers of `shedding_legal_play_masks`, reused so a call allocates only its
+    /// result array.
+    static PLAYS: RefCell<(Vec<Combo>, Vec<u64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Does `hand` hold a play on `table` admitted by `filter`?
@@ -433,11 +545,13 @@ fn tienlen_instant_win(
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySheddingRules>()?;
     m.add_class::<PyCombo>()?;
+    m.add_class::<PlayList>()?;
     m.add_function(wrap_pyfunction!(shedding_combo_from_parts, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_classify, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_beats, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_is_cut, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_legal_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_legal_play_masks, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_has_play, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_check_play, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_legal_plays_loop, m)?)?;

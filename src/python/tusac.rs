@@ -2,7 +2,7 @@
 
 use super::errors::to_py;
 use crate::error::Error;
-use crate::tusac::{self, Claim, Hand, Kind, MeldKind};
+use crate::tusac::{self, BungRule, Claim, Hand, Kind, MeldKind, OddTotal, Scoring};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -145,6 +145,33 @@ fn meld_kind(name: &str) -> PyResult<MeldKind> {
     })
 }
 
+/// The scoring options from their Python names (`odd_total`: "hand", "with_toi", "off";
+/// `set_lenh`: 0 or 1).
+fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
+    let odd_total = OddTotal::from_name(odd_total).ok_or_else(|| {
+        to_py(Error::Rules(format!(
+            "odd_total must be 'hand', 'with_toi' or 'off', not {odd_total:?}"
+        )))
+    })?;
+    if !(0..=1).contains(&set_lenh) {
+        return Err(to_py(Error::Rules(format!(
+            "set_lenh must be 0 or 1, not {set_lenh}"
+        ))));
+    }
+    Ok(Scoring {
+        odd_total,
+        set_lenh,
+    })
+}
+
+fn bung_rule(name: &str) -> PyResult<BungRule> {
+    BungRule::from_name(name).ok_or_else(|| {
+        to_py(Error::Rules(format!(
+            "bung_rule must be 'seed', 'min_rac' or 'off', not {name:?}"
+        )))
+    })
+}
+
 fn opt(v: i16) -> Option<i32> {
     (v != tusac::melds::NONE).then_some(v as i32)
 }
@@ -182,13 +209,15 @@ fn tusac_min_rac_packed(packed: u128) -> PyResult<u32> {
 /// The winning total of hidden cards (+ the offer, if any) with `exposed_lenh` already on the
 /// table, tới included; `None` when they do not win.
 #[pyfunction]
-#[pyo3(signature = (hidden, exposed_lenh, offer, odd_required))]
+#[pyo3(signature = (hidden, exposed_lenh, offer, odd_total, set_lenh))]
 fn tusac_win_total(
     hidden: &Bound<'_, PyAny>,
     exposed_lenh: i32,
     offer: Option<&Bound<'_, PyAny>>,
-    odd_required: bool,
+    odd_total: &str,
+    set_lenh: i32,
 ) -> PyResult<Option<i32>> {
+    let rules = scoring(odd_total, set_lenh)?;
     let h = hand_from_py(hidden)?;
     let offer = offer.map(kind_from_py).transpose()?;
     if let Some(k) = offer {
@@ -200,18 +229,20 @@ fn tusac_win_total(
             )));
         }
     }
-    Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+    Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
 }
 
 /// `tusac_win_total` on a packed hand and an offer index.
 #[pyfunction]
-#[pyo3(signature = (packed, exposed_lenh, offer, odd_required))]
+#[pyo3(signature = (packed, exposed_lenh, offer, odd_total, set_lenh))]
 fn tusac_win_total_packed(
     packed: u128,
     exposed_lenh: i32,
     offer: Option<u8>,
-    odd_required: bool,
+    odd_total: &str,
+    set_lenh: i32,
 ) -> PyResult<Option<i32>> {
+    let rules = scoring(odd_total, set_lenh)?;
     let h = unpack(packed)?;
     let offer = offer
         .map(|i| {
@@ -219,19 +250,21 @@ fn tusac_win_total_packed(
                 .ok_or_else(|| to_py(Error::invalid_card(i.to_string(), 0, "no such kind")))
         })
         .transpose()?;
-    Ok(tusac::win_total(&h, exposed_lenh, offer, odd_required))
+    Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
 }
 
 /// Best (even, odd) lệnh over complete splits of the hand (+ the offer as an exposed meld).
 #[pyfunction]
-#[pyo3(signature = (hidden, offer=None))]
+#[pyo3(signature = (hidden, offer=None, set_lenh=1))]
 fn tusac_complete_lenh(
     hidden: &Bound<'_, PyAny>,
     offer: Option<&Bound<'_, PyAny>>,
+    set_lenh: i32,
 ) -> PyResult<(Option<i32>, Option<i32>)> {
+    let set_lenh = scoring("off", set_lenh)?.set_lenh;
     let h = hand_from_py(hidden)?;
     let offer = offer.map(kind_from_py).transpose()?;
-    let p = tusac::complete_lenh_with(&h, offer);
+    let p = tusac::complete_lenh_with(&h, offer, set_lenh);
     Ok((opt(p.even), opt(p.odd)))
 }
 
@@ -271,14 +304,18 @@ fn tusac_legal_claims(
     offer: u8,
     entitled: bool,
     triple_optional: bool,
+    bung: &str,
 ) -> PyResult<Vec<(&'static str, Vec<u8>)>> {
+    let bung = bung_rule(bung)?;
     let h = unpack(packed)?;
     let offer = Kind::from_index(offer)
         .ok_or_else(|| to_py(Error::invalid_card(offer.to_string(), 0, "no such kind")))?;
-    Ok(tusac::legal_claims(&h, offer, entitled, triple_optional)
-        .into_iter()
-        .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
-        .collect())
+    Ok(
+        tusac::legal_claims(&h, offer, entitled, triple_optional, bung)
+            .into_iter()
+            .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
+            .collect(),
+    )
 }
 
 /// Raises `IllegalMoveError` with the reason a claim is not allowed (None when it is).
@@ -289,7 +326,9 @@ fn tusac_check_claim(
     meld: &str,
     used: Vec<u8>,
     entitled: bool,
+    bung: &str,
 ) -> PyResult<()> {
+    let bung = bung_rule(bung)?;
     let h = unpack(packed)?;
     let bad = |i: u8| to_py(Error::invalid_card(i.to_string(), 0, "no such kind"));
     let offer = Kind::from_index(offer).ok_or_else(|| bad(offer))?;
@@ -301,7 +340,7 @@ fn tusac_check_claim(
         meld: meld_kind(meld)?,
         used,
     };
-    tusac::check_claim(&h, offer, &claim, entitled)
+    tusac::check_claim(&h, offer, &claim, entitled, bung)
         .map_err(|(reason, msg)| to_py(Error::illegal(reason, msg)))
 }
 

@@ -49,8 +49,56 @@ pub const MELD_KINDS: [MeldKind; 11] = [
     MeldKind::Single,
 ];
 
+/// The odd-lệnh rule (seed 003: "số lệnh trên tay cần là số lẻ"): which total must be odd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OddTotal {
+    /// The melds' lệnh, tới not counted, must be odd (default).
+    Hand,
+    /// The total including tới must be odd.
+    WithToi,
+    /// No parity rule.
+    Off,
+}
+
+impl OddTotal {
+    pub fn from_name(name: &str) -> Option<OddTotal> {
+        match name {
+            "hand" => Some(OddTotal::Hand),
+            "with_toi" => Some(OddTotal::WithToi),
+            "off" => Some(OddTotal::Off),
+            _ => None,
+        }
+    }
+}
+
+/// The scoring options of a table: the odd-lệnh rule and the lệnh of a three-card set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scoring {
+    pub odd_total: OddTotal,
+    /// lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt: 1 (default, common practice) or 0
+    /// (the seed's lệnh table read literally).
+    pub set_lenh: i32,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            odd_total: OddTotal::Hand,
+            set_lenh: 1,
+        }
+    }
+}
+
 impl MeldKind {
-    /// Its lệnh (points) per RULES.md §5.
+    /// Its lệnh under `set_lenh` (the lệnh of a three-card set, 0 or 1).
+    pub const fn lenh_with(self, set_lenh: i32) -> i32 {
+        match self {
+            MeldKind::GeneralSet | MeldKind::ChariotSet | MeldKind::ThreeSoldiers => set_lenh,
+            other => other.lenh(),
+        }
+    }
+
+    /// Its default lệnh (points), a three-card set counting 1.
     pub const fn lenh(self) -> i32 {
         match self {
             MeldKind::Pair | MeldKind::Single => 0,
@@ -295,7 +343,7 @@ struct Tables {
     entries: Vec<Vec<Entry>>,
 }
 
-fn build_tables() -> Tables {
+fn build_tables(set_lenh: i32) -> Tables {
     let mut groups = Vec::new();
     for c in 0..COLOURS as u8 {
         let g: Vec<Kind> = (GENERAL..=ELEPHANT).map(|p| Kind::new(p, c)).collect();
@@ -332,7 +380,9 @@ fn build_tables() -> Tables {
                             if rac == 0 {
                                 let lenh: i16 = chosen
                                     .iter()
-                                    .map(|&(t, m)| g.templates[t].kind.lenh() as i16 * m as i16)
+                                    .map(|&(t, m)| {
+                                        g.templates[t].kind.lenh_with(set_lenh) as i16 * m as i16
+                                    })
                                     .sum();
                                 e.complete = e.complete.max(Parity::of(lenh));
                             }
@@ -346,9 +396,20 @@ fn build_tables() -> Tables {
     Tables { groups, entries }
 }
 
+/// The decomposition tables for `set_lenh` 0 or 1 (any other value reads as 1: callers
+/// validate it).
+fn tables_for(set_lenh: i32) -> &'static Tables {
+    static LITERAL: OnceLock<Tables> = OnceLock::new();
+    static COMMON: OnceLock<Tables> = OnceLock::new();
+    if set_lenh == 0 {
+        LITERAL.get_or_init(|| build_tables(0))
+    } else {
+        COMMON.get_or_init(|| build_tables(1))
+    }
+}
+
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build_tables)
+    tables_for(1)
 }
 
 /// The fewest rác (cards in no meld) over every split of the hand.
@@ -361,9 +422,10 @@ pub fn min_rac(h: &Hand) -> u32 {
         .sum()
 }
 
-/// Best even and odd lệnh over the splits of `h` with no rác (every meld concealed).
-pub fn complete_lenh(h: &Hand) -> Parity {
-    let t = tables();
+/// Best even and odd lệnh over the splits of `h` with no rác (every meld concealed), a
+/// three-card set counting `set_lenh`.
+pub fn complete_lenh(h: &Hand, set_lenh: i32) -> Parity {
+    let t = tables_for(set_lenh);
     t.groups
         .iter()
         .zip(&t.entries)
@@ -423,15 +485,15 @@ pub fn offer_melds(hidden: &Hand, offer: Kind) -> Vec<(MeldKind, Vec<Kind>)> {
 
 /// Best even and odd lệnh over the complete splits of `hidden` plus the offer (if any), where
 /// the offer's meld is exposed (claimed) and every other meld concealed.
-pub fn complete_lenh_with(hidden: &Hand, offer: Option<Kind>) -> Parity {
+pub fn complete_lenh_with(hidden: &Hand, offer: Option<Kind>, set_lenh: i32) -> Parity {
     let Some(offer) = offer else {
-        return complete_lenh(hidden);
+        return complete_lenh(hidden, set_lenh);
     };
     offer_melds(hidden, offer)
         .into_iter()
         .fold(Parity::IMPOSSIBLE, |acc, (kind, used)| {
             let rest = hidden.minus(&Hand::from_kinds(&used));
-            acc.max(complete_lenh(&rest).shift(kind.lenh() as i16))
+            acc.max(complete_lenh(&rest, set_lenh).shift(kind.lenh_with(set_lenh) as i16))
         })
 }
 
@@ -439,23 +501,23 @@ pub fn complete_lenh_with(hidden: &Hand, offer: Option<Kind>) -> Parity {
 pub const TOI: i32 = 3;
 
 /// The winning total (lệnh of the split + exposed melds + tới), or `None` when the cards do not
-/// win: no complete split, or (with `odd_required`) none whose melds total an odd number.
+/// win: no complete split, or none meeting the odd-lệnh rule (`scoring.odd_total`).
 ///
-/// The parity is taken before the tới bonus. Every meld's lệnh has the parity of its number of
-/// cards (đôi 0/2, Tướng 1/1, sets 1/3, khạp 3/3, quằn 8/4, 4 Chốt 4/4, …), so the melds of a
-/// 21-card winning hand always total an odd number, and odd + tới (3) is always even: read with
-/// tới included, RULES.md §5's odd-total rule would forbid every win.
+/// With `OddTotal::Hand` the parity is taken before the tới bonus. With `set_lenh = 1` every
+/// meld's lệnh has the parity of its number of cards (đôi 0/2, Tướng 1/1, sets 1/3, khạp 3/3,
+/// quằn 8/4, 4 Chốt 4/4, …), so the melds of a 21-card winning hand always total an odd number,
+/// and odd + tới (3) is always even: `OddTotal::WithToi` then forbids every 21-card win.
 pub fn win_total(
     hidden: &Hand,
     exposed_lenh: i32,
     offer: Option<Kind>,
-    odd_required: bool,
+    scoring: Scoring,
 ) -> Option<i32> {
-    let p = complete_lenh_with(hidden, offer).shift(exposed_lenh as i16);
-    let best = if odd_required {
-        p.odd
-    } else {
-        p.even.max(p.odd)
+    let p = complete_lenh_with(hidden, offer, scoring.set_lenh).shift(exposed_lenh as i16);
+    let best = match scoring.odd_total {
+        OddTotal::Hand => p.odd,
+        OddTotal::WithToi => p.even,
+        OddTotal::Off => p.even.max(p.odd),
     };
     (best != NONE).then_some(best as i32 + TOI)
 }
@@ -584,23 +646,48 @@ mod tests {
 
     #[test]
     fn lenh_examples() {
-        assert_eq!(complete_lenh(&h("KY KY KY")).best(), Some(3));
-        assert_eq!(complete_lenh(&h("PY PR PG PW")).best(), Some(4));
-        assert_eq!(complete_lenh(&h("HG HG HG HG")).best(), Some(8));
+        assert_eq!(complete_lenh(&h("KY KY KY"), 1).best(), Some(3));
+        assert_eq!(complete_lenh(&h("PY PR PG PW"), 1).best(), Some(4));
+        assert_eq!(complete_lenh(&h("HG HG HG HG"), 1).best(), Some(8));
+        // a three-card set counts `set_lenh`
+        assert_eq!(complete_lenh(&h("RY CY HY PY PR PG"), 1).best(), Some(2));
+        assert_eq!(complete_lenh(&h("RY CY HY PY PR PG"), 0).best(), Some(0));
         // offer onto a pair: 3 con khui (1), onto a khạp: 4 con khui (6)
         assert_eq!(
-            complete_lenh_with(&h("HG HG"), Some(Kind::new(5, 2))).best(),
+            complete_lenh_with(&h("HG HG"), Some(Kind::new(5, 2)), 1).best(),
             Some(1)
         );
         assert_eq!(
-            complete_lenh_with(&h("HG HG HG"), Some(Kind::new(5, 2))).best(),
+            complete_lenh_with(&h("HG HG HG"), Some(Kind::new(5, 2)), 1).best(),
             Some(6)
         );
         // Tướng–Sĩ–Tượng (1) is odd: 1 + tới 3 = 4; with 1 lệnh more on the table, even: no win
         let er = Some(Kind::new(2, 1));
-        assert_eq!(win_total(&h("KR AR"), 0, er, true), Some(4));
-        assert_eq!(win_total(&h("KR AR"), 1, er, true), None);
-        assert_eq!(win_total(&h("KR AR"), 1, er, false), Some(5));
+        let rule = |odd_total, set_lenh| Scoring {
+            odd_total,
+            set_lenh,
+        };
+        assert_eq!(win_total(&h("KR AR"), 0, er, Scoring::default()), Some(4));
+        assert_eq!(win_total(&h("KR AR"), 1, er, Scoring::default()), None);
+        assert_eq!(
+            win_total(&h("KR AR"), 1, er, rule(OddTotal::Off, 1)),
+            Some(5)
+        );
+        // counted with tới: 1 + 3 = 4 is even, 2 + 3 = 5 odd
+        assert_eq!(
+            win_total(&h("KR AR"), 0, er, rule(OddTotal::WithToi, 1)),
+            None
+        );
+        assert_eq!(
+            win_total(&h("KR AR"), 1, er, rule(OddTotal::WithToi, 1)),
+            Some(5)
+        );
+        // the seed's table read literally: the set is worth 0, an even hand
+        assert_eq!(win_total(&h("KR AR"), 0, er, rule(OddTotal::Hand, 0)), None);
+        assert_eq!(
+            win_total(&h("KR AR"), 0, er, rule(OddTotal::Off, 0)),
+            Some(3)
+        );
     }
 
     #[test]

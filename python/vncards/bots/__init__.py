@@ -8,6 +8,10 @@ and returns one of them. ``random`` works for every game; games add stronger bot
 :mod:`.montecarlo`) and ``solver`` (Mậu Binh, the ``"expected"`` objective). Bots that take the
 table's ``rules`` get them from :func:`make_bot`.
 
+A bot may also implement ``act(turn) -> action``, which the simulator and the CLI prefer:
+a :class:`Turn` builds the view and the action dicts only when the bot reads them, so a bot
+that reads little costs little (:func:`decide` picks the method).
+
 >>> bot = make_bot("random", "tienlen", seed=1)
 >>> bot.choose({}, [{"type": "pass", "seat": 0}])
 {'type': 'pass', 'seat': 0}
@@ -24,7 +28,7 @@ from ..errors import RulesError
 from ..games import spec
 from ..table import Seed
 
-__all__ = ["Bot", "RandomBot", "make_bot", "bot_names"]
+__all__ = ["Bot", "RandomBot", "Turn", "decide", "make_bot", "bot_names"]
 
 Action = dict[str, Any]
 
@@ -39,6 +43,52 @@ class Bot(Protocol):
         ...
 
 
+class Turn:
+    """One decision of one seat: the game and the seat to act. ``view`` and ``legal_actions``
+    are built on first read; where the game offers it, ``legal_actions`` is a sequence whose
+    action dicts are built only when read (the same actions, in the same order, as
+    ``game.legal_actions(seat)``).
+
+    >>> from vncards.games import new_game
+    >>> turn = Turn(new_game("tienlen", seed=1), 0)
+    >>> list(turn.legal_actions) == turn.game.legal_actions(0)
+    True
+    """
+
+    __slots__ = ("game", "seat", "_view", "_legal")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self._view: dict[str, Any] | None = None
+        self._legal: Sequence[Action] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """``game.view(seat)``."""
+        if self._view is None:
+            self._view = self.game.view(self.seat)
+        return self._view
+
+    @property
+    def legal_actions(self) -> Sequence[Action]:
+        """The seat's legal actions (lazily built dicts where the game supports it)."""
+        if self._legal is None:
+            moves = getattr(self.game, "_moves", None)
+            self._legal = moves(self.seat) if moves is not None else self.game.legal_actions(self.seat)
+        return self._legal
+
+
+def decide(bot: Bot, game: Any, seat: int) -> Action:
+    """The action ``bot`` takes for ``seat``: through ``act(Turn)`` if the bot has it, else
+    ``choose(view, legal_actions)``."""
+    act = getattr(bot, "act", None)
+    if act is not None:
+        action: Action = act(Turn(game, seat))
+        return action
+    return bot.choose(game.view(seat), game.legal_actions(seat))
+
+
 class RandomBot:
     """Picks uniformly among the legal actions (a baseline, and a fuzzer for servers)."""
 
@@ -51,6 +101,10 @@ class RandomBot:
         if not legal_actions:
             raise RulesError("a bot was asked to act with no legal action")
         return legal_actions[self._rng.below(len(legal_actions))]
+
+    def act(self, turn: Turn) -> Action:
+        """:meth:`choose` without the view (a random bot never reads it)."""
+        return self.choose({}, turn.legal_actions)
 
 
 def bot_names(game: str) -> list[str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .._core import rollout_evaluate, rollout_greedy_choice
 from ..table import Seed
-from .shedding import _TWOS, SamLocGreedyBot, SheddingView, TienLenGreedyBot, _SheddingBot
+from .shedding import _TWOS, SamLocGreedyBot, SheddingView, TienLenGreedyBot, _SheddingBot, pass_index
 
 __all__ = ["TienLenMonteCarloBot", "SamLocMonteCarloBot", "DEFAULT_BUDGET"]
 
@@ -45,7 +45,7 @@ class _MonteCarloMixin(_SheddingBot):
         super().__init__(seed=seed, rules=rules)
         self.budget = max(1, int(budget))
 
-    def _candidates(self, v: SheddingView, plays: list[tuple[int, Action]], greedy: int | None) -> list[int]:
+    def _candidates(self, v: SheddingView, plays: list[tuple[int, int]], greedy: int | None) -> list[int]:
         """Indexes of the plays worth rolling out: the greedy choice, every play that empties
         the hand, and the cheapest others (fewest 2s and bombs, lowest top card, longest)."""
         keep = {i for i, (m, _) in enumerate(plays) if m == v.hand}
@@ -63,7 +63,8 @@ class _MonteCarloMixin(_SheddingBot):
 
     def _play(self, v: SheddingView, legal: Sequence[Action]) -> Action:
         plays = self._plays(v, legal)
-        passing = next((a for a in legal if a["type"] == "pass"), None)
+        at = pass_index(legal)
+        passing = None if at is None else legal[at]
         if not plays:
             return passing or legal[0]
         setup = self.setup(v.players)
@@ -72,7 +73,7 @@ class _MonteCarloMixin(_SheddingBot):
         )
         idx = self._candidates(v, plays, greedy)
         cands: list[int | None] = [plays[i][0] for i in idx]
-        actions = [plays[i][1] for i in idx]
+        actions = [legal[plays[i][1]] for i in idx]
         if passing is not None:
             cands.append(None)
             actions.append(passing)

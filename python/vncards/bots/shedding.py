@@ -23,7 +23,9 @@ from typing import Any
 
 from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rollout_sam_success
 from ..errors import RulesError
+from ..shedding.game import PlayMoves
 from ..table import Seed
+from . import Turn
 
 __all__ = [
     "SheddingView",
@@ -113,6 +115,29 @@ class SheddingView:
             sam=view.get("sam_declarer"),
         )
 
+    @classmethod
+    def of_game(cls, game: Any, seat: int) -> SheddingView:
+        """The same facts as ``read(game.view(seat))`` for the seat to act, read from the
+        game's own masks (no view dict, no card text)."""
+        hands, played = game._hands, game._played
+        seen = hands[seat]
+        for m in played:
+            seen |= m
+        table = game._table
+        return cls(
+            me=seat,
+            hand=hands[seat],
+            counts=[m.bit_count() for m in hands],
+            unseen=_DECK & ~seen,
+            played_any=sum(1 << s for s, m in enumerate(played) if m),
+            table=None if table is None else table.mask,
+            table_seat=0 if table is None else game._table_seat,
+            passed=game._passed,
+            out=game._out,
+            must=game._must if seat == game._turn else 0,
+            sam=getattr(game, "sam_declarer", None),
+        )
+
     @property
     def players(self) -> int:
         return len(self.counts)
@@ -149,12 +174,15 @@ class _SheddingBot:
     def _seed(self) -> int:
         return self._rng.below(2**31) << 31 | self._rng.below(2**31)
 
-    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, Action]]:
-        """The play actions as (mask, action), without going out on a 2 where that is
-        penalised (unless nothing else is left, or the seat is a Sâm declarer)."""
-        plays = [(cards_to_mask(a["cards"]), a) for a in legal if a["type"] == "play"]
+    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, int]]:
+        """The play actions as (mask, index in ``legal``), without going out on a 2 where that
+        is penalised (unless nothing else is left, or the seat is a Sâm declarer)."""
+        if isinstance(legal, PlayMoves):
+            plays = [(m, i) for i, m in enumerate(legal.play_masks)]
+        else:
+            plays = [(cards_to_mask(a["cards"]), i) for i, a in enumerate(legal) if a["type"] == "play"]
         if self._rules.finish_on_two != "allowed" and v.hand & _TWOS and v.sam != v.me:
-            kept = [(m, a) for m, a in plays if m != v.hand]
+            kept = [(m, i) for m, i in plays if m != v.hand]
             if kept or v.table is not None:
                 return kept
         return plays
@@ -168,6 +196,14 @@ class _SheddingBot:
         if "declare_sam" in kinds:
             return self._declare(view, legal_actions)
         return self._play(SheddingView.read(view), legal_actions)
+
+    def act(self, turn: Turn) -> Action:
+        """:meth:`choose` for ``turn``, reading the seat's facts from the game itself (no view
+        dict, no action dict but the chosen one) where the game offers lazy moves."""
+        legal = turn.legal_actions
+        if not isinstance(legal, PlayMoves) or len(legal) < 2:
+            return self.choose(turn.view, legal)
+        return self._play(SheddingView.of_game(turn.game, turn.seat), legal)
 
     def _declare(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         v = SheddingView.read(view)
@@ -185,9 +221,9 @@ class _SheddingBot:
 
     def _play(self, v: SheddingView, legal: Sequence[Action]) -> Action:
         plays = self._plays(v, legal)
-        passing = next((a for a in legal if a["type"] == "pass"), None)
+        passing = pass_index(legal)
         if not plays:
-            return passing or legal[0]
+            return legal[0 if passing is None else passing]
         i = rollout_greedy_choice(
             self.setup(v.players),
             v.hand,
@@ -197,8 +233,15 @@ class _SheddingBot:
             passing is not None,
         )
         if i is None:
-            return passing or plays[0][1]
-        return plays[i][1]
+            return legal[plays[0][1] if passing is None else passing]
+        return legal[plays[i][1]]
+
+
+def pass_index(legal: Sequence[Action]) -> int | None:
+    """Where the pass action is in ``legal`` (None: passing is not open)."""
+    if isinstance(legal, PlayMoves):
+        return legal.pass_index
+    return next((i for i, a in enumerate(legal) if a["type"] == "pass"), None)
 
 
 class TienLenGreedyBot(_SheddingBot):
@@ -215,10 +258,10 @@ class SamLocGreedyBot(_SheddingBot):
     def _make_setup(self, players: int) -> RolloutSetup:
         return samloc_setup(self._rules, players)
 
-    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, Action]]:
+    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, int]]:
         plays = super()._plays(v, legal)
         if v.min_other() != 1 or v.sam is not None:
             return plays
         top_rank = (v.hand.bit_length() - 1) >> 2
-        kept = [(m, a) for m, a in plays if m.bit_count() > 1 or (m.bit_length() - 1) >> 2 == top_rank]
+        kept = [(m, i) for m, i in plays if m.bit_count() > 1 or (m.bit_length() - 1) >> 2 == top_rank]
         return kept or plays

@@ -22,7 +22,7 @@ from ..table import Seed
 __all__ = ["TuSacGreedyBot"]
 
 Action = dict[str, Any]
-_GENERALS = 4  # kind indexes 0..3 are the four Tướng, never discarded
+_GENERALS = 4  # kind indexes 0..3 are the four Tướng, discarded only as the tỳ
 
 
 def _without(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
@@ -70,9 +70,15 @@ class TuSacGreedyBot:
         hand: list[str] = list(view["hand"])
         seen = self._seen(view)
         if "discard" in by_type:
+            # A Tướng (offered only as the tỳ) is a meld of its own: kept unless nothing else
+            # leaves as few rác.
             return min(
                 by_type["discard"],
-                key=lambda a: (tusac_min_rac(_without(hand, [a["card"]])), -seen[a["card"]]),
+                key=lambda a: (
+                    tusac_min_rac(_without(hand, [a["card"]])),
+                    TuSacCard(a["card"]).index < _GENERALS,
+                    -seen[a["card"]],
+                ),
             )
         claims = by_type.get("claim", [])
         if not claims:

@@ -64,13 +64,25 @@ CATEGORIES: tuple[str, ...] = tuple(_core.MAUBINH_CATEGORIES)
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Mậu Binh options (RULES.md §4).
+    """Mậu Binh options (see ``docs/rules/maubinh.md``). Each names its default and where it
+    comes from: the seed document (the original Vietnamese rules the engine follows) or a house
+    rule.
 
-    - ``wheel``: ``"second"`` (A-2-3-4-5 is the second-highest straight) or ``"lowest"``;
-    - ``scoop``: sập hầm, winning all three hands against an opponent doubles what they pay;
-    - ``scoop_all``: sập làng, scooping every opponent (3–4 players) doubles again;
-    - ``time_limit``: seconds to arrange (the engine reports it; the server enforces it).
+    - ``wheel``: ``"second"`` (default, common convention: A-2-3-4-5 is the second-highest
+      straight) or ``"lowest"``;
+    - ``scoop`` (default off, seed: "Kết quả là tổng của những chi thắng - thua", the plain
+      sum of the hands won and lost; on is the house rule sập hầm): winning all three hands
+      against an opponent doubles what they pay;
+    - ``scoop_all`` (default off; house rule sập làng): scooping every opponent (3–4 players)
+      doubles again;
+    - ``back_straight_flush_units`` (default 1, seed: a straight flush in the back is not in the
+      seed's bonus list, so it wins 1 like any back; 5 is a common house value, accepted
+      1..24): units a straight flush in the back wins;
+    - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange (the engine reports
+      it; the server enforces it).
 
+    >>> Rules().scoop, Rules().back_straight_flush_units
+    (False, 1)
     >>> Rules().replace(wheel="lowest").wheel
     'lowest'
     """
@@ -78,13 +90,30 @@ class Rules(RulesBase):
     wheel: Literal["second", "lowest"] = option(
         "second", "A-2-3-4-5 is the second-highest straight, or the lowest"
     )
-    scoop: bool = option(
-        True, "sập hầm: winning all three hands doubles what that opponent pays", source="house"
+    scoop: bool = option(False, "sập hầm: winning all three hands doubles what that opponent pays")
+    scoop_all: bool = option(False, "sập làng: scooping every opponent doubles again")
+    back_straight_flush_units: int = option(
+        1, "units a straight flush in the back wins (1 like any back; 5 is a common house value)"
     )
-    scoop_all: bool = option(False, "sập làng: scooping every opponent doubles again", source="house")
-    time_limit: int = option(45, "seconds each seat has to arrange (the server enforces it)", source="house")
+    time_limit: int = option(45, "seconds each seat has to arrange (the server enforces it)")
+
+    @classmethod
+    def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        # Stored before the option existed: a straight flush in the back won 5.
+        if "scoop" in data and "back_straight_flush_units" not in data:
+            data["back_straight_flush_units"] = 5
+        return data
+
+    @property
+    def core_options(self) -> tuple[str, bool, bool, int]:
+        """``(wheel, scoop, scoop_all, back_straight_flush_units)`` as the core takes them."""
+        return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units)
 
     def _check(self) -> None:
+        if not 1 <= self.back_straight_flush_units <= 24:
+            raise RulesError(
+                f"Rules.back_straight_flush_units must be in 1..24, not {self.back_straight_flush_units}"
+            )
         if self.time_limit < 1:
             raise RulesError(f"Rules.time_limit must be at least 1 second, not {self.time_limit}")
 
@@ -331,7 +360,7 @@ def best_arrangement(
     """
     _check_objective(objective)
     r = _rules(rules)
-    return _solution(_core.maubinh_best_arrangement(cards, r.wheel, r.scoop, r.scoop_all, objective))
+    return _solution(_core.maubinh_best_arrangement(cards, *r.core_options, objective))
 
 
 def best_arrangements(
@@ -346,7 +375,7 @@ def best_arrangements(
     """
     _check_objective(objective)
     r = _rules(rules)
-    raw = _core.maubinh_best_arrangements(hands, r.wheel, r.scoop, r.scoop_all, objective)
+    raw = _core.maubinh_best_arrangements(hands, *r.core_options, objective)
     return [_solution(t) for t in raw]
 
 
@@ -355,16 +384,18 @@ def expected_value(arrangement: Arrangement | Sequence[CardsLike], rules: Rules 
     :func:`best_arrangement`); a fouled arrangement is worth about -6 in play, which the model
     does not price: check :func:`is_fouled` first."""
     r = _rules(rules)
-    return float(
-        _core.maubinh_expected_value(*_arrangement(arrangement).masks, r.wheel, r.scoop, r.scoop_all)
-    )
+    back, middle, front = _arrangement(arrangement).masks
+    return float(_core.maubinh_expected_value(back, middle, front, *r.core_options))
 
 
 def position_tables(rules: Rules | None = None) -> dict[str, npt.NDArray[np.float64]]:
     """The shipped model tables: for ``"back"``, ``"middle"``, ``"front"`` an array indexed by
     :func:`hand_rank` with columns win, tie, lose, loss (expected units paid when losing), bonus
     (units won with that hand), value (``win * bonus - loss``)."""
-    tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(_rules(rules).wheel)
+    r = _rules(rules)
+    tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(
+        r.wheel, r.back_straight_flush_units
+    )
     return tables
 
 
@@ -397,10 +428,11 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     (arranged by :func:`best_arrangement`), or None (left mid-hand: fouled).
 
     Every pair settles on its own: instant wins first, then fouls (6 units), then hand by hand
-    with bonuses, doubled for a scoop. Ledger reasons: ``"back"``, ``"middle:full_house"``,
-    ``"scoop"``, ``"scoop_all"``, ``"foul"``, ``"instant:dragon"``…
+    with bonuses (the plain sum, seed 004), doubled for a scoop under the ``scoop`` house rule.
+    Ledger reasons: ``"back"``, ``"middle:full_house"``, ``"scoop"``, ``"scoop_all"``,
+    ``"foul"``, ``"instant:dragon"``…
 
-    Readings of RULES.md §4 taken here: an instant win is declared automatically from the
+    Readings of the rules (``docs/rules/maubinh.md``) taken here: an instant win is declared automatically from the
     seat's 13 cards (even under a fouled arrangement; a forfeited seat has none) and is paid in
     full by a fouled opponent; a foul pays a flat 6 (no scoop doubling); with ``scoop_all``, a
     seat scoops "every opponent" when it scooped each compared opponent and every other
@@ -410,13 +442,16 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     >>> s = settle_itemised([("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦"),
     ...                      ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")])
     >>> s.totals
-    [18, -18]
+    [9, -9]
     >>> [e["reason"] for e in s.ledger]
-    ['back:four_of_a_kind', 'middle:full_house', 'front:three_of_a_kind', 'scoop']
+    ['back:four_of_a_kind', 'middle:full_house', 'front:three_of_a_kind']
+    >>> settle([("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦"),
+    ...         ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")], Rules(scoop=True))
+    [18, -18]
     """
     r = _rules(rules)
     seats = [_seat(v, r) for v in arrangements_or_cards_by_seat]
-    totals, payments, instants, fouled = _core.maubinh_settle(seats, r.wheel, r.scoop, r.scoop_all)
+    totals, payments, instants, fouled = _core.maubinh_settle(seats, *r.core_options)
     ledger = [{"from": f, "to": t, "units": u, "reason": why} for f, t, u, why in payments]
     return Settlement(list(totals), ledger, list(instants), list(fouled))
 
@@ -443,7 +478,7 @@ def head_to_head(
     _check_objective(a)
     _check_objective(b)
     r = _rules(rules)
-    units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, r.wheel, r.scoop, r.scoop_all)
+    units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, *r.core_options)
     return float(units) / float(seat_deals)
 
 
@@ -461,7 +496,7 @@ def ranked_arrangements(
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise RulesError(f"count must be a positive int, not {count!r}")
     r = _rules(rules)
-    raw = _core.maubinh_ranked_arrangements(cards, r.wheel, r.scoop, r.scoop_all, objective, count)
+    raw = _core.maubinh_ranked_arrangements(cards, *r.core_options, objective, count)
     return [Arrangement._from_masks(b, m, f, None, v) for b, m, f, v in raw]
 
 
@@ -469,23 +504,37 @@ def arrangement_report(
     cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", alternatives: int = 3
 ) -> str:
     """Text for ``vncards arrange``: the best arrangement with its expected units per
-    opponent, the instant win to declare (if any), and runner-up alternatives.
+    opponent and runner-up alternatives; for a hand with an instant win (mậu binh trắng), the
+    win to declare and what it is paid, since the arrangement then does not matter.
 
     >>> print(arrangement_report("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠", alternatives=0))
     ... # doctest: +ELLIPSIS
     Mậu Binh, objective "expected"
-    best   back    10♠ J♠ Q♠ K♠ A♠     straight_flush
+    best   back    10♠ J♠ Q♠ K♠ A♠     straight flush / thùng phá sảnh
            middle  ...
+    >>> print(arrangement_report("2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"))
+    Mậu Binh, objective "expected"
+    instant win: dragon flush / rồng cuốn: declare it and win 24 units from each opponent
+    (no hand is compared, so the arrangement does not matter)
     """
+    from ..words import term
+
     r = _rules(rules)
     best = best_arrangement(cards, r, objective)
     lines = [f'Mậu Binh, objective "{objective}"']
     if best.instant is not None:
-        lines.append(f"instant win: {best.instant} ({INSTANT_WINS[best.instant]} units from each opponent)")
+        lines.append(
+            f"instant win: {term(best.instant)}: declare it and win "
+            f"{INSTANT_WINS[best.instant]} units from each opponent"
+        )
+        lines.append("(no hand is compared, so the arrangement does not matter)")
+        return "\n".join(lines)
     others = [a for a in ranked_arrangements(cards, r, objective, alternatives + 1) if a != best]
     for label, arr in [("best", best), *((f"alt {i + 1}", a) for i, a in enumerate(others[:alternatives]))]:
         for pos, hand in zip(("back", "middle", "front"), (arr.back, arr.middle, arr.front), strict=False):
             text = " ".join(str(c) for c in hand)
-            lines.append(f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {hand_category(hand, r)}")
+            lines.append(
+                f"{label if pos == 'back' else '':<6} {pos:<7} {text:<19} {term(hand_category(hand, r))}"
+            )
         lines.append(f"{'':<6} expected {arr.value:+.3f} units per opponent")
     return "\n".join(lines)

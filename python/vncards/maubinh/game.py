@@ -175,9 +175,7 @@ class Game(TableGame):
 
     def _compute_result(self) -> tuple[dict[str, Any], list[tuple[int, int, int, str]]]:
         r = self._rules
-        totals, payments, instants, fouled = _core.maubinh_settle(
-            self._settle_seats(), r.wheel, r.scoop, r.scoop_all
-        )
+        totals, payments, instants, fouled = _core.maubinh_settle(self._settle_seats(), *r.core_options)
         reveal = [None if a is None else [_core.mask_to_text(m) for m in a] for a in self._settle_seats()]
         result = {
             "arrangements": reveal,

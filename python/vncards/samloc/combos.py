@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from .._core import (
+    PlayList,
     SheddingCombo,
     SheddingRules,
     cards_to_mask,
@@ -91,7 +92,7 @@ def legal_plays(
     *,
     must_include: CardsLike | None = None,
     bao_mot: bool = False,
-) -> list[Combo]:
+) -> PlayList:
     """Every distinct set of cards from ``hand`` that may be played on ``table`` (``None``:
     leading), each containing ``must_include``; no pass entry. With ``bao_mot`` (báo 1 in
     mode ``"enforce"``: another seat holds one card), singles lower than the hand's highest

@@ -13,7 +13,7 @@ the báo Sâm phase, báo 1, finishing on a 2, cóng and the settlement table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
@@ -137,7 +137,7 @@ class Game(SheddingGame):
             self._check_seat(seat)
             raise IllegalMoveError("declare_first", "declare Sâm or decline before playing")
 
-    def legal_plays(self) -> list[SheddingCombo]:
+    def legal_plays(self) -> Sequence[SheddingCombo]:
         """Every play the current seat may make now; none while Sâm is being declared."""
         if self._sam_phase and not self._over:
             return []
@@ -169,7 +169,7 @@ class Game(SheddingGame):
         # Singles compare by rank: top is (rank + 2) * 4 + suit; the hand's top rank from its mask.
         return combo.kind == "single" and (combo.top >> 2) - 2 < (hand.bit_length() - 1) >> 2
 
-    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+    def _filter_plays(self, seat: int, plays: Sequence[SheddingCombo]) -> Sequence[SheddingCombo]:
         if self._rules.bao_mot_mode == "enforce" and self._bao_mot_seats(seat):
             hand = self._hands[seat]
             return [c for c in plays if not self._lower_single(hand, c)]
@@ -184,8 +184,10 @@ class Game(SheddingGame):
             raise IllegalMoveError("bao_mot", "a seat holds one card (báo 1): play your highest single")
 
     def _finish_on_two(self) -> str:
-        # A Sâm declarer's last play wins the Sâm whatever it holds.
-        return "allowed" if self._declarer is not None else self._rules.finish_on_two
+        # The seed names no exception for a Sâm declarer; the house rule exempts it.
+        if self._declarer is not None and self._rules.sam_may_finish_on_two:
+            return "allowed"
+        return self._rules.finish_on_two
 
     def _cut_value(self, table: SheddingCombo) -> int:
         if table.kind == "four_of_a_kind":
@@ -242,7 +244,11 @@ class Game(SheddingGame):
                 self._emit("cong", seat=s)
         violator = self._violations.get(winner)
         if violator is not None:
-            total = sum(units for items in owed.values() for _, units in items)
+            if self._rules.bao_mot_den == "cards":
+                # Every card the losers still hold, the violator's included, 1 unit each.
+                total = sum(self._hands[s].bit_count() for s in owed)
+            else:
+                total = sum(units for items in owed.values() for _, units in items)
             self._emit("den_lang", seat=violator, winner=winner, units=total)
             self._ledger.pay(violator, winner, total, "den_lang")
             return
@@ -278,6 +284,11 @@ class Game(SheddingGame):
                 return []
             return [{"type": "declare_sam", "seat": turn}, {"type": "decline_sam", "seat": turn}]
         return super().legal_actions(seat)
+
+    def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
+        if self._sam_phase and not self._over:
+            return self.legal_actions(seat)
+        return super()._moves(seat)
 
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat``: decline Sâm; in play, as the shedding flow's bot."""

@@ -11,13 +11,17 @@ class :class:`SheddingGame`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from .._core import PlayList, SheddingRules
 from .._core import SheddingCombo as Combo
-from .._core import SheddingRules
 from ..rules import rules_mismatch
 from .game import SheddingGame
 from .penalty import TWOS_MASK, PenaltyTable, hand_units, penalty_items
+
+# legal_plays' result is a read-only sequence of combos.
+Sequence.register(PlayList)
 
 __all__ = [
     "TWOS_MASK",

@@ -14,10 +14,11 @@ the hand leads (hưởng sái).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, overload
 
 from .._core import (
+    PlayList,
     SheddingCombo,
     cards_to_mask,
     mask_to_text,
@@ -43,6 +44,47 @@ __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
 _ACTION_TYPES = ("play", "pass", "next_hand")
+
+
+class PlayMoves(Sequence[dict[str, Any]]):
+    """The legal actions of the seat to act: its plays, then pass when a table is open. Each
+    action dict is built when read; ``play_masks`` gives the plays' card masks without any."""
+
+    __slots__ = ("_seat", "_plays", "_can_pass")
+
+    def __init__(self, seat: int, plays: Sequence[SheddingCombo], can_pass: bool) -> None:
+        self._seat = seat
+        self._plays = plays
+        self._can_pass = can_pass
+
+    def __len__(self) -> int:
+        return len(self._plays) + self._can_pass
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self._plays)
+        i = index + len(self) if index < 0 else index
+        if 0 <= i < n:
+            return {"type": "play", "seat": self._seat, "cards": str(self._plays[i])}
+        if i == n and self._can_pass:
+            return {"type": "pass", "seat": self._seat}
+        raise IndexError("action index out of range")
+
+    @property
+    def play_masks(self) -> list[int]:
+        """Card masks of the plays (indexes ``0..len(play_masks)-1`` of this sequence)."""
+        plays = self._plays
+        return plays.masks if isinstance(plays, PlayList) else [c.mask for c in plays]
+
+    @property
+    def pass_index(self) -> int | None:
+        """The index of the pass action, or None when passing is not open."""
+        return len(self._plays) if self._can_pass else None
 
 
 class SheddingGame(TableGame):
@@ -162,7 +204,7 @@ class SheddingGame(TableGame):
     def _check_play(self, seat: int, combo: SheddingCombo) -> None:
         """*hook*: extra validation of a play (raise IllegalMoveError)."""
 
-    def _filter_plays(self, seat: int, plays: list[SheddingCombo]) -> list[SheddingCombo]:
+    def _filter_plays(self, seat: int, plays: Sequence[SheddingCombo]) -> Sequence[SheddingCombo]:
         """*hook*: drop plays a game-specific rule forbids now."""
         return plays
 
@@ -226,7 +268,7 @@ class SheddingGame(TableGame):
     def hand_mask(self, seat: int) -> int:
         return self._hands[self._check_seat(seat)]
 
-    def legal_plays(self) -> list[SheddingCombo]:
+    def legal_plays(self) -> Sequence[SheddingCombo]:
         """Every distinct play the current seat may make now (no pass entry)."""
         if self._turn is None:
             return []
@@ -237,10 +279,13 @@ class SheddingGame(TableGame):
             return self._after_pass_filter() or "all"
         return "all"
 
-    def _plays_for(self, seat: int) -> list[SheddingCombo]:
+    def _plays_for(self, seat: int) -> Sequence[SheddingCombo]:
         hand = self._hands[seat]
-        plays = shedding_legal_plays(hand, self._table, self._rules.core, self._must, self._seat_filter(seat))
-        if any(c.mask == hand for c in plays) and self._emptying_two_refused(hand, len(plays)):
+        plays: Sequence[SheddingCombo]
+        plays = found = shedding_legal_plays(
+            hand, self._table, self._rules.core, self._must, self._seat_filter(seat)
+        )
+        if hand in found.masks and self._emptying_two_refused(hand, len(plays)):
             plays = [c for c in plays if c.mask != hand]
         return self._filter_plays(seat, plays)
 
@@ -318,16 +363,15 @@ class SheddingGame(TableGame):
         """Every action dict ``seat`` may apply now (empty unless it is ``seat``'s turn); each
         is accepted by :meth:`apply`. ``next_hand`` is not listed: a server calls it between
         hands."""
+        return list(self._moves(seat))
+
+    def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
+        """``legal_actions(seat)`` as a sequence whose dicts are built when read (for bots)."""
         self._check_seat(seat)
         turn = self._turn
         if turn is None or seat != turn:
             return []
-        actions: list[dict[str, Any]] = [
-            {"type": "play", "seat": turn, "cards": str(c)} for c in self._plays_for(turn)
-        ]
-        if self._table is not None:
-            actions.append({"type": "pass", "seat": turn})
-        return actions
+        return PlayMoves(turn, self._plays_for(turn), self._table is not None)
 
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat`` (timeouts): lead the first legal play (the lowest

@@ -20,12 +20,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from .._core import (
+    PlayList,
     SheddingCombo,
     SheddingRules,
     cards_to_mask,
     shedding_beats,
     shedding_classify,
+    shedding_legal_play_masks,
     shedding_legal_plays,
     tienlen_instant_win,
 )
@@ -34,7 +39,17 @@ from ..shedding import core_of
 from .game import Game
 from .rules import Rules
 
-__all__ = ["BOTS", "Combo", "Game", "Rules", "beats", "classify", "instant_win", "legal_plays"]
+__all__ = [
+    "BOTS",
+    "Combo",
+    "Game",
+    "Rules",
+    "beats",
+    "classify",
+    "instant_win",
+    "legal_play_masks",
+    "legal_plays",
+]
 
 #: A combination: ``.kind``, ``.cards`` (low to high), ``.mask``; frozen and hashable.
 Combo = SheddingCombo
@@ -42,8 +57,11 @@ Combo = SheddingCombo
 _SOUTH = Rules.south()
 
 
+_SOUTH_CORE = _SOUTH.core
+
+
 def _core(rules: Rules | None) -> SheddingRules:
-    return core_of(rules, Rules, _SOUTH)
+    return _SOUTH_CORE if rules is None else core_of(rules, Rules, _SOUTH)
 
 
 def classify(cards: Any, rules: Rules | None = None) -> Combo | None:
@@ -71,9 +89,12 @@ def beats(play: Any, table: Any, rules: Rules | None = None) -> bool:
 
 def legal_plays(
     hand: Any, table: Any = None, rules: Rules | None = None, *, must_include: Any = None
-) -> list[Combo]:
+) -> PlayList:
     """Every distinct set of cards from ``hand`` that may be played on ``table`` (None: a
     lead), each containing ``must_include`` if given. No pass entry.
+
+    The result is a read-only sequence (``PlayList``) that builds each Combo when it is read,
+    compares equal to the list of its Combos, and gives every play's card mask as ``.masks``.
 
     >>> [str(c) for c in legal_plays("3♠ 4♠ 5♠ 9♥", "4♥")]
     ['5♠', '9♥']
@@ -82,6 +103,25 @@ def legal_plays(
     """
     must = 0 if must_include is None else cards_to_mask(must_include)
     return shedding_legal_plays(hand, table, _core(rules), must)
+
+
+def legal_play_masks(
+    hand: Any, table: Any = None, rules: Rules | None = None, *, must_include: Any = None
+) -> npt.NDArray[np.uint64]:
+    """The card masks of :func:`legal_plays` (the same plays, in the same order) as a numpy
+    ``uint64`` array, without building a Combo per play: for servers and learners that only
+    need action masks. Bit ``i`` is ``Card.index`` ``i``.
+
+    >>> from vncards.cards import from_mask
+    >>> [" ".join(map(str, from_mask(int(m)))) for m in legal_play_masks("3♠ 4♠ 5♠ 9♥", "4♥")]
+    ['5♠', '9♥']
+    >>> legal_play_masks("3♠ 4♠ 5♠ 9♥").dtype
+    dtype('uint64')
+    """
+    if must_include is None and rules is None:
+        return shedding_legal_play_masks(hand, table, _SOUTH_CORE)
+    must = 0 if must_include is None else cards_to_mask(must_include)
+    return shedding_legal_play_masks(hand, table, _core(rules), must)
 
 
 def instant_win(hand: Any, rules: Rules | None = None, *, first_hand: bool = False) -> str | None:

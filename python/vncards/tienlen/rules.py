@@ -1,4 +1,5 @@
-"""Tiến Lên rules: every option of RULES.md §1–§2 as a frozen dataclass.
+"""Tiến Lên rules: every option of the Tiến Lên rules page (``docs/rules/tienlen.md``) as a
+frozen dataclass.
 
 >>> south, north = Rules.south(), Rules.north()
 >>> south.scoring, north.finish_on_two, north.same_colour_pairs
@@ -27,25 +28,37 @@ _RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Options of Tiến Lên (names as in RULES.md). ``Rules()`` is Miền Nam (``south()``).
+    """Options of Tiến Lên (see ``docs/rules/tienlen.md``). ``Rules()`` is Miền Nam
+    (``south()``). Each option names its default and where it comes from: a seed document (the
+    original Vietnamese rules the engine follows) or a house rule.
 
-    - ``ending``: ``"first_out"`` (the hand ends when one player goes out) or ``"ranked"``
-      (play on for nhất, nhì, ba, bét); ``scoring`` must match it: ``"count"`` (cards left,
-      thối, cóng 26, kết 3 bích) with ``first_out``, ``"ranked"`` with ``ranked``.
-    - ``first_lead``: ``"three_of_spades"`` (the holder of 3♠, or of the lowest dealt card,
-      leads with it) or ``"random"``; applies to the first hand and after an instant win.
-    - ``bomb_after_pass``: which seats that passed may still cut (chặt) when their turn comes:
-      holders of a 4 đôi thông, of any bomb, or nobody.
-    - ``quad_beats_pair_of_twos``: a tứ quý cuts a pair of 2s.
-    - ``ket_3_bich``: going out with the single 3♠ (kết 3 bích), and chặn kết 3 bích.
-    - ``finish_on_two``: emptying the hand with a 2 is ``"allowed"``, ``"penalized"`` or
-      ``"forbidden"`` (unless nothing else is legal).
-    - ``thoi_to``: under ranked scoring, thối goes to the seat placed ``"above"`` or to the
-      ``"winner"``.
-    - ``same_colour_instant_win``, ``first_hand_extras``: instant-win (tới trắng) variants.
+    - ``ending`` (default ``"first_out"``, seed: the hand ends when the first player goes out)
+      or ``"ranked"`` (house rule: play on for nhất, nhì, ba, bét); ``scoring`` must match it:
+      ``"count"`` (default, seed: cards left, thối, cóng 26, kết 3 bích) with ``first_out``,
+      ``"ranked"`` with ``ranked``.
+    - ``first_lead``: ``"three_of_spades"`` (default, seed: the holder of 3♠, or of the lowest
+      dealt card, leads with it) or ``"random"`` (seed: a random seat leads with any play);
+      applies to the first hand and after an instant win.
+    - ``bomb_after_pass``: ``"none"`` (default, seed: "nếu một người bỏ lượt thì coi như bỏ cả
+      vòng", a seat that passed is out of the round and is always skipped);
+      ``"four_pair_sequence"`` (house rule: while the table can be cut, a seat that passed and
+      holds a 4 đôi thông may still cut with it, or pass again); ``"any_bomb"`` (house rule:
+      the same for any bomb).
+    - ``quad_beats_pair_of_twos`` (default on, common convention): a tứ quý cuts a pair of 2s.
+    - ``ket_3_bich`` (default on, seed): going out with the single 3♠ (kết 3 bích), and chặn
+      kết 3 bích.
+    - ``finish_on_two``: emptying the hand with a 2 is ``"allowed"`` (default south),
+      ``"penalized"`` (default north) or ``"forbidden"`` (unless nothing else is legal).
+    - ``thoi_to`` (ranked scoring only): thối goes to the seat placed ``"above"`` (default) or
+      to the ``"winner"``.
+    - ``same_colour_instant_win`` (default off: 12 cards of one suit, seed) and
+      ``first_hand_extras`` (default off): instant-win (tới trắng) house variants.
     - ``single_follows_suit``, ``triple_follows_suits``: northern beating of singles/triples.
     - Structural flags of the northern game: ``same_colour_pairs``, ``same_suit_straights``,
       and ``pair_sequences`` (đôi thông exist, as combinations and bombs).
+
+    >>> Rules().bomb_after_pass, Rules(bomb_after_pass="any_bomb").bomb_after_pass
+    ('none', 'any_bomb')
     """
 
     ending: Literal["first_out", "ranked"] = option(
@@ -57,10 +70,8 @@ class Rules(RulesBase):
     first_lead: Literal["three_of_spades", "random"] = option(
         "three_of_spades", "the first hand is led by the holder of 3♠ (with it), or a random seat"
     )
-    bomb_after_pass: Literal["four_pair_sequence", "none", "any_bomb"] = option(
-        "four_pair_sequence",
-        "which seats that passed may still cut (chặt) when their turn comes",
-        source="house",
+    bomb_after_pass: Literal["none", "four_pair_sequence", "any_bomb"] = option(
+        "none", "which seats that passed may still cut (chặt) when their turn comes (none: seed 001)"
     )
     quad_beats_pair_of_twos: bool = option(True, "a tứ quý (four of a kind) cuts a pair of 2s")
     ket_3_bich: bool = option(True, "going out with the single 3♠ (kết 3 bích) is paid, and blocking it")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .. import _core
 from .._core import TuSacCard
@@ -45,7 +45,8 @@ __all__ = [
 #: Card arguments: text, one card, or an iterable of cards and card texts.
 TuSacCardsLike = str | TuSacCard | Iterable[str | TuSacCard]
 
-#: lệnh of each meld kind (RULES.md §5); ``single`` is a rác card.
+#: lệnh of each meld kind (seed 003, with ``set_lenh = 1``: see :class:`Rules`); ``single`` is
+#: a rác card.
 MELD_LENH: dict[str, int] = {
     "pair": 0,  # đôi
     "general": 1,  # a lone Tướng
@@ -64,22 +65,46 @@ MELD_LENH: dict[str, int] = {
 TOI = 3
 
 
+#: The three-card sets whose lệnh is ``Rules.set_lenh``.
+SET_KINDS = ("general_set", "chariot_set", "three_soldiers")
+
+
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Tứ Sắc options (RULES.md §5); every default follows the seeds.
+    """Tứ Sắc options (see ``docs/rules/tusac.md``). Each names its default and where it comes
+    from: the seed document (the original Vietnamese rules the engine follows) or a house rule.
 
-    - ``triple_optional``: making a triple from a held pair is not mandatory.
-    - ``discard_rule``: ``"penalize"`` — discarding a meld card is allowed, but if another seat
-      wins on that discard the discarder pays for the whole table (đền làng); ``"enforce"`` —
-      only rác may be discarded while the hand has any.
-    - ``odd_total_required``: a win needs a split whose melds total an odd number of lệnh.
-      Read before the tới bonus: every meld's lệnh has the parity of its card count, so a
-      21-card hand's melds always total an odd number and odd + tới (3) is even; counted
-      with tới, no hand could ever win.
-    - ``draw_at_stock``: the hand is drawn when a card must be turned up and the stock (nọc)
-      holds this many cards or fewer.
-    - ``payment``: ``"per_lenh"`` — each loser pays the winner's total; ``"flat"`` — each loser
-      pays 1, doubled when the winner holds a quad.
+    - ``triple_optional`` (default off, common practice): making a triple from a held pair is
+      not mandatory.
+    - ``discard_rule``: ``"penalize"`` (default, seed: "người chơi sẽ cần bỏ lá bài rác … để
+      người chơi khác về nhất thì sẽ cần chịu phạt thay cả làng") — discarding a meld card is
+      allowed, but if another seat wins on that discard the discarder pays for the whole table
+      (đền làng); ``"enforce"`` (house rule) — only rác may be discarded while the hand has any.
+    - ``bung_rule`` (bài bụng): ``"seed"`` (default, seed: "Nếu người chơi đang có trong tay bộ
+      Xe-Pháo-Mã-Mã mà người chơi đánh con mã thì người chơi sẽ không còn được ăn"): a hand
+      holding Xe, Pháo and Mã of one colour with exactly one of them twice (Xe-Xe-Pháo-Mã,
+      Xe-Pháo-Pháo-Mã, Xe-Pháo-Mã-Mã) may not claim a discarded copy of the doubled piece, and
+      may claim a copy of either single piece only to make a pair with it; ``"min_rac"`` (house
+      rule, the engine's rule before the seed reading): a claim must not increase the
+      claimer's fewest rác, and a complete Xe–Pháo–Mã is never broken; ``"off"``. A claim that
+      wins is never limited.
+    - ``odd_total`` (seed: "số lệnh trên tay cần là số lẻ"): ``"hand"`` (default) — the melds'
+      lệnh, tới not counted, must be odd; with ``set_lenh = 1`` every meld's lệnh has its card
+      count's parity, so every real 21-card win is odd and the rule is a checksum against a
+      miscounted hand; ``"with_toi"`` — the total including tới must be odd (with
+      ``set_lenh = 1`` no 21-card hand can then win); ``"off"``. The win is legal only if some
+      complete split meets it; the score is the best such total plus tới.
+    - ``set_lenh`` (default 1, common practice): lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt;
+      0 is the seed's lệnh table read literally (it lists none for them), under which the
+      odd-lệnh rule decides about half of all wins.
+    - ``tuong_as_ty`` (default on, seed: the dealer opens with "một lá bài bất kể trên tay", any
+      card): the dealer may open with a Tướng as the tỳ; off (house rule): a Tướng is never
+      discarded, not even as the tỳ. Elsewhere a Tướng is never discarded.
+    - ``draw_at_stock`` (default 7, seed: "bộ nọc còn lại 7 lá thì ván đấu được tính là hòa"):
+      the hand is drawn when a card must be turned up and the stock (nọc) holds this many
+      cards or fewer.
+    - ``payment``: ``"per_lenh"`` (default) — each loser pays the winner's total; ``"flat"``
+      (house rule) — each loser pays 1, doubled when the winner holds a quad.
     - ``claim_window`` (not in the seeds): ``"every_seat"`` (default) asks every seat but the
       discarder to answer each offer, so neither the window nor the views reveal who could
       claim (a server must not leak hidden cards); ``"eligible_seats"`` asks only the seats
@@ -87,15 +112,29 @@ class Rules(RulesBase):
 
     >>> Rules().replace(payment="flat").payment
     'flat'
+    >>> r = Rules()
+    >>> r.bung_rule, r.odd_total, r.set_lenh, r.tuong_as_ty
+    ('seed', 'hand', 1, True)
+    >>> Rules(set_lenh=0).lenh("chariot_set"), Rules().lenh("chariot_set")
+    (0, 1)
     """
 
     triple_optional: bool = option(False, "making a triple from a held pair is not mandatory", source="house")
     discard_rule: Literal["penalize", "enforce"] = option(
         "penalize", "discarding a meld card: allowed but pays đền làng if won on, or refused while rác remain"
     )
-    odd_total_required: bool = option(
-        True, "a win needs melds totalling an odd number of lệnh (tới not counted)"
+    bung_rule: Literal["seed", "min_rac", "off"] = option(
+        "seed", "bài bụng: the seed's doubled-piece rule, the fewest-rác rule, or none"
     )
+    odd_total: Literal["hand", "with_toi", "off"] = option(
+        "hand", "a win needs an odd lệnh total: of the melds (tới not counted), with tới, or no parity rule"
+    )
+    set_lenh: int = option(
+        1,
+        "lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt (1, common practice; 0: the seed's table)",
+        source="house",
+    )
+    tuong_as_ty: bool = option(True, "the dealer may open with a Tướng as the tỳ")
     draw_at_stock: int = option(7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards")
     payment: Literal["per_lenh", "flat"] = option(
         "per_lenh", "each loser pays the winner's lệnh total, or 1 (doubled with a quad)"
@@ -109,6 +148,29 @@ class Rules(RulesBase):
     def _check(self) -> None:
         if not 0 <= self.draw_at_stock <= 70:
             raise RulesError(f"Rules.draw_at_stock must be in 0..70, not {self.draw_at_stock}")
+        if self.set_lenh not in (0, 1):
+            raise RulesError(f"Rules.set_lenh must be 0 or 1, not {self.set_lenh}")
+
+    @classmethod
+    def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        # Stored before the seed reading: ``odd_total_required`` (True: the melds' lệnh must be
+        # odd), the min-rác bài bụng rule, three-card sets at 1 lệnh, no Tướng as the tỳ.
+        if "odd_total_required" not in data:
+            return data
+        newer = sorted({"odd_total", "bung_rule", "set_lenh", "tuong_as_ty"} & set(data))
+        if newer:
+            raise RulesError(f"stored Rules mix the old option odd_total_required with {', '.join(newer)}")
+        required = data.pop("odd_total_required")
+        if not isinstance(required, bool):
+            raise RulesError(f"Rules.odd_total_required must be True or False, not {required!r}")
+        data.update(
+            odd_total="hand" if required else "off", set_lenh=1, bung_rule="min_rac", tuong_as_ty=False
+        )
+        return data
+
+    def lenh(self, kind: str) -> int:
+        """The lệnh of a meld kind (a key of :data:`MELD_LENH`) under these rules."""
+        return self.set_lenh if kind in SET_KINDS else MELD_LENH[kind]
 
 
 @dataclass(frozen=True)
@@ -195,7 +257,7 @@ def min_rac(cards: TuSacCardsLike) -> int:
     return _core.tusac_min_rac(_nfc(cards))
 
 
-def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[TuSacCard]]:
+def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike], rules: Rules) -> tuple[int, list[TuSacCard]]:
     total = 0
     cards: list[TuSacCard] = []
     for i, group in enumerate(exposed):
@@ -213,7 +275,7 @@ def _exposed_lenh(exposed: Iterable[Meld | TuSacCardsLike]) -> tuple[int, list[T
         if kind == "single" or _core.tusac_classify(cs) not in _SAME_SHAPE[kind]:
             text = " ".join(str(c) for c in cs)
             raise InvalidCardError(f"exposed group {i} is not a meld", token=text, position=i)
-        total += MELD_LENH[kind]
+        total += rules.lenh(kind)
         cards.extend(cs)
     return total, cards
 
@@ -238,23 +300,24 @@ def win_score(
     card groups: three or four identical cards count as 3 con khui / 4 con khui), ``offer``
     the card claimed to win (its meld is exposed: onto a pair it is a 3 con khui, 1 lệnh,
     not a khạp). The total is the best over complete splits of the lệnh of every meld plus
-    tới (3); with ``odd_total_required`` only splits whose melds total an odd number count
-    (the parity is taken before tới: see :class:`Rules`).
+    tới (3), over the splits the odd-lệnh rule allows (``odd_total``: see :class:`Rules`).
 
     >>> win_score("KR AR", offer="ER")            # Tướng–Sĩ–Tượng 1 + tới 3
     4
     >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER")   # 1 + 1 = 2: even
-    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total_required=False))
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total="off"))
+    5
+    >>> win_score("KR AR", exposed=["PY PR PG"], offer="ER", rules=Rules(odd_total="with_toi"))
     5
     >>> win_score("HG HG HG PY PR PG", offer="HG")   # 4 con khui 6 + 3 Chốt 1 + tới 3
     10
     """
     r = _check_rules(rules)
-    lenh, exposed_cards = _exposed_lenh(exposed)
+    lenh, exposed_cards = _exposed_lenh(exposed, r)
     hand = parse_cards(hidden)
     off = None if offer is None else parse_card(offer)
     _core.tusac_pack(hand + exposed_cards + ([off] if off is not None else []))
-    return _core.tusac_win_total(hand, lenh, off, r.odd_total_required)
+    return _core.tusac_win_total(hand, lenh, off, r.odd_total, r.set_lenh)
 
 
 def can_win(
@@ -263,8 +326,9 @@ def can_win(
     offer: str | TuSacCard | None = None,
     rules: Rules | None = None,
 ) -> bool:
-    """Whether the hidden cards, the exposed melds and the offer split with no rác (and, with
-    ``odd_total_required``, some split totals an odd number of lệnh, tới included).
+    """Whether the hidden cards, the exposed melds and the offer split with no rác, with some
+    split meeting the odd-lệnh rule (``odd_total``: by default the melds' lệnh, tới not
+    counted, must be odd).
 
     >>> can_win("KY KY KY PY PR PG", offer="PW")   # khạp 3 + 4 Chốt 4 = 7: odd
     True
@@ -273,7 +337,7 @@ def can_win(
     """
     if not exposed and (offer is None or isinstance(offer, TuSacCard)) and rules is None:
         # Fast path for the common call: no exposed melds, default rules.
-        return _core.tusac_win_total(hidden, 0, offer, True) is not None
+        return _core.tusac_win_total(hidden, 0, offer, "hand", 1) is not None
     return win_score(hidden, exposed, offer, rules) is not None
 
 
@@ -288,16 +352,23 @@ def legal_claims(
 
     The entitled seat may make any meld; another seat only a triple from a pair or a quad
     from a khạp (khui). A khạp is never split and khui is mandatory; a complete
-    Tướng–Sĩ–Tượng / Xe–Pháo–Mã is never broken; the claim may not raise the hand's fewest
-    rác (the bài bụng rule); the triple is mandatory unless ``triple_optional``.
+    Tướng–Sĩ–Tượng is never broken; bài bụng follows ``bung_rule``; the triple is mandatory
+    unless ``triple_optional``.
 
-    >>> [str(m) for m in legal_claims("RR RR CR HR PY", "RR")]
+    Seed 003's bài bụng: holding Xe-Pháo-Mã-Mã, a discarded Mã may not be eaten; a Xe or a
+    Pháo may, to make a pair:
+
+    >>> legal_claims("RR CR HR HR PY HY", "HR")
+    []
+    >>> [str(m) for m in legal_claims("RR CR HR HR PY HY", "RR")]
+    ['pair[RR RR]']
+    >>> [str(m) for m in legal_claims("RR RR CR HR PY", "RR", rules=Rules(bung_rule="min_rac"))]
     ['pair[RR RR]', 'chariot_set[RR CR HR]']
     """
     r = _check_rules(rules)
     off = parse_card(offer)
     packed = _core.tusac_pack(parse_cards(hidden))
     out = []
-    for kind, used in _core.tusac_legal_claims(packed, off.index, entitled, r.triple_optional):
+    for kind, used in _core.tusac_legal_claims(packed, off.index, entitled, r.triple_optional, r.bung_rule):
         out.append(Meld(kind, tuple(sorted([TuSacCard(i) for i in used] + [off]))))
     return out

@@ -17,7 +17,7 @@ automatically (the turn-up is no decision, so it is no action).
 >>> Game.replay(g.actions, players=4, seed=7).to_json() == g.to_json()
 True
 
-Readings of RULES.md §5 where it is silent or ambiguous:
+Readings of the rules (``docs/rules/tusac.md``) where they are silent or ambiguous:
 
 - The turn-up is automatic. A claim window asks every seat but the discarder
   (``claim_window="every_seat"``, so it reveals nothing of the hands), or with
@@ -28,6 +28,8 @@ Readings of RULES.md §5 where it is silent or ambiguous:
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
   claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
   when it has any legal claim. A claim must leave a non-Tướng card to discard.
+- A Tướng discarded as the tỳ (``tuong_as_ty``) is a meld card (a lone Tướng is not rác), so
+  under ``discard_rule="penalize"`` a win on it makes the dealer pay for the whole table.
 - A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
 - The hand is drawn when a card must be turned up and the stock holds ``draw_at_stock`` cards
   or fewer; the dealer deals again after a draw.
@@ -50,7 +52,7 @@ from .._core import TuSacCard
 from ..errors import IllegalMoveError, RulesError
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
-from .core import MELD_LENH, Meld
+from .core import Meld
 from .core import Rules as TuSacRules
 
 __all__ = ["Game"]
@@ -104,7 +106,8 @@ class Game(TableGame):
     Actions (dicts, all with ``"type"`` and ``"seat"``; cards as text such as ``"PW"``):
 
     - ``{"type": "discard", "card": "PW"}``: the seat to discard (after the deal: the dealer's
-      tỳ; after a claim: the claimer). A Tướng is never discarded.
+      tỳ; after a claim: the claimer). A Tướng is never discarded, except as the tỳ
+      (``tuong_as_ty``, default on).
     - ``{"type": "claim", "meld": "pair", "cards": ["PW"]}``: claim the offer with these cards
       of the hand (``meld`` optional: it follows from the cards).
     - ``{"type": "win"}``: win by claiming the offer (or, for the dealer before the tỳ, with
@@ -195,7 +198,7 @@ class Game(TableGame):
         self._opening = True
 
     def _exposed_lenh(self, seat: int) -> int:
-        return sum(MELD_LENH[m] for m, _ in self._exposed[seat])
+        return sum(self._rules.lenh(m) for m, _ in self._exposed[seat])
 
     # -- the claim window ----------------------------------------------------------------------
 
@@ -213,10 +216,14 @@ class Game(TableGame):
         for t in range(self._players):
             if source == "discard" and t == origin:
                 continue
-            win = _core.tusac_win_total_packed(self._hands[t], self._exposed_lenh(t), k, r.odd_total_required)
+            win = _core.tusac_win_total_packed(
+                self._hands[t], self._exposed_lenh(t), k, r.odd_total, r.set_lenh
+            )
             claims = [
                 (m, tuple(u))
-                for m, u in _core.tusac_legal_claims(self._hands[t], k, t == entitled, r.triple_optional)
+                for m, u in _core.tusac_legal_claims(
+                    self._hands[t], k, t == entitled, r.triple_optional, r.bung_rule
+                )
             ]
             if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
@@ -395,12 +402,13 @@ class Game(TableGame):
     def _winning_totals(self, winner: int) -> set[int]:
         """Every score the winner's final hand can have been won with: by claiming any one of
         its hidden cards, or (the dealer) with the dealt cards."""
-        hand, lenh, odd = self._hands[winner], self._exposed_lenh(winner), self._rules.odd_total_required
+        hand, lenh, r = self._hands[winner], self._exposed_lenh(winner), self._rules
         totals = {
-            _core.tusac_win_total_packed(hand - (1 << (3 * k)), lenh, k, odd) for k in set(_kinds(hand))
+            _core.tusac_win_total_packed(hand - (1 << (3 * k)), lenh, k, r.odd_total, r.set_lenh)
+            for k in set(_kinds(hand))
         }
         if winner == self._dealer:
-            totals.add(_core.tusac_win_total_packed(hand, lenh, None, odd))
+            totals.add(_core.tusac_win_total_packed(hand, lenh, None, r.odd_total, r.set_lenh))
         return {t for t in totals if t is not None}
 
     def _draw(self) -> None:
@@ -445,8 +453,13 @@ class Game(TableGame):
             out.append({"type": "pass", "seat": s})
         return out
 
+    def _may_discard_general(self) -> bool:
+        """A Tướng may be discarded only as the tỳ, under ``tuong_as_ty``."""
+        return self._opening and self._rules.tuong_as_ty
+
     def _discardable(self, hand: int) -> list[int]:
-        kinds = [k for k in range(_GENERALS, KINDS) if _count(hand, k)]
+        first = 0 if self._may_discard_general() else _GENERALS
+        kinds = [k for k in range(first, KINDS) if _count(hand, k)]
         if self._rules.discard_rule == "enforce" and _core.tusac_min_rac_packed(hand) > 0:
             rac = set(_core.tusac_rac_kinds(hand))
             kinds = [k for k in kinds if k in rac]
@@ -454,8 +467,9 @@ class Game(TableGame):
 
     def _opening_win(self) -> int | None:
         s = self._dealer
+        r = self._rules
         return _core.tusac_win_total_packed(
-            self._hands[s], self._exposed_lenh(s), None, self._rules.odd_total_required
+            self._hands[s], self._exposed_lenh(s), None, r.odd_total, r.set_lenh
         )
 
     @property
@@ -500,8 +514,8 @@ class Game(TableGame):
         hand = self._hands[seat]
         if not _count(hand, k):
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} holds no {CODES[k]}")
-        if k < _GENERALS:
-            raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded")
+        if k < _GENERALS and not self._may_discard_general():
+            raise IllegalMoveError("general_not_discarded", "a Tướng is never discarded, except as the tỳ")
         rac = set(_core.tusac_rac_kinds(hand))
         if self._rules.discard_rule == "enforce" and rac and k not in rac:
             raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
@@ -564,7 +578,7 @@ class Game(TableGame):
         hand = self._hands[seat]
         if any(_count(hand, x) < used.count(x) for x in set(used)):
             raise IllegalMoveError("cards_not_in_hand", "the claim uses cards not in the hand")
-        _core.tusac_check_claim(hand, k, shape, list(used), seat == self._entitled())
+        _core.tusac_check_claim(hand, k, shape, list(used), seat == self._entitled(), self._rules.bung_rule)
         reason = "must_khui" if any(m == "claimed_quad" for m, _ in claims) else "must_triple"
         raise IllegalMoveError(reason, "a mandatory claim comes first (khui / triple)")
 
