@@ -766,7 +766,14 @@ def _rules(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMANDS = {"deal": _deal, "play": _play, "simulate": _simulate, "arrange": _arrange, "rules": _rules, "serve": _serve}
+COMMANDS = {
+    "deal": _deal,
+    "play": _play,
+    "simulate": _simulate,
+    "arrange": _arrange,
+    "rules": _rules,
+    "serve": _serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
