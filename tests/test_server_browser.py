@@ -76,20 +76,23 @@ def _buttons(driver: Any) -> list[Any]:
     return driver.find_elements(By.CSS_SELECTOR, "#actions button.act")
 
 
-def _my_move(driver: Any, game: str) -> None:
+def _my_move(driver: Any, game: str) -> bool:
     """One move made the way a player makes it: cards clicked in the hand where the game
-    plays cards, rows filled by the solver's suggestion in Mậu Binh, buttons otherwise."""
+    plays cards, rows filled by the solver's suggestion in Mậu Binh, buttons otherwise.
+    False if the page had no move to offer after all (a frame redrew it)."""
     buttons = _buttons(driver)
     types = [b.get_attribute("data-type") for b in buttons]
+    if not buttons:
+        return False
     if game == "maubinh":
         if "confirm" in types:
             buttons[types.index("confirm")].click()
-            return
+            return True
         driver.find_element(By.ID, "suggest").click()
         rows = driver.find_elements(By.CSS_SELECTOR, ".rows .row .card")
         assert len(rows) == 13, "the suggestion fills the three rows"
         driver.find_element(By.ID, "arrange").click()
-        return
+        return True
     if "play" in types:
         # Select the cards of the first legal play in the hand, then play the selection.
         cards = buttons[types.index("play")].find_elements(By.CSS_SELECTOR, ".card")
@@ -98,15 +101,19 @@ def _my_move(driver: Any, game: str) -> None:
         for text in texts:
             driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{text}"]').click()
         driver.find_element(By.ID, "play-selected").click()
-        return
+        return True
     if "discard" in types:
         card = (
             buttons[types.index("discard")].find_element(By.CSS_SELECTOR, ".piece").get_attribute("data-card")
         )
-        driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')[0].click()
-        return
+        pieces = driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')
+        if not pieces:
+            return False
+        pieces[0].click()
+        return True
     preferred = [t for t in ("win", "claim", "decline_sam", "pass") if t in types]
     buttons[types.index(preferred[0]) if preferred else 0].click()
+    return True
 
 
 def _play_hand(driver: Any, server: Server, game: str) -> None:
@@ -121,7 +128,8 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
             continue
         before = _seq(driver)
         try:
-            _my_move(driver, game)
+            if not _my_move(driver, game):
+                continue
         except StaleElementReferenceException:
             continue  # a bot's move redrew the page under the click: look again
         assert not driver.find_element(By.ID, "err").text, driver.find_element(By.ID, "err").text
