@@ -7,8 +7,8 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 .PHONY: install
-install: ## pip install the package (release build of the Rust core) with test extras
-	$(PYTHON) -m pip install '.[test]'
+install: ## pip install the package (release build of the Rust core) with every extra
+	$(PYTHON) -m pip install '.[all]'
 
 .PHONY: build-dev
 build-dev: ## editable dev build into the active virtualenv (maturin develop)
@@ -19,9 +19,18 @@ build-release: ## editable release build, for benchmarks
 	maturin develop --release --extras dev
 
 .PHONY: test
-test: ## Rust tests, then the Python suite (fast hypothesis profile)
+test: ## Rust tests, the Python suite (fast hypothesis profile, docs examples), the docs build
 	cargo test --quiet
 	$(PYTHON) -m pytest -q
+	$(MAKE) --no-print-directory docs
+
+.PHONY: docs
+docs: ## the HTML documentation in docs/_build/html (Sphinx; every warning is an error)
+	$(PYTHON) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
+.PHONY: docs-doctest
+docs-doctest: ## only the examples of the docs pages and README.md
+	$(PYTHON) -m pytest -q tests/test_docs.py
 
 .PHONY: test-slow
 test-slow: ## the thorough run: slow hypothesis profile and long simulations

@@ -11,8 +11,18 @@ import warnings
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from vncards import IllegalMoveError, InvalidCardError, RulesError, SnapshotError, games, maubinh
+from vncards import (
+    IllegalMoveError,
+    InvalidCardError,
+    RulesError,
+    SnapshotError,
+    VncardsError,
+    games,
+    maubinh,
+)
 from vncards.surface import COMMON_VIEW_KEYS
 
 VARIANTS = list(games.GAMES)
@@ -309,3 +319,46 @@ def test_maubinh_arrange_text_and_fouled_warning() -> None:
     game.confirm(0)
     game.auto_arrange(1)
     assert game.is_over and game.view(1)["reveal"]["fouled"] == [True, False]
+
+
+def _mutations(action: dict[str, Any], players: int) -> list[Any]:
+    """Near-miss variants of a legal action: another seat, other cards, a missing field."""
+    out: list[Any] = [{**action, "seat": s} for s in range(players + 1)]
+    for key in ("cards", "card", "back", "meld"):
+        if key in action:
+            out.append({k: v for k, v in action.items() if k != key})
+            out.append({**action, key: "3♠"})
+            out.append({**action, key: "PW"})
+    out.append({**action, "type": "pass"})
+    return out
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40), pick=st.integers(0, 10**6))
+def test_explain_agrees_with_apply(name: str, seed: int, steps: int, pick: int) -> None:
+    """For legal actions and near misses alike: explain(a) is None exactly when apply(a)
+    succeeds, and otherwise names the reason apply raises; a refused apply changes nothing."""
+    rnd = random.Random(seed)
+    game = games.new_game(name, seed=seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = rnd.choice(game.pending_seats)
+        game.apply(rnd.choice(game.legal_actions(seat)))
+    if game.is_over:
+        return
+    seat = game.pending_seats[pick % len(game.pending_seats)]
+    legal = game.legal_actions(seat)
+    candidates = [*legal, *_mutations(legal[pick % len(legal)], game.players)]
+    action = candidates[pick % len(candidates)]
+    before = game.to_json()
+    reason = game.explain(action)
+    assert game.to_json() == before
+    if reason is None:
+        game.apply(action)
+    else:
+        with pytest.raises(VncardsError) as e:
+            game.apply(action)
+        assert getattr(e.value, "reason", "invalid_action") == reason
+        assert game.to_json() == before

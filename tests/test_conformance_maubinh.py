@@ -1,4 +1,4 @@
-"""Black-box conformance of Mậu Binh with RULES.md §0 and §4, line by line, through the public
+"""Black-box conformance of Mậu Binh with docs/rules/index.md and maubinh.md, line by line, through the public
 API only (exact positions for the table flow are built through the documented snapshot format)."""
 
 from __future__ import annotations

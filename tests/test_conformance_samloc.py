@@ -1,4 +1,4 @@
-"""Black-box conformance of Sâm Lốc (RULES.md §0 and §3) against the public API: every rule
+"""Black-box conformance of Sâm Lốc (docs/rules/index.md and samloc.md) against the public API: every rule
 line and example, the full settlement table with exact ledger amounts, and the server contract.
 
 Positions are built the documented way: a seeded game's ``to_dict()`` snapshot with edited

@@ -1,4 +1,4 @@
-"""Black-box conformance of Tiến Lên (RULES.md §0–§2) against the public API: every rule line
+"""Black-box conformance of Tiến Lên (docs/rules/index.md, tienlen-south.md and tienlen-north.md) against the public API: every rule line
 and worked example (E), exact ledger amounts, and the server contract of §0.
 
 Positions are built the documented way: a seeded game's ``to_dict()`` snapshot with edited

@@ -1,4 +1,4 @@
-"""Black-box conformance of Tứ Sắc with RULES.md §0 and §5, line by line, through the public API
+"""Black-box conformance of Tứ Sắc with docs/rules/index.md and tusac.md, line by line, through the public API
 only. Exact positions are built through the documented snapshot format (``Game.from_dict``),
 which validates them (card conservation, seat counts) like any restored game."""
 

@@ -1,4 +1,4 @@
-"""Runs the examples in every vncards module's docstrings and in README.md."""
+"""Runs the examples in every vncards module's docstrings, in README.md and in the docs pages."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import pytest
 import vncards
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = sorted((ROOT / "docs").rglob("*.md"))
 
 
 def modules() -> list[str]:
@@ -33,4 +35,10 @@ def test_module_doctests(name: str) -> None:
 
 def test_readme_examples() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS)
+    assert result.failed == 0
+
+
+@pytest.mark.parametrize("page", [p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_docs_page_examples(page: str) -> None:
+    result = doctest.testfile(str(ROOT / page), module_relative=False, optionflags=FLAGS)
     assert result.failed == 0

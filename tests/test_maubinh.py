@@ -1,4 +1,4 @@
-"""Mậu Binh rules (RULES.md §4): instant wins, bonuses, scoops, fouls, settlement, and the
+"""Mậu Binh rules (rules: docs/rules/maubinh.md): instant wins, bonuses, scoops, fouls, settlement, and the
 table flow (``maubinh.Game``) with its snapshots, replay, views and uniform interface."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Mậu Binh evaluator: an independent Python evaluator, the full 5-card ordering pinned by a
-hash, and every hand-ranking statement of RULES.md §4."""
+hash, and every hand-ranking statement of docs/rules/maubinh.md."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_golden_full_ordering(wheel: str) -> None:
     assert digest == GOLDEN_DIGESTS[wheel]
 
 
-# ---- RULES.md §4 hand ranking ------------------------------------------------------------------
+# ---- docs/rules/maubinh.md hand ranking ------------------------------------------------------------------
 
 
 def test_rank_only_decides_suits_never_break_ties() -> None:

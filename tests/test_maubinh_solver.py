@@ -49,7 +49,7 @@ MIDDLE_ID, FRONT_ID = MIDDLE_ID.reshape(-1), FRONT_ID.reshape(-1)
 
 
 def front_key(cards: list[Card], five: bool) -> tuple[int, ...]:
-    """How a front compares with a middle (RULES.md §4), written independently: category
+    """How a front compares with a middle (rules: docs/rules/maubinh.md), written independently: category
     high card < pair < two pair < trips < anything better, then only the ranks a front has."""
     ranks = sorted((MB_RANK[c.rank] for c in cards), reverse=True)
     groups = sorted(Counter(ranks).items(), key=lambda kv: (kv[1], kv[0]), reverse=True)

@@ -1,4 +1,4 @@
-"""Sâm Lốc combinations, beating, move generation and instant wins (RULES.md §3), with a
+"""Sâm Lốc combinations, beating, move generation and instant wins (rules: docs/rules/samloc.md), with a
 brute-force oracle for legal_plays."""
 
 from __future__ import annotations

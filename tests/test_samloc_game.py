@@ -1,4 +1,4 @@
-"""Sâm Lốc game flow (RULES.md §3): báo Sâm, báo 1, finishing on a 2, cóng, chặt, instant
+"""Sâm Lốc game flow (rules: docs/rules/samloc.md): báo Sâm, báo 1, finishing on a 2, cóng, chặt, instant
 wins and the settlement table, each with exact payments; plus the shared invariants."""
 
 from __future__ import annotations

@@ -74,11 +74,12 @@ def declared(rules: samloc.Rules | None = None) -> samloc.Game:
 def test_finish_on_two_forbidden_is_the_default_for_every_seat() -> None:
     """Seed 002: "Không được để 2 cuối" — no seat may go out on a 2."""
     assert samloc.Rules().finish_on_two == "forbidden"
-    g = table(["2♠", "5♠ 6♠", "5♦ 6♦", "8♠ 9♠"], turn=3)
-    act(g, "8♠")
+    g = table(["2♠ 2♥", "5♠ 6♠ 7♣", "5♦ 6♦", "8♠ 8♣ 9♠"], turn=3)
+    act(g, "8♠ 8♣")  # seat 0's pair of 2s would beat it, and empty its hand
+    assert g.legal_actions(0) == [{"type": "pass", "seat": 0}]
     before = g.to_json()
     with pytest.raises(IllegalMoveError) as e:
-        g.play(0, "2♠")
+        g.play(0, "2♠ 2♥")
     assert e.value.reason == "cannot_finish_on_two" and g.to_json() == before
 
 
@@ -94,6 +95,15 @@ def test_a_sam_declarer_may_not_finish_on_a_two_either() -> None:
     g.declare_sam(1)
     act(g, TWOS, None, None, None, STRAIGHT)  # the 2s first: the Sâm succeeds
     assert g.winner == 1 and led(g) == [(0, 1, 20, "sam"), (2, 1, 20, "sam"), (3, 1, 20, "sam")]
+
+
+def test_a_declarer_left_with_only_a_two_plays_it_and_is_penalised() -> None:
+    g = declared()
+    act(g, "2♠ 2♣", None, None, None)  # nothing beats it; the declarer leads its last card
+    assert [str(c) for c in g.legal_plays()] == ["2♦"]  # the only legal action: allowed, penalised
+    act(g, "2♦")
+    assert g.is_over and g.winner is None and not any(e["type"] == "sam_success" for e in g.events)
+    assert led(g) == [(1, s, 15, "finish_on_two") for s in (0, 2, 3)]
 
 
 def test_finish_on_two_penalized_option_binds_the_declarer_too() -> None:
@@ -388,3 +398,18 @@ def test_snapshot_rules_that_cannot_be_restored_exactly_are_refused(
     with pytest.raises(SnapshotError) as e:
         game.from_dict(d)
     assert "rules" in str(e.value)
+
+
+def test_core_refuses_out_of_range_new_options() -> None:
+    from vncards import _core
+
+    for units in (0, 25, 300):
+        with pytest.raises(RulesError):
+            _core.maubinh_position_tables("second", units)
+    for set_lenh in (-1, 2, 300):
+        with pytest.raises(RulesError):
+            _core.tusac_win_total("KR AR", 0, "ER", "hand", set_lenh)
+    with pytest.raises(RulesError):
+        _core.tusac_win_total("KR AR", 0, "ER", "odd", 1)
+    with pytest.raises(RulesError):
+        _core.tusac_legal_claims(_core.tusac_pack("RR CR"), 12, True, False, "strict")

@@ -1,4 +1,4 @@
-"""A pure-Python oracle for Tiến Lên combinations written from RULES.md §1–§2 alone, and the
+"""A pure-Python oracle for Tiến Lên combinations written from docs/rules/tienlen-south.md and tienlen-north.md alone, and the
 differential tests of the Rust move generator against it (every subset of the hand,
 classified and tested against the table). benches/tienlen_bench.py imports the oracle too.
 """
@@ -74,7 +74,7 @@ def _pairs(p: Play) -> int:
 
 def oracle_beats(p: Play, t: Play, rules: Rules) -> bool:
     """Ordinary beating (same kind and size, higher top card, the north's follow rules) or a
-    bomb from the table in RULES.md §1."""
+    bomb from the table in docs/rules/tienlen-south.md."""
     if p.kind == t.kind and len(p.cards) == len(t.cards):
         if p.top <= t.top:
             return False

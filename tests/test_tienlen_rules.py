@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md §1–§2 (combinations, beating, bombs, instant wins) and the
+"""Every worked example of docs/rules/tienlen-south.md and tienlen-north.md (combinations, beating, bombs, instant wins) and the
 rules object."""
 
 from __future__ import annotations

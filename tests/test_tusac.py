@@ -1,4 +1,4 @@
-"""Tứ Sắc cards, melds, scoring and claims (RULES.md §5), checked against a brute-force oracle."""
+"""Tứ Sắc cards, melds, scoring and claims (rules: docs/rules/tusac.md), checked against a brute-force oracle."""
 
 from __future__ import annotations
 

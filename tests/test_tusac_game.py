@@ -1,4 +1,4 @@
-"""Tứ Sắc game flow (RULES.md §5): deal, tỳ, offers, claim windows, settlement, snapshots."""
+"""Tứ Sắc game flow (rules: docs/rules/tusac.md): deal, tỳ, offers, claim windows, settlement, snapshots."""
 
 from __future__ import annotations
 
@@ -402,6 +402,8 @@ RULE_SETS = [
     Rules(discard_rule="enforce", payment="flat"),
     Rules(triple_optional=True, odd_total="off", draw_at_stock=0),
     Rules(claim_window="every_seat", payment="flat"),
+    Rules(bung_rule="min_rac", tuong_as_ty=False),
+    Rules(bung_rule="off", set_lenh=0, odd_total="hand"),
 ]
 
 
@@ -461,7 +463,7 @@ def test_rejected_actions_change_nothing(seed: int, steps: int, attempts: list[d
 
 
 def test_default_claim_window_asks_every_seat_so_it_reveals_nothing() -> None:
-    """RULES.md §0: views never reveal hidden cards, so by default every seat but the
+    """docs/rules/index.md: views never reveal hidden cards, so by default every seat but the
     discarder answers each discard, whether or not it could claim."""
     windows = 0
     for seed in range(4):

@@ -319,6 +319,7 @@ class RolloutSetup:
         places: Sequence[int] = ...,
         sam: int = 0,
         sam_block_each: bool = False,
+        sam_may_finish_on_two: bool = False,
     ) -> RolloutSetup: ...
     @property
     def players(self) -> int: ...

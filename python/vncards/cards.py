@@ -32,7 +32,7 @@ __all__ = [
     "cards_text",
 ]
 
-#: What every function taking cards accepts: ``"3♠ 4♦ ♥5"``, ``["3♠", "4♦"]`` or ``Card``s.
+#: What every function taking cards accepts: ``"3♠ 4♦ ♥5"``, ``["3♠", "4♦"]`` or a list of ``Card``.
 CardsLike = str | Iterable[str | Card]
 
 #: The 52 cards, low to high in Tiến Lên order.

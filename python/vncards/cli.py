@@ -399,86 +399,90 @@ def _seat_name(seat: Any, you: int | None) -> str:
     return "you" if seat == you else f"seat {seat}"
 
 
+#: Events in words: ``{who}`` (the event's seat, or "you"), ``{s}`` (a verb's -s),
+#: ``{card}``/``{cards}`` in colour, ``{combo}``/``{meld}``/``{win}``/``{term}`` as words, and
+#: any other field of the event as it is.
+_EVENT_WORDS = {
+    "play": "{who}: {combo}: {cards}",
+    "pass": "{who}: pass (bỏ lượt)",
+    "cut": "{who} bombs (chặt) {victim}: {units} units",
+    "new_round": "new round (vòng mới): {leader} to lead",
+    "out": "{who} out of cards (về), place {place}",
+    "instant_win": "{who}: instant win (tới trắng), {win}: {cards}",
+    "declare_sam": "{who}: {term}",
+    "decline_sam": "{who}: {term}",
+    "sam_success": "{who}: {term}",
+    "sam_blocked": "{who}: {term}",
+    "cong": "{who}: {term}",
+    "finish_on_two": "{who}: {term}",
+    "forfeited": "{who}: {term}",
+    "bao_mot_violation": "{who} did not play the highest single while a seat had one card left (báo 1)",
+    "confirmed": "{who} confirmed (báo xong)",
+    "discard": "{who} discard{s} {card}",
+    "claim": "{who} claim{s} {card} (ăn): {meld}: {cards}",
+    "turn_up": "{who} turn{s} up {card} from the stock (nọc), {stock} left",
+    "dead": "nobody claims {card} (bài chết)",
+    "draw": "hand drawn (hòa): the stock is down to {stock} cards",
+    "quan": "{who} holds four {card} (quằn)",
+}
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
 def _event_text(game: Any, e: dict[str, Any], you: int | None) -> str | None:
     """One event in words (markup), or None for bookkeeping the player does not need."""
     kind = str(e.get("type"))
     who = _seat_name(e.get("seat"), you)
+    fields = _Blank({k: escape(str(v)) for k, v in e.items()})
+    fields.update(who=who, s="" if who == "you" else "s", term=term(kind))
+    for key in ("combo", "meld", "win"):
+        if key in e:
+            fields[key] = term(str(e[key]))
+    for key in ("victim", "leader"):
+        if key in e:
+            fields[key] = _seat_name(e[key], you)
+    if isinstance(e.get("card"), str):
+        fields["card"] = _cards_markup(game, [e["card"]])
+    if isinstance(e.get("cards"), (str, list)):
+        fields["cards"] = _cards_markup(game, e["cards"])
+    if kind == "win" and "score" in e:  # Tứ Sắc: the winning hand
+        taken = f" on {fields['card']}" if e.get("card") else " with the dealt cards"
+        return f"{who} win{fields['s']} (tới){taken}: {e['score']} lệnh; hand {_cards_markup(game, e.get('hand') or [])}"
+    if kind in _EVENT_WORDS:
+        return _EVENT_WORDS[kind].format_map(fields)
     if kind == "deal":
         return "cards dealt (chia bài)" + (f", hand {e['hand_number']}" if "hand_number" in e else "")
     if kind == "lead":
         must = e.get("must_include")
-        return f"{who} lead{'' if who == 'you' else 's'}" + (
-            f", with {_cards_markup(game, must)}" if must else ""
-        )
-    if kind == "play":
-        return f"{who}: {term(str(e.get('combo')))}: {_cards_markup(game, e['cards'])}"
-    if kind == "pass":
-        return f"{who}: pass (bỏ lượt)"
-    if kind == "cut":
-        return f"{who} bombs (chặt) {_seat_name(e.get('victim'), you)}: {e.get('units')} units"
-    if kind == "new_round":
-        return f"new round (vòng mới): {_seat_name(e.get('leader'), you)} to lead"
-    if kind == "out":
-        return f"{who} out of cards (về), place {e.get('place')}"
-    if kind == "instant_win":
-        return f"{who}: instant win (tới trắng), {term(str(e.get('win')))}: {_cards_markup(game, e['cards'])}"
+        return f"{who} lead{fields['s']}" + (f", with {_cards_markup(game, must)}" if must else "")
     if kind == "hand_end":
         winner = e.get("winner")
         return "hand over: " + ("nobody won" if winner is None else f"{_seat_name(winner, you)} won")
-    if kind in (
-        "declare_sam",
-        "decline_sam",
-        "sam_success",
-        "sam_blocked",
-        "cong",
-        "finish_on_two",
-        "forfeited",
-    ):
-        return f"{who}: {term(kind)}"
-    if kind == "bao_mot_violation":
-        return f"{who} did not play the highest single while a seat had one card left (báo 1)"
     if kind == "arranged":
         return f"{who} arranged" if e.get("seat") != you else None
-    if kind == "confirmed":
-        return f"{who} confirmed (báo xong)"
     if kind == "reveal":
-        lines = ["hands revealed (so bài):"]
-        for seat, arr in enumerate(e.get("arrangements") or []):
-            instant = (e.get("instants") or [None] * (seat + 1))[seat]
-            fouled = (e.get("fouled") or [False] * (seat + 1))[seat]
-            shown = "left the table" if arr is None else " | ".join(_cards_markup(game, h) for h in arr)
-            note = (
-                f"  instant win: {term(instant)}" if instant else ("  fouled (binh lủng)" if fouled else "")
-            )
-            lines.append(f"    {_seat_name(seat, you)}: {shown}{note}")
-        return "\n".join(lines)
-    s = "" if who == "you" else "s"
-    if kind == "discard":
-        return f"{who} discard{s} {_cards_markup(game, [e['card']])}"
-    if kind == "claim":
-        return (
-            f"{who} claim{s} {_cards_markup(game, [e['card']])} (ăn): "
-            f"{term(str(e.get('meld')))}: {_cards_markup(game, e['cards'])}"
-        )
-    if kind == "win" and "score" in e:
-        taken = f" on {_cards_markup(game, [e['card']])}" if e.get("card") else " with the dealt cards"
-        return (
-            f"{who} win{s} (tới){taken}: {e['score']} lệnh; hand {_cards_markup(game, e.get('hand') or [])}"
-        )
-    if kind == "turn_up":
-        return (
-            f"{who} turn{s} up {_cards_markup(game, [e['card']])} from the stock (nọc), {e.get('stock')} left"
-        )
-    if kind == "dead":
-        return f"nobody claims {_cards_markup(game, [e['card']])} (bài chết)"
-    if kind == "draw":
-        return f"hand drawn (hòa): the stock is down to {e.get('stock')} cards"
-    if kind == "quan":
-        return f"{who} holds four {_cards_markup(game, [e['card']])} (quằn)"
-    if kind in ("settle",):
+        return _reveal_text(game, e, you)
+    if kind == "settle":
         return None
-    fields = ", ".join(f"{term(k)} {escape(str(v))}" for k, v in e.items() if k not in ("type", "seat"))
-    return f"{who if 'seat' in e else ''} {term(kind)}{': ' + fields if fields else ''}".strip()
+    rest = ", ".join(f"{term(k)} {fields[k]}" for k in e if k not in ("type", "seat"))
+    return f"{who if 'seat' in e else ''} {term(kind)}{': ' + rest if rest else ''}".strip()
+
+
+def _reveal_text(game: Any, e: dict[str, Any], you: int | None) -> str:
+    lines = ["hands revealed (so bài):"]
+    instants = e.get("instants") or []
+    fouled = e.get("fouled") or []
+    for seat, arr in enumerate(e.get("arrangements") or []):
+        shown = "left the table" if arr is None else " | ".join(_cards_markup(game, h) for h in arr)
+        if seat < len(instants) and instants[seat]:
+            shown += f"  instant win: {term(instants[seat])}"
+        elif seat < len(fouled) and fouled[seat]:
+            shown += "  fouled (binh lủng)"
+        lines.append(f"    {_seat_name(seat, you)}: {shown}")
+    return "\n".join(lines)
 
 
 def _show_table(game: Any, view: dict[str, Any], console: Console) -> None:
@@ -511,8 +515,10 @@ def _show_moves(game: Any, legal: list[dict[str, Any]], console: Console) -> Non
         console.print(f"  {i:>3}. {_action_text(game, action)}")
     if game.GAME == "maubinh":
         console.print("  (or type your own arrangement: back | middle | front)")
-    else:
-        console.print("  (or type the cards, e.g. " + ("PW" if game.GAME == "tusac" else "3s 3c") + ")")
+    elif any("card" in a or "cards" in a for a in legal):
+        console.print(
+            "  (or type the cards, e.g. " + ("Chốt trắng or PW" if game.GAME == "tusac" else "3s 3c") + ")"
+        )
 
 
 def _typed_action(game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -777,6 +783,7 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``vncards`` command with ``argv`` (default: the process arguments); returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     real_out, real_err = sys.stdout, sys.stderr
     # --ascii anywhere (or a terminal that cannot show suits) turns every output to ASCII,

@@ -45,6 +45,7 @@ class GameSpec:
     preset: str | None = None
 
     def load(self) -> Any:
+        """The game's module, imported on first use (``RulesError`` if this build lacks it)."""
         try:
             return importlib.import_module(self.module)
         except ImportError as e:
@@ -69,6 +70,7 @@ class GameSpec:
         return rules
 
     def game_class(self) -> type[TableGame]:
+        """The game's ``Game`` class."""
         cls: type[TableGame] = self.load().Game
         return cls
 

@@ -65,6 +65,7 @@ class BotStats:
 
     @property
     def mean(self) -> float:
+        """Mean units won per game."""
         return self.units / self.seats_played if self.seats_played else 0.0
 
     @property
@@ -78,6 +79,7 @@ class BotStats:
 
     @property
     def win_rate(self) -> float:
+        """Share of its games the bot won."""
         return self.wins / self.seats_played if self.seats_played else 0.0
 
     @property
@@ -107,6 +109,7 @@ class Summary:
     positions: dict[int, BotStats] = field(default_factory=dict)
 
     def add(self, result: GameResult) -> None:
+        """Adds one finished game's result to the totals."""
         self.games += 1
         best = max(result.units.values())
         for seat, units in result.units.items():

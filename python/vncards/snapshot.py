@@ -53,12 +53,15 @@ def expect_int(value: Any, name: str, lo: int | None = None, hi: int | None = No
 
 
 def expect_bool(value: Any, name: str) -> bool:
+    """``value`` if it is a bool, else a ``SnapshotError`` naming the field ``name``."""
     if not isinstance(value, bool):
         raise SnapshotError(f"{name} must be true or false, not {value!r}")
     return value
 
 
 def expect_str(value: Any, name: str, choices: Iterable[str] | None = None) -> str:
+    """``value`` if it is a str (one of ``choices`` when given), else a ``SnapshotError`` naming
+    the field ``name``."""
     if not isinstance(value, str):
         raise SnapshotError(f"{name} must be a string, not {value!r}")
     if choices is not None:
@@ -69,6 +72,8 @@ def expect_str(value: Any, name: str, choices: Iterable[str] | None = None) -> s
 
 
 def expect_list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    """``value`` if it is a list (of ``length`` items when given), else a ``SnapshotError``
+    naming the field ``name``."""
     if not isinstance(value, list):
         raise SnapshotError(f"{name} must be a list, not {type(value).__name__}")
     if length is not None and len(value) != length:

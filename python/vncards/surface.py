@@ -56,10 +56,12 @@ class GameSurface:
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended and is settled."""
         raise NotImplementedError
 
     @property
     def settlement(self) -> list[int] | None:
+        """Units won per seat once the game is over (sums to zero); ``None`` before."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
@@ -67,6 +69,7 @@ class GameSurface:
         raise NotImplementedError
 
     def apply(self, action: Mapping[str, Any]) -> None:
+        """Carries out one action dict, or raises a ``VncardsError`` and leaves the game as it was."""
         raise NotImplementedError
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -77,6 +80,7 @@ class GameSurface:
         raise NotImplementedError
 
     def clone(self) -> Any:
+        """An independent copy of the game."""
         raise NotImplementedError
 
     # -- views ---------------------------------------------------------------------------------

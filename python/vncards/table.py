@@ -110,6 +110,7 @@ class TableGame(GameSurface):
 
     @property
     def rules(self) -> Any:
+        """The table's rules object (frozen)."""
         return self._rules
 
     @property

@@ -426,7 +426,7 @@ impl Evaluator {
     }
 
     /// Whether a front may sit under a middle: compared by category, then only as many ranks
-    /// as the front has (RULES.md §4 "Valid arrangement").
+    /// as the front has (docs/rules/maubinh.md "Valid arrangement").
     #[inline]
     pub fn front_fits(&self, front: u64, middle: u64) -> bool {
         let (mf, _) = multiset_index(front);

@@ -10,6 +10,11 @@
 //! `Σ_p (win_p · bonus_p(mine) − loss_p)`
 //! `+ [scoop] (win_b·win_m·win_f · Σ_p bonus_p(mine) − (loss_b·lose_m·lose_f + lose_b·loss_m·lose_f + lose_b·lose_m·loss_f))`
 //!
+//! The shipped histograms were measured under the default rules (the seed's: no scoop, a
+//! straight flush in the back worth 1), so they must be regenerated when a default changes;
+//! `back_straight_flush_units` and `scoop` still enter the model at run time (the bonus and
+//! loss of each entry, and the scoop term), only the opponents' distribution stays the default's.
+//!
 //! Each term is non-decreasing in the class of the middle and of the front (`win` and `bonus`
 //! grow, `loss` and `lose` shrink with strength), which is what makes the solver's pruning
 //! bound safe; the solver reads the back's entry exactly, so the back needs no such order (and

@@ -1,4 +1,4 @@
-//! Mậu Binh (RULES.md §4): each player splits 13 cards into a 5-card back, a 5-card middle and
+//! Mậu Binh (rules: docs/rules/maubinh.md): each player splits 13 cards into a 5-card back, a 5-card middle and
 //! a 3-card front, with back ≥ middle ≥ front; hands are compared position by position.
 //!
 //! - [`eval`]: table-driven 5-card and 3-card strength classes and the foul check;

@@ -20,7 +20,7 @@ fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
@@ -31,14 +31,21 @@ fn rules(
             ))))
         }
     };
-    let r = Rules {
+    let max = mb::MAX_BACK_STRAIGHT_FLUSH_UNITS;
+    let back_straight_flush_units = u8::try_from(back_straight_flush_units)
+        .ok()
+        .filter(|u| (1..=max).contains(u))
+        .ok_or_else(|| {
+            to_py(Error::Rules(format!(
+                "back_straight_flush_units must be in 1..={max}, not {back_straight_flush_units}"
+            )))
+        })?;
+    Ok(Rules {
         wheel,
         scoop,
         scoop_all,
         back_straight_flush_units,
-    };
-    r.validate().map_err(to_py)?;
-    Ok(r)
+    })
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -165,16 +172,20 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
     hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
 }
 
+/// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
     mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
     mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
 }
 
+/// `maubinh_hand_rank` for a batch: a list of hands or a numpy uint8 array (N, 5) or (N, 3) of
+/// card indices -> numpy int32 array; computed in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
@@ -214,6 +225,7 @@ fn maubinh_hand_ranks<'py>(
     Ok(PyArray1::from_vec(py, ranks))
 }
 
+/// -1, 0 or 1 as hand `a` is weaker than, ties or beats hand `b` (two 5-card or two 3-card hands).
 #[pyfunction]
 fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
     mb::compare_hands(
@@ -234,11 +246,13 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
     Ok(a)
 }
 
+/// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
     Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?))
 }
 
+/// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None.
 #[pyfunction]
 fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
     let mask = mask_from_py(cards)?;
@@ -251,13 +265,15 @@ fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option
     Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
 }
 
+/// The solver: `(back, middle, front, value, instant)` masks of the best arrangement of 13 cards
+/// under `objective` (`"expected"` or `"strongest"`), exact over all 72,072 splits.
 #[pyfunction]
 fn maubinh_best_arrangement(
     cards: &Bound<'_, PyAny>,
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -267,13 +283,15 @@ fn maubinh_best_arrangement(
         .map_err(to_py)
 }
 
+/// `maubinh_best_arrangement` for many 13-card hands (a list or a numpy uint8 array (N, 13)),
+/// solved in parallel with the GIL released.
 #[pyfunction]
 fn maubinh_best_arrangements(
     hands: &Bound<'_, PyAny>,
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
@@ -297,7 +315,7 @@ fn maubinh_ranked_arrangements(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
@@ -310,6 +328,8 @@ fn maubinh_ranked_arrangements(
         .collect())
 }
 
+/// Expected units of an arrangement (three card masks) against one opponent, from the shipped
+/// position tables.
 #[pyfunction]
 fn maubinh_expected_value(
     back: u64,
@@ -318,7 +338,7 @@ fn maubinh_expected_value(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<f64> {
     let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
     let a = arrangement(back, middle, front)?;
@@ -331,7 +351,7 @@ fn maubinh_expected_value(
 fn maubinh_position_tables<'py>(
     py: Python<'py>,
     wheel: &str,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = rules(wheel, false, false, back_straight_flush_units)?;
     let t = Tables::shipped(&r);
@@ -361,7 +381,7 @@ fn maubinh_settle(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
@@ -428,7 +448,7 @@ fn maubinh_head_to_head(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
-    back_straight_flush_units: u8,
+    back_straight_flush_units: i64,
 ) -> PyResult<(i64, u64)> {
     if !(2..=4).contains(&players) {
         return Err(to_py(Error::Rules(format!(

@@ -18,6 +18,8 @@ pub(crate) use cards::{cards_from_mask, mask_from_py};
 #[allow(unused_imports)]
 pub(crate) use errors::to_py;
 
+/// The compiled Rust core of vncards: card sets, classification, move generation, solvers and
+/// rollouts. Private: the Python modules wrap it with parsing, rules objects and typed errors.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -19,7 +19,7 @@ impl PyRolloutSetup {
     #[new]
     #[pyo3(signature = (rules, players, *, after_pass = None, bao_mot = false, finish_on_two = true,
         card = 1, cong = 26, black_two = 3, red_two = 6, quad = 12, places = Vec::new(), sam = 0,
-        sam_block_each = false))]
+        sam_block_each = false, sam_may_finish_on_two = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Bound<'_, PySheddingRules>,
@@ -35,6 +35,7 @@ impl PyRolloutSetup {
         places: Vec<i32>,
         sam: i32,
         sam_block_each: bool,
+        sam_may_finish_on_two: bool,
     ) -> PyResult<Self> {
         if !(2..=MAX_SEATS).contains(&players) {
             return Err(to_py(Error::Rules(format!(
@@ -67,10 +68,12 @@ impl PyRolloutSetup {
             after_pass,
             bao_mot,
             finish_on_two,
+            sam_may_finish_on_two,
             payoff,
         }))
     }
 
+    /// Number of seats the rollouts play.
     #[getter]
     fn players(&self) -> usize {
         self.0.players

@@ -78,10 +78,12 @@ impl PySheddingRules {
     fn hand_size(&self) -> u8 {
         self.0.hand_size
     }
+    /// Fewest players a table may seat.
     #[getter]
     fn min_players(&self) -> u8 {
         self.0.min_players
     }
+    /// Most players a table may seat.
     #[getter]
     fn max_players(&self) -> u8 {
         self.0.max_players

@@ -147,7 +147,7 @@ fn meld_kind(name: &str) -> PyResult<MeldKind> {
 
 /// The scoring options from their Python names (`odd_total`: "hand", "with_toi", "off";
 /// `set_lenh`: 0 or 1).
-fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
+fn scoring(odd_total: &str, set_lenh: i64) -> PyResult<Scoring> {
     let odd_total = OddTotal::from_name(odd_total).ok_or_else(|| {
         to_py(Error::Rules(format!(
             "odd_total must be 'hand', 'with_toi' or 'off', not {odd_total:?}"
@@ -160,7 +160,7 @@ fn scoring(odd_total: &str, set_lenh: i32) -> PyResult<Scoring> {
     }
     Ok(Scoring {
         odd_total,
-        set_lenh,
+        set_lenh: set_lenh as i32,
     })
 }
 
@@ -215,7 +215,7 @@ fn tusac_win_total(
     exposed_lenh: i32,
     offer: Option<&Bound<'_, PyAny>>,
     odd_total: &str,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<Option<i32>> {
     let rules = scoring(odd_total, set_lenh)?;
     let h = hand_from_py(hidden)?;
@@ -240,7 +240,7 @@ fn tusac_win_total_packed(
     exposed_lenh: i32,
     offer: Option<u8>,
     odd_total: &str,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<Option<i32>> {
     let rules = scoring(odd_total, set_lenh)?;
     let h = unpack(packed)?;
@@ -259,7 +259,7 @@ fn tusac_win_total_packed(
 fn tusac_complete_lenh(
     hidden: &Bound<'_, PyAny>,
     offer: Option<&Bound<'_, PyAny>>,
-    set_lenh: i32,
+    set_lenh: i64,
 ) -> PyResult<(Option<i32>, Option<i32>)> {
     let set_lenh = scoring("off", set_lenh)?.set_lenh;
     let h = hand_from_py(hidden)?;

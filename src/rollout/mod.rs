@@ -74,6 +74,9 @@ pub struct Setup {
     pub bao_mot: bool,
     /// May a hand be emptied with a play holding a 2 (otherwise the seat pays, wins nothing)?
     pub finish_on_two: bool,
+    /// Sâm Lốc's house rule `sam_may_finish_on_two`: a Sâm declarer is exempt from
+    /// `finish_on_two` (by default it is bound like every seat).
+    pub sam_may_finish_on_two: bool,
     pub payoff: Payoff,
 }
 
@@ -150,7 +153,8 @@ fn breaks_group(hand: CardSet, c: &Combo) -> u32 {
 /// The fast greedy policy: the index of the play to make among `plays` (all legal for the
 /// seat holding `hand`), or `None` to pass. Leading: go out if possible, else the longest
 /// play holding the lowest card (no 2s or bombs while other plays exist; no single while an
-/// opponent holds one card). Following: the cheapest play that breaks no group, keeping 2s
+/// opponent holds one card; when a hand may not be emptied with a 2, never a lead that would
+/// leave only 2s). Following: the cheapest play that breaks no group, keeping 2s
 /// and bombs for cutting 2s, for short hands, and for opponents close to going out.
 pub fn greedy_choice(
     hand: CardSet,
@@ -169,6 +173,8 @@ pub fn greedy_choice(
         None => {
             let low = hand.0 & hand.0.wrapping_neg();
             let key = |c: &Combo| {
+                let rest = hand.0 & !c.cards.0;
+                let strands = u32::from(!ctx.finish_on_two && rest != 0 && rest & !TWOS == 0);
                 let costly = u32::from(uses_twos(c) || c.is_bomb());
                 let lone = u32::from(ctx.min_other == 1 && c.kind == Kind::Single);
                 let misses_low = u32::from(c.cards.0 & low == 0);
@@ -179,6 +185,7 @@ pub fn greedy_choice(
                     u32::from(c.top)
                 };
                 (
+                    strands,
                     lone,
                     costly,
                     misses_low,
@@ -277,7 +284,7 @@ impl Sim {
         // Emptying the hand with a 2 is avoided unless nothing else may be led.
         if !setup.finish_on_two
             && hand.0 & TWOS != 0
-            && self.sam.is_none()
+            && (self.sam.is_none() || !setup.sam_may_finish_on_two)
             && (self.table.is_some() || out.iter().any(|c| c.cards != hand))
         {
             out.retain(|c| c.cards != hand);
@@ -330,7 +337,11 @@ impl Sim {
         let n = setup.players;
         let p = &setup.payoff;
         let others = (0..n).filter(move |&s| s != seat);
-        if let Some(d) = self.sam {
+        let exempt = self.sam.is_some() && setup.sam_may_finish_on_two;
+        if let Some(d) = self
+            .sam
+            .filter(|_| exempt || setup.finish_on_two || !uses_twos(c))
+        {
             for s in others {
                 self.pay(s, d, p.sam);
             }

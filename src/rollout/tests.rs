@@ -14,6 +14,7 @@ fn south(players: usize) -> Setup {
         after_pass: Some(PlayFilter::FourPairSequences),
         bao_mot: false,
         finish_on_two: true,
+        sam_may_finish_on_two: false,
         payoff: Payoff {
             card: 1,
             cong: 26,
@@ -194,8 +195,14 @@ fn ranked_rollouts_pay_places() {
 #[test]
 fn sam_succeeds_only_with_unbeatable_plays() {
     let setup = sam_setup(3);
+    // bound by finish_on_two like every seat, the declarer sheds its 2s before its last card
     let pos = position(0, "2♠ 2♣ 2♦ 2♥ A♠ A♣ A♦ A♥", 10, 3);
     assert_eq!(sam_success(&setup, &pos, 50, 1), 1.0);
+    let exempt = Setup {
+        sam_may_finish_on_two: true,
+        ..sam_setup(3)
+    };
+    assert_eq!(sam_success(&exempt, &pos, 50, 1), 1.0);
     let pos = position(0, "3♠ 5♣ 7♦ 9♥ J♠ K♣ 3♦ 5♥ 7♠ 9♣", 10, 3);
     assert!(sam_success(&setup, &pos, 50, 1) < 0.1);
 }

@@ -30,7 +30,7 @@ pub const fn preset() -> Rules {
     }
 }
 
-/// The preset with the two combination options of RULES.md §3 (`low_straights`,
+/// The preset with the two combination options of docs/rules/samloc.md (`low_straights`,
 /// `quad_beats_pair_of_twos`).
 pub const fn rules(low_straights: bool, quad_beats_pair_of_twos: bool) -> Rules {
     Rules {

@@ -1,4 +1,4 @@
-//! Examples of RULES.md §1–§3 and a brute-force differential test of the move generator.
+//! Examples of docs/rules/tienlen-south.md, tienlen-north.md and samloc.md and a brute-force differential test of the move generator.
 
 use super::*;
 use crate::cards::{parse_card_set, CardSet};

@@ -98,6 +98,7 @@ class RandomBot:
         self._rng = Rng(seed)
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """A uniformly random one of ``legal_actions`` (the view is not read)."""
         if not legal_actions:
             raise RulesError("a bot was asked to act with no legal action")
         return legal_actions[self._rng.below(len(legal_actions))]

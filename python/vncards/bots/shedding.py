@@ -74,6 +74,7 @@ def samloc_setup(rules: Any, players: int) -> RolloutSetup:
         quad=15,
         sam=20,
         sam_block_each=rules.sam_block_pays == "each",
+        sam_may_finish_on_two=rules.sam_may_finish_on_two,
     )
 
 
@@ -95,6 +96,7 @@ class SheddingView:
 
     @classmethod
     def read(cls, view: dict[str, Any]) -> SheddingView:
+        """The parts of a seat's view the shedding bots use, read once."""
         hand = cards_to_mask(view["hand"])
         played = [cards_to_mask(p) for p in view["played"]]
         seen = hand
@@ -140,6 +142,7 @@ class SheddingView:
 
     @property
     def players(self) -> int:
+        """Number of seats at the table."""
         return len(self.counts)
 
     def min_other(self) -> int:

@@ -60,6 +60,7 @@ class TuSacGreedyBot:
         return seen
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """A win whenever one is offered; otherwise the action that leaves the hand the fewest rác."""
         if not legal_actions:
             raise RulesError("a bot was asked to act with no legal action")
         by_type: dict[str, list[Action]] = {}

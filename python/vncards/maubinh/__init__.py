@@ -1,6 +1,6 @@
 """Mậu Binh (binh xập xám): arrange 13 cards into three poker hands and settle them.
 
-The public API (RULES.md §4): :class:`Rules`, :class:`Arrangement`, the evaluator
+The public API (rules: :doc:`/rules/maubinh`): :class:`Rules`, :class:`Arrangement`, the evaluator
 (:func:`hand_rank`, :func:`hand_ranks`, :func:`compare_hands`, :func:`hand_category`), the
 checks (:func:`is_fouled`, :func:`instant_win`), the exact solver (:func:`best_arrangement`,
 :func:`best_arrangements`), settlement (:func:`settle`, :func:`settle_itemised`) and the table

@@ -35,6 +35,7 @@ class SolverBot:
         del seed
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Arranges the seat's hand with the solver's objective, then confirms."""
         by_type = {a["type"]: a for a in legal_actions}
         if "confirm" in by_type:
             return by_type["confirm"]
@@ -54,6 +55,7 @@ class GreedyBot(SolverBot):
         self._rules = rules
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Arranges with the ``"strongest"`` objective, then confirms."""
         by_type = {a["type"]: a for a in legal_actions}
         if "confirm" in by_type:
             return by_type["confirm"]

@@ -1,4 +1,4 @@
-"""Mậu Binh hands, arrangements, the solver and settlement (RULES.md §4).
+"""Mậu Binh hands, arrangements, the solver and settlement (rules: :doc:`/rules/maubinh`).
 
 Each player splits 13 cards into a 5-card **back** (chi đầu), a 5-card **middle** (chi giữa)
 and a 3-card **front** (chi cuối), with back ≥ middle ≥ front; otherwise the arrangement is
@@ -64,7 +64,7 @@ CATEGORIES: tuple[str, ...] = tuple(_core.MAUBINH_CATEGORIES)
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Mậu Binh options (see ``docs/rules/maubinh.md``). Each names its default and where it
+    """Mậu Binh options (rules: :doc:`/rules/maubinh`). Each names its default and where it
     comes from: the seed document (the original Vietnamese rules the engine follows) or a house
     rule.
 
@@ -432,7 +432,7 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     Ledger reasons: ``"back"``, ``"middle:full_house"``, ``"scoop"``, ``"scoop_all"``,
     ``"foul"``, ``"instant:dragon"``…
 
-    Readings of the rules (``docs/rules/maubinh.md``) taken here: an instant win is declared automatically from the
+    Readings of the rules (:doc:`/rules/maubinh`) taken here: an instant win is declared automatically from the
     seat's 13 cards (even under a fouled arrangement; a forfeited seat has none) and is paid in
     full by a fouled opponent; a foul pays a flat 6 (no scoop doubling); with ``scoop_all``, a
     seat scoops "every opponent" when it scooped each compared opponent and every other

@@ -1,4 +1,4 @@
-"""A Mậu Binh table: deal, arrange in secret, confirm, reveal and settle (RULES.md §4).
+"""A Mậu Binh table: deal, arrange in secret, confirm, reveal and settle (rules: :doc:`/rules/maubinh`).
 
 Every seat arranges at the same time: :meth:`Game.arrange` may be called again and again until
 the seat :meth:`~Game.confirm`\\ s; :meth:`~Game.auto_arrange` lets the solver arrange and

@@ -1,4 +1,4 @@
-"""Sâm Lốc (RULES.md §3): ten-card shedding game for 2–5 players, compared by rank only, with
+"""Sâm Lốc (rules: :doc:`/rules/samloc`): ten-card shedding game for 2–5 players, compared by rank only, with
 báo Sâm, báo 1 and instant wins (tới trắng).
 
 >>> from vncards import samloc

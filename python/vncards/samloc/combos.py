@@ -1,5 +1,5 @@
 """Sâm Lốc combinations: classification, beating and move generation by rank only, on the
-shared shedding core (RULES.md §3).
+shared shedding core (rules: :doc:`/rules/samloc`).
 
 Suits never compare, so equal ranks never beat each other; there is no đôi thông; straights
 (sảnh) have 3–10 cards and never hold a 2 unless ``low_straights``; a tứ quý (four of a kind)

@@ -1,4 +1,4 @@
-"""The Sâm Lốc table (RULES.md §3) on the shared shedding flow: instant wins at the deal,
+"""The Sâm Lốc table (rules: :doc:`/rules/samloc`) on the shared shedding flow: instant wins at the deal,
 the báo Sâm phase, báo 1, finishing on a 2, cóng and the settlement table.
 
 >>> from vncards import samloc

@@ -1,4 +1,4 @@
-"""Sâm Lốc rules (``docs/rules/samloc.md``) as frozen data.
+"""Sâm Lốc rules (:doc:`/rules/samloc`) as frozen data.
 
 >>> from vncards.samloc import Rules
 >>> r = Rules()
@@ -29,7 +29,7 @@ PENALTIES = PenaltyTable(black_two=15, red_two=15, four_of_a_kind=15)
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """The options of a Sâm Lốc table (see ``docs/rules/samloc.md``). Each names its default
+    """The options of a Sâm Lốc table (rules: :doc:`/rules/samloc`). Each names its default
     and where it comes from: the seed document (the original Vietnamese rules the engine
     follows) or a house rule.
 

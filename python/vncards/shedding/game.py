@@ -6,7 +6,7 @@ rules object must have a ``core`` attribute (a ``_core.SheddingRules``). Everyth
 differs between the games (instant wins, who leads first, what is paid) is a hook; the turn
 machinery is here once.
 
-Round rules (RULES.md §1): a seat beats the table or passes; a seat that passes is out of the
+Round rules (rules: :doc:`/rules/tienlen-south`): a seat beats the table or passes; a seat that passes is out of the
 round (unless :meth:`_after_pass_filter` lets it cut); when every other seat in the round has
 passed, the last seat to play leads a new round, or, if it has gone out, the next seat still in
 the hand leads (hưởng sái).
@@ -189,7 +189,7 @@ class SheddingGame(TableGame):
         return False
 
     def _finish_on_two(self) -> str:
-        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see RULES.md §2)."""
+        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see the rules page :doc:`/rules/tienlen-north`)."""
         return "allowed"
 
     def _after_pass_filter(self) -> str | None:
@@ -228,6 +228,7 @@ class SheddingGame(TableGame):
 
     @property
     def is_over(self) -> bool:
+        """True once the hand is settled."""
         return self._over
 
     @property
@@ -266,6 +267,7 @@ class SheddingGame(TableGame):
         return from_mask(self._hands[self._check_seat(seat)])
 
     def hand_mask(self, seat: int) -> int:
+        """The seat's hand as a 52-bit card mask (bit i is the card with ``Card.index`` i)."""
         return self._hands[self._check_seat(seat)]
 
     def legal_plays(self) -> Sequence[SheddingCombo]:

@@ -1,4 +1,4 @@
-"""Tiến Lên Miền Nam and Miền Bắc (RULES.md §1–§2).
+"""Tiến Lên Miền Nam and Miền Bắc (rules: :doc:`/rules/tienlen-south`, :doc:`/rules/tienlen-north`).
 
 Combinations, beating and move generation run in the Rust core; :class:`Game` is the server
 engine (deal, rounds, chặt, thối, cóng, kết 3 bích, settlement, snapshots, replay).

@@ -1,4 +1,4 @@
-"""Tiến Lên rules: every option of the Tiến Lên rules page (``docs/rules/tienlen.md``) as a
+"""Tiến Lên rules: every option of the Tiến Lên rules pages (:doc:`/rules/tienlen-south`, :doc:`/rules/tienlen-north`) as a
 frozen dataclass.
 
 >>> south, north = Rules.south(), Rules.north()
@@ -28,7 +28,7 @@ _RANKED = PenaltyTable(black_two=1, red_two=2, three_pair_sequence=3, four_of_a_
 
 @dataclasses.dataclass(frozen=True)
 class Rules(RulesBase):
-    """Options of Tiến Lên (see ``docs/rules/tienlen.md``). ``Rules()`` is Miền Nam
+    """Options of Tiến Lên (rules: :doc:`/rules/tienlen-south`, :doc:`/rules/tienlen-north`). ``Rules()`` is Miền Nam
     (``south()``). Each option names its default and where it comes from: a seed document (the
     original Vietnamese rules the engine follows) or a house rule.
 

@@ -1,6 +1,6 @@
 """Tứ Sắc (four colours): 112 cards, melds, claims with priority, odd-total wins.
 
-RULES.md §5. Functions over card multisets: :func:`parse_cards`, :func:`melds`,
+the rules page :doc:`/rules/tusac`. Functions over card multisets: :func:`parse_cards`, :func:`melds`,
 :func:`min_rac`, :func:`can_win`, :func:`win_score`, :func:`legal_claims`; the game flow is
 :class:`Game`.
 

@@ -71,7 +71,7 @@ SET_KINDS = ("general_set", "chariot_set", "three_soldiers")
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Tứ Sắc options (see ``docs/rules/tusac.md``). Each names its default and where it comes
+    """Tứ Sắc options (rules: :doc:`/rules/tusac`). Each names its default and where it comes
     from: the seed document (the original Vietnamese rules the engine follows) or a house rule.
 
     - ``triple_optional`` (default off, common practice): making a triple from a held pair is

@@ -17,7 +17,7 @@ automatically (the turn-up is no decision, so it is no action).
 >>> Game.replay(g.actions, players=4, seed=7).to_json() == g.to_json()
 True
 
-Readings of the rules (``docs/rules/tusac.md``) where they are silent or ambiguous:
+Readings of the rules (:doc:`/rules/tusac`) where they are silent or ambiguous:
 
 - The turn-up is automatic. A claim window asks every seat but the discarder
   (``claim_window="every_seat"``, so it reveals nothing of the hands), or with
@@ -98,7 +98,7 @@ def _name(k: int) -> str:
 
 
 class Game(TableGame):
-    """One hand of Tứ Sắc for 2–4 players (RULES.md §5).
+    """One hand of Tứ Sắc for 2–4 players (rules: :doc:`/rules/tusac`).
 
     ``dealer`` (keyword) is the seat that gets 21 cards and opens with the tỳ; the winner of a
     hand deals the next (``result["next_dealer"]``).
@@ -458,8 +458,9 @@ class Game(TableGame):
         return self._opening and self._rules.tuong_as_ty
 
     def _discardable(self, hand: int) -> list[int]:
-        first = 0 if self._may_discard_general() else _GENERALS
-        kinds = [k for k in range(first, KINDS) if _count(hand, k)]
+        # A Tướng tỳ, when allowed, is listed last: it is the unusual choice.
+        generals = range(_GENERALS) if self._may_discard_general() else range(0)
+        kinds = [k for k in (*range(_GENERALS, KINDS), *generals) if _count(hand, k)]
         if self._rules.discard_rule == "enforce" and _core.tusac_min_rac_packed(hand) > 0:
             rac = set(_core.tusac_rac_kinds(hand))
             kinds = [k for k in kinds if k in rac]
@@ -621,10 +622,12 @@ class Game(TableGame):
 
     @property
     def is_over(self) -> bool:
+        """True once the hand is won or drawn."""
         return self._phase == "over"
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt this hand (21 cards; it discards the tỳ)."""
         return self._dealer
 
     @property
@@ -647,6 +650,7 @@ class Game(TableGame):
 
     @property
     def stock_count(self) -> int:
+        """Cards left in the stock (nọc)."""
         return len(self._stock)
 
     def hand(self, seat: int) -> list[TuSacCard]:
@@ -833,7 +837,7 @@ class Game(TableGame):
                 and o["card"] not in _core.tusac_rac_kinds(before)
             )
             expect(o["penalty"] == penalty, "offer.penalty does not match the discard")
-        # RULES.md §0: restoring validates everything, money included (the ledger is the result's).
+        # docs/rules/index.md: restoring validates everything, money included (the ledger is the result's).
         if self._result is None:
             expect(len(self._ledger) == 0, "ledger must be empty before the end")
         elif winner is None:

@@ -1,0 +1,80 @@
+"""Every public name of vncards has a docstring: each module, each name in its ``__all__``
+(the public modules' own definitions where there is no ``__all__``), each public method and
+property of a public class, and every function and class of the compiled ``_core``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import vncards
+
+
+def _modules() -> list[ModuleType]:
+    names = ["vncards", "vncards._core"]
+    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
+        if info.name.split(".")[-1] != "__main__":
+            names.append(info.name)
+    return [importlib.import_module(n) for n in sorted(set(names))]
+
+
+def _public(module: ModuleType) -> dict[str, Any]:
+    names = getattr(module, "__all__", None)
+    if names is None:
+        names = [
+            n
+            for n, v in vars(module).items()
+            if not n.startswith("_") and getattr(v, "__module__", None) == module.__name__
+        ]
+    return {n: getattr(module, n) for n in names if n != "__version__"}
+
+
+def _own_doc(obj: Any) -> bool:
+    doc = inspect.getdoc(obj)
+    return bool(doc and doc.strip())
+
+
+def _documentable(obj: Any) -> bool:
+    return inspect.isclass(obj) or inspect.isroutine(obj) or isinstance(obj, ModuleType)
+
+
+def _missing() -> list[str]:
+    missing: list[str] = []
+    seen: set[int] = set()
+    for module in _modules():
+        if not _own_doc(module):
+            missing.append(module.__name__)
+        for name, obj in _public(module).items():
+            if not _documentable(obj) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            where = f"{module.__name__}.{name}"
+            if not _own_doc(obj):
+                missing.append(where)
+            if not inspect.isclass(obj):
+                continue
+            for member, value in vars(obj).items():
+                if member.startswith("_") or not (
+                    inspect.isroutine(value)
+                    or isinstance(value, (property, classmethod, staticmethod))
+                    or type(value).__name__ in ("getset_descriptor", "method_descriptor")
+                ):
+                    continue
+                # An override inherits its base's docstring, as autodoc shows it.
+                if not _own_doc(getattr(obj, member)) and not _own_doc(value):
+                    missing.append(f"{where}.{member}")
+    return missing
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    assert _missing() == []
+
+
+@pytest.mark.parametrize("module", ["vncards.tienlen", "vncards.maubinh", "vncards._core"])
+def test_the_check_sees_the_modules(module: str) -> None:
+    assert any(m.__name__ == module for m in _modules())
