@@ -368,3 +368,14 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
     finally:
         for c in conns:
             c.__exit__(None, None, None)
+
+
+def test_pages_and_lobby_api(client: TestClient) -> None:
+    assert "Sảnh" in client.get("/").text
+    assert "table.js" in client.get("/t/anything").text
+    assert client.get("/static/table.js").status_code == 200
+    names = [g["name"] for g in client.get("/api/games").json()]
+    assert names == ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
+    assert client.get("/api/words").json()["four_of_a_kind"] == "four of a kind / tứ quý"
+    t = new_table(client, "samloc")
+    assert t["id"] in [x["id"] for x in client.get("/api/tables").json()]

@@ -21,12 +21,16 @@ def install() -> None:
             def to_json(self: Any, key: bytes | None = None, _old: Any = old_to_json) -> str:
                 return str(_old(self))
 
+            to_json.__doc__ = "Stand-in: the snapshot, unsigned."
+
             cls.to_json = to_json  # type: ignore[method-assign]
         if "key" not in cls.from_json.__code__.co_varnames:
             old_from_json = cls.from_json.__func__  # type: ignore[attr-defined]
 
             def from_json(c: Any, text: Any, key: bytes | None = None, _old: Any = old_from_json) -> Any:
                 return _old(c, text)
+
+            from_json.__doc__ = "Stand-in: restore, ignoring the key."
 
             cls.from_json = classmethod(from_json)  # type: ignore[assignment]
         if not hasattr(cls, "events_for"):
@@ -39,8 +43,13 @@ def install() -> None:
                     out.append(e)
                 return out
 
+            def public_events(self: Any) -> list[dict[str, Any]]:
+                """Stand-in: the events a spectator may know."""
+                return events_for(self, None)
+
+            events_for.__doc__ = "Stand-in: the events that seat may know."
             cls.events_for = events_for  # type: ignore[attr-defined]
-            cls.public_events = lambda self: self.events_for(None)  # type: ignore[attr-defined]
+            cls.public_events = public_events  # type: ignore[attr-defined]
 
 
 _ = TableGame

@@ -5,6 +5,7 @@ HTTP:
 
 - ``GET /`` the lobby, ``GET /t/{id}`` a table page (static files, no build step);
 - ``GET /api/games``: each game with its seats, bots and rules schema;
+- ``GET /api/words``: the engine's codes (payment reasons, events, melds) in words;
 - ``GET /api/tables``, ``POST /api/tables`` ``{"game", "players", "rules", "seats",
   "turn_seconds"}``;
 - ``POST /api/tables/{id}/join`` ``{"seat", "name"}`` -> ``{"token", "seat"}``.
@@ -139,6 +140,7 @@ class GameServer:
             self._launch(session)
 
     async def stop(self) -> None:
+        """Stop every table's task and close the store (their rows hold everything)."""
         for live in self.tables.values():
             if live.task is not None:
                 live.task.cancel()
@@ -202,6 +204,7 @@ class GameServer:
         return session
 
     async def join(self, table_id: str, seat: Any, name: Any) -> str:
+        """Give ``seat`` of table ``table_id`` to a player: the new seat token (stored)."""
         live = self._live(table_id)
         async with live.lock:
             token = live.session.join(seat, name if isinstance(name, str) else None)
@@ -237,6 +240,7 @@ class GameServer:
         await self._broadcast(live, origin, ack)
 
     async def next_hand(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
+        """Deal the table's next hand, store it, tell every client."""
         live.session.next_hand()
         self._commit(live)
         await self._broadcast(live, origin, ack)
@@ -325,6 +329,7 @@ class GameServer:
     # -- the WebSocket protocol ----------------------------------------------------------------
 
     async def websocket(self, ws: WebSocket) -> None:
+        """One client's connection: hello, then act / next_hand / ping frames until it goes."""
         await ws.accept()
         live = self.tables.get(ws.path_params["table_id"])
         if live is None:
@@ -484,6 +489,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             )
         return JSONResponse(out)
 
+    async def api_words(request: Request) -> Response:
+        from ..words import TERMS
+
+        return JSONResponse(TERMS)
+
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse([live.session.summary() for live in server.tables.values()])
@@ -516,6 +526,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/", lobby),
             Route("/t/{table_id}", table_page),
             Route("/api/games", api_games),
+            Route("/api/words", api_words),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}/join", api_join, methods=["POST"]),
             WebSocketRoute("/ws/{table_id}", server.websocket),

@@ -97,10 +97,12 @@ class SeatState:
         return "open" if self.bot is None else "bot"
 
     def to_dict(self) -> dict[str, Any]:
+        """The seat as stored (the token's hash, never the token)."""
         return {"bot": self.bot, "token": self.token_hash, "name": self.name, "timeout_bot": self.timeout_bot}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SeatState:
+        """A seat from :meth:`to_dict` data."""
         return cls(d["bot"], d["token"], d["name"], d["timeout_bot"])
 
     def public(self, seat: int) -> dict[str, Any]:

@@ -99,6 +99,7 @@ class TableStore:
         return None if r is None else StoredTable(r[0], r[1], r[2], json.loads(r[3]), r[4])
 
     def close(self) -> None:
+        """Close the database."""
         self._db.close()
 
     @contextmanager

@@ -65,3 +65,8 @@ function cardBacks(n) {
   for (let i = 0; i < Math.min(n, 13); i++) box.append(el("span", { class: "card small back" }));
   return box;
 }
+
+// The engine's codes in words (English / Vietnamese), from the server's vncards.words table.
+let WORDS = {};
+fetch("/api/words").then((r) => r.json()).then((w) => { WORDS = w; });
+function term(code) { return WORDS[code] || String(code).replace(/_/g, " "); }

@@ -266,7 +266,7 @@ function renderSettlement(f) {
       el("td", { text: String(t.totals[i]) }));
   });
   const pay = el("div", { class: "log" });
-  for (const p of t.payments || []) pay.append(el("div", { text: seatName(p.from) + " → " + seatName(p.to) + ": " + p.units + " (" + p.reason + ")" }));
+  for (const p of t.payments || []) pay.append(el("div", { text: seatName(p.from) + " → " + seatName(p.to) + ": " + p.units + " — " + term(p.reason) }));
   box.replaceChildren(el("h2", {}, ...both(["Kết quả ván " + t.hand_number, "settlement"])), el("table", { class: "grid", id: "settlement-table" }, head, ...rows),
     el("h2", { style: "margin-top:.6rem" }, ...both(["Thanh toán", "payments"])), pay);
 }
@@ -294,7 +294,7 @@ function describeEvent(e) {
     case "quan": return who(e.seat) + " quằn (quad) " + pieceName(e.card);
     case "win": return who(e.seat) + " ù (wins), " + e.score + " điểm";
     case "draw": return "Hòa (hand drawn)";
-    default: return JSON.stringify(e);
+    default: return term(e.type) + (e.seat !== undefined ? ": " + who(e.seat) : "") + (e.units !== undefined ? " — " + e.units : "");
   }
 }
 
