@@ -36,6 +36,11 @@ docs-doctest: ## only the examples of the docs pages and README.md
 test-slow: ## the thorough run: slow hypothesis profile and long simulations
 	VNCARDS_PROFILE=slow $(PYTHON) -m pytest -q -m "slow or not slow"
 
+.PHONY: fuzz
+fuzz: ## long fuzzing: proptest properties (20,000 cases each) and the hypothesis fuzz/leak suites (slow profile)
+	PROPTEST_CASES=20000 cargo test --quiet fuzz
+	VNCARDS_PROFILE=slow $(PYTHON) -m pytest -q tests/test_fuzz.py tests/test_hardening.py tests/test_side_channels.py
+
 .PHONY: lint
 lint: ## rustfmt, clippy, ruff, mypy --strict and stubtest
 	cargo fmt --check

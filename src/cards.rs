@@ -199,8 +199,9 @@ impl CardSet {
         out
     }
     /// Iterate from the lowest card to the highest.
+    /// The cards low to high (bits above 51 are not cards and are skipped).
     pub fn iter(self) -> CardIter {
-        CardIter(self.0)
+        CardIter(self.0 & FULL_DECK)
     }
 }
 

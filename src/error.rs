@@ -1,5 +1,6 @@
 //! The one error type of the core. The Python layer maps each variant onto the exception of the
-//! same name (`InvalidCardError`, `IllegalMoveError`, `RulesError`, `SnapshotError`).
+//! same name (`InvalidCardError`, `IllegalMoveError`, `RulesError`, `SnapshotError`,
+//! `InternalError`).
 
 use std::fmt;
 
@@ -20,6 +21,9 @@ pub enum Error {
     Rules(String),
     /// A snapshot that does not describe a valid state.
     Snapshot(String),
+    /// A bug caught at the binding boundary (a Rust panic): never a consequence of input, which
+    /// the other variants describe. The Python layer raises `InternalError`.
+    Internal(String),
 }
 
 impl Error {
@@ -50,6 +54,7 @@ impl fmt::Display for Error {
             }
             Error::IllegalMove { message, .. } => f.write_str(message),
             Error::Rules(m) | Error::Snapshot(m) => f.write_str(m),
+            Error::Internal(m) => write!(f, "internal error: {m}"),
         }
     }
 }

@@ -16,5 +16,8 @@ pub mod tusac;
 #[cfg(feature = "python")]
 mod python;
 
+#[cfg(test)]
+mod fuzz;
+
 pub use cards::{Card, CardSet};
 pub use error::{Error, Result};

@@ -204,7 +204,7 @@ FOUR_PS_HAND = "8♠ 8♣ 9♦ 9♥ 10♠ 10♦ J♣ J♥ 3♦"
     ("mode", "bomb", "reenters"),
     [
         ("four_pair_sequence", FOUR_PS_HAND, True),
-        ("four_pair_sequence", "8♠ 8♣ 8♦ 8♥ 3♦", False),
+        ("four_pair_sequence", "8♠ 8♣ 8♦ 8♥ 3♦", True),  # asked again, may only pass
         ("none", FOUR_PS_HAND, False),
         ("any_bomb", FOUR_PS_HAND, True),
         ("any_bomb", "8♠ 8♣ 8♦ 8♥ 3♦", True),
@@ -215,6 +215,11 @@ def test_bomb_after_pass(mode: str, bomb: str, reenters: bool) -> None:
     act(g, "5♥", None, "6♦", "7♦", None)  # seat 1 passed earlier in this round
     act(g, "2♥", None)  # seat 3 passes; the table holds a 2
     if reenters:
+        # The turn returns to every seat that passed, whatever it holds (no side channel):
+        # seat 0 holds no bomb and may only pass again.
+        assert g.current_seat == 0
+        assert g.legal_actions(0) == [{"type": "pass", "seat": 0}]
+        act(g, None)
         assert g.current_seat == 1
         with pytest.raises(IllegalMoveError):
             g.play(1, "3♦")  # nothing but the cut

@@ -792,10 +792,14 @@ def test_random_games_respect_the_claim_rules() -> None:
                     entitled = (origin + 1) % players if src == "discard" else origin
                     if e["type"] == "claim" and e["seat"] != entitled:
                         assert e["meld"] in ("claimed_triple", "claimed_quad"), (i, e)
+                    # Khạp holders that can khui (a holder whose only way to take the fourth copy is
+                    # to win may pass on it).
                     khap = [
                         s
                         for s in range(players)
-                        if not (src == "discard" and s == origin) and hands[s].count(k) == 3
+                        if not (src == "discard" and s == origin)
+                        and hands[s].count(k) == 3
+                        and legal_claims(hands[s], k, entitled=s == entitled, rules=rules)
                     ]
                     if khap:
                         assert e["type"] == "win" or e.get("meld") == "claimed_quad", (i, e)

@@ -25,6 +25,11 @@ def pass_then_a_two(rules: tienlen.Rules, bomb: str = FOUR_PAIR_SEQUENCE) -> tie
     comes while the table holds something its bomb could cut."""
     g = setup(["5♥ K♦ 3♣", bomb, "6♦ 2♥ 4♣", "7♦ A♠ 4♦"], rules)
     act(g, "5♥", None, "6♦", "7♦", None, "2♥", None)
+    if rules.bomb_after_pass != "none":
+        # Under the house rules every seat that passed is asked again, whatever it holds (the
+        # turn must not reveal a bomb): seat 0, which holds none, passes again.
+        assert g.current_seat == 0 and list(g.legal_plays()) == []
+        act(g, None)
     return g
 
 
@@ -46,8 +51,10 @@ def test_bomb_after_pass_house_rules(mode: str, bomb: str) -> None:
     assert g.table_seat == 1
 
 
-def test_four_pair_sequence_house_rule_does_not_let_a_quad_back_in() -> None:
+def test_four_pair_sequence_house_rule_does_not_let_a_quad_cut() -> None:
     g = pass_then_a_two(SOUTH.replace(bomb_after_pass="four_pair_sequence"), QUAD)
+    assert g.current_seat == 1 and list(g.legal_plays()) == []  # asked again: may only pass
+    g.pass_turn(1)
     assert g.current_seat == 2 and g.table is None
 
 
@@ -232,6 +239,8 @@ def test_bai_bung_seed_rule_is_the_default() -> None:
         g = bung_position(single)
         assert claims(g, 1) == {("pair", (single,))}
         play(g, 1, "claim", cards=[single])
+        for seat in (2, 3):  # every seat answers the window (claim_window="every_seat")
+            play(g, seat, "pass")
         assert g.exposed(1)[-1].kind == "pair" and g.current_seat == 1
 
 

@@ -117,7 +117,9 @@ def test_bomb_after_pass(mode: str, reenters: bool) -> None:
     g = setup(["5♥ 6♠ 3♠", four_ps, "6♦ 2♥ 4♣ K♦", "7♦ A♠"], rules)
     act(g, "5♥", None, "6♦", None, None)
     assert g.current_seat == 2  # seat 1 (passed) was skipped: nothing to cut
-    act(g, "4♣", None, "6♠", None, "2♥", None)  # seat 3 passed earlier: skipped
+    # On the 2, every seat that passed in this round is asked again, whatever it holds (the turn
+    # must not reveal a bomb): seat 3 (no bomb) passes again, then seat 0 passes.
+    act(g, "4♣", None, "6♠", None, "2♥", *([None] if reenters else []), None)
     # seat 1 passed in this round; the 2 on the table can be cut by its 4 đôi thông
     if reenters:
         assert g.current_seat == 1
@@ -130,7 +132,7 @@ def test_bomb_after_pass(mode: str, reenters: bool) -> None:
         assert e.value.reason in ("must_cut_or_pass", "does_not_beat")
         g.play(1, "8♠ 8♣ 9♦ 9♥ 10♠ 10♦ J♣ J♥")
         assert (2, 1, 6, "chat") not in reasons(g)  # paid when the round closes
-        act(g, None)  # seats 3 and 0 passed earlier in the round
+        act(g, None, None, None)  # seat 2 passes; seats 3 and 0, asked again, pass again
         assert g.current_seat == 1
         assert (2, 1, 6, "chat") in reasons(g)
     else:

@@ -141,7 +141,7 @@ def text(cards: list[int] | tuple[int, ...]) -> str:
 
 # Hands drawn from a few kinds, so melds (and complete hands) are common.
 @st.composite
-def hands(draw: st.DrawFn, max_kinds: int = 7, max_cards: int = 24) -> list[int]:
+def hands(draw: st.DrawFn, max_kinds: int = 7, max_cards: int = 22) -> list[int]:
     kinds = draw(st.lists(st.integers(0, 27), min_size=1, max_size=max_kinds, unique=True))
     cards: list[int] = []
     for k in kinds:

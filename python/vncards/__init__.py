@@ -15,6 +15,7 @@ from ._core import Rng, __version__
 from .cards import DECK, Card, CardsLike, parse_card, parse_cards
 from .errors import (
     IllegalMoveError,
+    InternalError,
     InvalidCardError,
     RulesError,
     SnapshotError,
@@ -34,4 +35,5 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "InternalError",
 ]

@@ -11,6 +11,10 @@ _T = TypeVar("_T")
 
 __version__: str
 
+# ---- guard (src/python/guard.rs) ------------------------------------------------------------
+
+def debug_panic(message: str, in_threads: bool = False) -> None: ...
+
 # ---- cards (src/python/cards.rs) -------------------------------------------------------------
 
 @final

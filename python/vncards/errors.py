@@ -20,6 +20,7 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "InternalError",
 ]
 
 
@@ -65,3 +66,10 @@ class RulesError(VncardsError, ValueError):
 
 class SnapshotError(VncardsError, ValueError):
     """A snapshot that is malformed or does not describe a valid game state."""
+
+
+class InternalError(VncardsError, RuntimeError):
+    """A bug in vncards itself, caught at the boundary of the Rust core (a panic there): the
+    message starts with ``"internal error"``. Unlike the other errors it is not caused by the
+    input; please report it. The process and every other game are unaffected.
+    """

@@ -594,6 +594,10 @@ pub fn best_exhaustive(
     })
 }
 
+/// Ways to split 13 cards into a back of 5, a middle of 5 and a front of 3: C(13,5)·C(8,5).
+/// No hand has more ranked arrangements, so every `count` is clamped to it.
+pub const MAX_ARRANGEMENTS: usize = 72_072;
+
 /// The `count` best arrangements by `objective` with distinct (back, middle, front) classes,
 /// best first, each with its model value: the answer and its runner-ups, for reports. Plain
 /// enumeration (about a millisecond); instant wins are not considered.
@@ -627,8 +631,12 @@ pub fn ranked_arrangements(
         Objective::Expected => (x.0, x.1),
         Objective::Strongest => (0.0, x.1),
     };
-    all.sort_unstable_by(|x, y| order(y).partial_cmp(&order(x)).expect("finite values"));
-    let mut out = Vec::with_capacity(count);
+    all.sort_unstable_by(|x, y| {
+        let (a, b) = (order(y), order(x));
+        a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+    });
+    // Never more than there are splits: a caller's count sizes nothing before this clamp.
+    let mut out = Vec::with_capacity(count.min(all.len()).min(MAX_ARRANGEMENTS));
     let mut seen = std::collections::HashSet::new();
     for (v, key, back, middle) in all {
         if out.len() == count {

@@ -31,6 +31,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             .call1((*reason, message))?,
         Error::Rules(_) => module.getattr("RulesError")?.call1((message,))?,
         Error::Snapshot(_) => module.getattr("SnapshotError")?.call1((message,))?,
+        Error::Internal(_) => module.getattr("InternalError")?.call1((message,))?,
     };
     Ok(PyErr::from_value(instance))
 }

@@ -1,6 +1,7 @@
 //! Mậu Binh bindings: flat `maubinh_*` functions over card masks. The public, documented API is
 //! `vncards.maubinh` (Python), which wraps these.
 
+use super::guard::guard;
 use super::{mask_from_py, to_py};
 use crate::error::Error;
 use crate::maubinh::expected::{Histograms, Tables};
@@ -46,6 +47,20 @@ fn rules(
         scoop_all,
         back_straight_flush_units,
     })
+}
+
+/// Most deals one simulation call plays (hours of work on a large machine): a caller's
+/// number never sets an unbounded loop.
+const MAX_DEALS: u64 = 1_000_000_000;
+
+/// A number of deals for a simulation: `1..=MAX_DEALS`.
+fn deals_arg(deals: u64) -> PyResult<u64> {
+    if !(1..=MAX_DEALS).contains(&deals) {
+        return Err(to_py(Error::Rules(format!(
+            "deals must be within 1..={MAX_DEALS}, not {deals}"
+        ))));
+    }
+    Ok(deals)
 }
 
 /// (back, middle, front, value, instant kind or None)
@@ -175,13 +190,15 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
 /// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
-    mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
+    guard(|| mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py))
 }
 
 /// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
-    mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
+    guard(|| {
+        mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
+    })
 }
 
 /// `maubinh_hand_rank` for a batch: a list of hands or a numpy uint8 array (N, 5) or (N, 3) of
@@ -191,49 +208,53 @@ fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
     wheel: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let r = rules(wheel, false, false, 1)?;
-    let ev = r.evaluator();
-    let py = hands.py();
-    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
-        let k = arr.shape()[1];
-        let flat = flat_copy(&arr);
-        let ranks = py.detach(|| ranks_of_rows(&flat, k, ev)).map_err(to_py)?;
-        return Ok(PyArray1::from_vec(py, ranks));
-    }
-    let masks = batch_masks(hands, None)?;
-    let ranks = py
-        .detach(|| {
-            let mut ranks = Vec::with_capacity(masks.len());
-            masks
-                .par_iter()
-                .with_min_len(4096)
-                .map(|&m| match m.count_ones() {
-                    5 => ev.class5(m) as i32,
-                    3 => ev.class3(m) as i32,
-                    _ => -1,
-                })
-                .collect_into_vec(&mut ranks);
-            match ranks.par_iter().position_first(|&x| x < 0) {
-                Some(row) => Err(Error::illegal(
-                    "invalid_combination",
-                    format!("hand {row} does not have 5 or 3 cards"),
-                )),
-                None => Ok(ranks),
-            }
-        })
-        .map_err(to_py)?;
-    Ok(PyArray1::from_vec(py, ranks))
+    guard(|| {
+        let r = rules(wheel, false, false, 1)?;
+        let ev = r.evaluator();
+        let py = hands.py();
+        if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+            let k = arr.shape()[1];
+            let flat = flat_copy(&arr);
+            let ranks = py.detach(|| ranks_of_rows(&flat, k, ev)).map_err(to_py)?;
+            return Ok(PyArray1::from_vec(py, ranks));
+        }
+        let masks = batch_masks(hands, None)?;
+        let ranks = py
+            .detach(|| {
+                let mut ranks = Vec::with_capacity(masks.len());
+                masks
+                    .par_iter()
+                    .with_min_len(4096)
+                    .map(|&m| match m.count_ones() {
+                        5 => ev.class5(m) as i32,
+                        3 => ev.class3(m) as i32,
+                        _ => -1,
+                    })
+                    .collect_into_vec(&mut ranks);
+                match ranks.par_iter().position_first(|&x| x < 0) {
+                    Some(row) => Err(Error::illegal(
+                        "invalid_combination",
+                        format!("hand {row} does not have 5 or 3 cards"),
+                    )),
+                    None => Ok(ranks),
+                }
+            })
+            .map_err(to_py)?;
+        Ok(PyArray1::from_vec(py, ranks))
+    })
 }
 
 /// -1, 0 or 1 as hand `a` is weaker than, ties or beats hand `b` (two 5-card or two 3-card hands).
 #[pyfunction]
 fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
-    mb::compare_hands(
-        mask_from_py(a)?,
-        mask_from_py(b)?,
-        &rules(wheel, false, false, 1)?,
-    )
-    .map_err(to_py)
+    guard(|| {
+        mb::compare_hands(
+            mask_from_py(a)?,
+            mask_from_py(b)?,
+            &rules(wheel, false, false, 1)?,
+        )
+        .map_err(to_py)
+    })
 }
 
 fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
@@ -249,20 +270,22 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
 /// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
-    Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?))
+    guard(|| Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?)))
 }
 
 /// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None.
 #[pyfunction]
 fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
-    let mask = mask_from_py(cards)?;
-    if mask.count_ones() != 13 {
-        return Err(to_py(Error::illegal(
-            "invalid_arrangement",
-            format!("an instant win needs 13 cards, not {}", mask.count_ones()),
-        )));
-    }
-    Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
+    guard(|| {
+        let mask = mask_from_py(cards)?;
+        if mask.count_ones() != 13 {
+            return Err(to_py(Error::illegal(
+                "invalid_arrangement",
+                format!("an instant win needs 13 cards, not {}", mask.count_ones()),
+            )));
+        }
+        Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
+    })
 }
 
 /// The solver: `(back, middle, front, value, instant)` masks of the best arrangement of 13 cards
@@ -276,11 +299,13 @@ fn maubinh_best_arrangement(
     back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let obj = Objective::from_name(objective).map_err(to_py)?;
-    best_arrangement(mask_from_py(cards)?, &r, obj)
-        .map(solution_tuple)
-        .map_err(to_py)
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let obj = Objective::from_name(objective).map_err(to_py)?;
+        best_arrangement(mask_from_py(cards)?, &r, obj)
+            .map(solution_tuple)
+            .map_err(to_py)
+    })
 }
 
 /// `maubinh_best_arrangement` for many 13-card hands (a list or a numpy uint8 array (N, 13)),
@@ -294,18 +319,20 @@ fn maubinh_best_arrangements(
     back_straight_flush_units: i64,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let obj = Objective::from_name(objective).map_err(to_py)?;
-    let masks = batch_masks(hands, Some(13))?;
-    hands
-        .py()
-        .detach(|| {
-            masks
-                .par_iter()
-                .map(|&m| best_arrangement(m, &r, obj).map(solution_tuple))
-                .collect::<Result<Vec<_>, Error>>()
-        })
-        .map_err(to_py)
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let obj = Objective::from_name(objective).map_err(to_py)?;
+        let masks = batch_masks(hands, Some(13))?;
+        hands
+            .py()
+            .detach(|| {
+                masks
+                    .par_iter()
+                    .map(|&m| best_arrangement(m, &r, obj).map(solution_tuple))
+                    .collect::<Result<Vec<_>, Error>>()
+            })
+            .map_err(to_py)
+    })
 }
 
 /// The best `count` arrangements with distinct hand classes, as `(back, middle, front, value)`.
@@ -319,13 +346,15 @@ fn maubinh_ranked_arrangements(
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let obj = Objective::from_name(objective).map_err(to_py)?;
-    let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
-    Ok(ranked
-        .into_iter()
-        .map(|(a, v)| (a.back, a.middle, a.front, v))
-        .collect())
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let obj = Objective::from_name(objective).map_err(to_py)?;
+        let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
+        Ok(ranked
+            .into_iter()
+            .map(|(a, v)| (a.back, a.middle, a.front, v))
+            .collect())
+    })
 }
 
 /// Expected units of an arrangement (three card masks) against one opponent, from the shipped
@@ -340,9 +369,11 @@ fn maubinh_expected_value(
     scoop_all: bool,
     back_straight_flush_units: i64,
 ) -> PyResult<f64> {
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let a = arrangement(back, middle, front)?;
-    Ok(Tables::shipped(&r).arrangement_value(a.back, a.middle, a.front, &r))
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let a = arrangement(back, middle, front)?;
+        Ok(Tables::shipped(&r).arrangement_value(a.back, a.middle, a.front, &r))
+    })
 }
 
 /// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
@@ -353,23 +384,25 @@ fn maubinh_position_tables<'py>(
     wheel: &str,
     back_straight_flush_units: i64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = rules(wheel, false, false, back_straight_flush_units)?;
-    let t = Tables::shipped(&r);
-    let out = PyDict::new(py);
-    for (name, entries) in [
-        ("back", &t.back),
-        ("middle", &t.middle),
-        ("front", &t.front),
-    ] {
-        let rows: Vec<Vec<f64>> = entries
-            .iter()
-            .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
-            .collect();
-        let arr =
-            PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
-        out.set_item(name, arr)?;
-    }
-    Ok(out)
+    guard(|| {
+        let r = rules(wheel, false, false, back_straight_flush_units)?;
+        let t = Tables::shipped(&r);
+        let out = PyDict::new(py);
+        for (name, entries) in [
+            ("back", &t.back),
+            ("middle", &t.middle),
+            ("front", &t.front),
+        ] {
+            let rows: Vec<Vec<f64>> = entries
+                .iter()
+                .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
+                .collect();
+            let arr =
+                PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
+            out.set_item(name, arr)?;
+        }
+        Ok(out)
+    })
 }
 
 /// Settles seats given as `(back, middle, front)` masks or `None` (forfeited). Returns
@@ -388,30 +421,32 @@ fn maubinh_settle(
     Vec<Option<&'static str>>,
     Vec<bool>,
 )> {
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let seats: Vec<Option<Arrangement>> = seats
-        .into_iter()
-        .map(|s| {
-            s.map(|(back, middle, front)| Arrangement {
-                back,
-                middle,
-                front,
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let seats: Vec<Option<Arrangement>> = seats
+            .into_iter()
+            .map(|s| {
+                s.map(|(back, middle, front)| Arrangement {
+                    back,
+                    middle,
+                    front,
+                })
             })
-        })
-        .collect();
-    let s = settle(&seats, &r).map_err(to_py)?;
-    Ok((
-        s.totals,
-        s.payments
-            .into_iter()
-            .map(|p| (p.from, p.to, p.units, p.reason))
-            .collect(),
-        s.instants
-            .into_iter()
-            .map(|k| k.map(|k| k.name()))
-            .collect(),
-        s.fouled,
-    ))
+            .collect();
+        let s = settle(&seats, &r).map_err(to_py)?;
+        Ok((
+            s.totals,
+            s.payments
+                .into_iter()
+                .map(|p| (p.from, p.to, p.units, p.reason))
+                .collect(),
+            s.instants
+                .into_iter()
+                .map(|k| k.map(|k| k.name()))
+                .collect(),
+            s.fouled,
+        ))
+    })
 }
 
 /// Opponent histograms from `deals` seeded 4-player deals (for scripts/gen_maubinh_tables.py);
@@ -425,14 +460,17 @@ fn maubinh_position_histograms<'py>(
     objective: &str,
     histograms: Option<&[u8]>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let r = Rules::default();
-    let obj = Objective::from_name(objective).map_err(to_py)?;
-    let tables = match histograms {
-        Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
-        None => (*Tables::shipped(&r)).clone(),
-    };
-    let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
-    Ok(PyBytes::new(py, &h.to_bytes()))
+    guard(|| {
+        let r = Rules::default();
+        let obj = Objective::from_name(objective).map_err(to_py)?;
+        let tables = match histograms {
+            Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
+            None => (*Tables::shipped(&r)).clone(),
+        };
+        let deals = deals_arg(deals)?;
+        let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
+        Ok(PyBytes::new(py, &h.to_bytes()))
+    })
 }
 
 /// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
@@ -450,17 +488,20 @@ fn maubinh_head_to_head(
     scoop_all: bool,
     back_straight_flush_units: i64,
 ) -> PyResult<(i64, u64)> {
-    if !(2..=4).contains(&players) {
-        return Err(to_py(Error::Rules(format!(
-            "Mậu Binh takes 2–4 players, not {players}"
-        ))));
-    }
-    let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
-    let (a, b) = (
-        Objective::from_name(a).map_err(to_py)?,
-        Objective::from_name(b).map_err(to_py)?,
-    );
-    Ok(py.detach(|| head_to_head(deals, seed, players, &r, a, b)))
+    guard(|| {
+        if !(2..=4).contains(&players) {
+            return Err(to_py(Error::Rules(format!(
+                "Mậu Binh takes 2–4 players, not {players}"
+            ))));
+        }
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let deals = deals_arg(deals)?;
+        let (a, b) = (
+            Objective::from_name(a).map_err(to_py)?,
+            Objective::from_name(b).map_err(to_py)?,
+        );
+        Ok(py.detach(|| head_to_head(deals, seed, players, &r, a, b)))
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 mod cards;
 mod errors;
+mod guard;
 mod maubinh;
 mod rng;
 mod rollout;
@@ -23,6 +24,7 @@ pub(crate) use errors::to_py;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    guard::register(m)?;
     cards::register(m)?;
     rng::register(m)?;
     shedding::register(m)?;

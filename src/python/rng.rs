@@ -1,10 +1,17 @@
 //! `Rng`: the deterministic ChaCha20 shuffle stream for Python.
 
 use super::errors::to_py;
+use super::guard::{guard, guard_ok};
 use crate::error::Error;
 use crate::rng::Rng;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+
+/// Longest permutation `Rng.permutation` draws (decks have 52 or 112 cards).
+const MAX_PERMUTATION: usize = 1 << 20;
+/// Furthest restorable stream position: no snapshot gets near it, and the word counter can
+/// never overflow after it.
+const MAX_POSITION: u64 = 1 << 62;
 
 /// A ChaCha20 stream for deals and random choices. `Rng(None)` is keyed from the OS CSPRNG;
 /// `Rng(seed)` with an int `0 <= seed < 2**256` (32 bytes little-endian) or up to 32 bytes
@@ -47,54 +54,72 @@ impl PyRng {
     #[new]
     #[pyo3(signature = (seed = None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyRng> {
-        match seed {
+        guard(|| match seed {
             None => Rng::from_os().map(PyRng).map_err(to_py),
             Some(s) => Ok(PyRng(Rng::from_key(key_from_seed(s)?))),
-        }
+        })
     }
 
     /// The stream at a saved `(key, position)`, as stored in snapshots.
     #[staticmethod]
     fn restore(key: &[u8], position: u64) -> PyResult<PyRng> {
-        let key: [u8; 32] = key
-            .try_into()
-            .map_err(|_| to_py(Error::Snapshot("rng key must be 32 bytes".into())))?;
-        Ok(PyRng(Rng::restore(key, position)))
+        guard(|| {
+            let key: [u8; 32] = key
+                .try_into()
+                .map_err(|_| to_py(Error::Snapshot("rng key must be 32 bytes".into())))?;
+            if position > MAX_POSITION {
+                return Err(to_py(Error::Snapshot(format!(
+                    "rng position must be at most {MAX_POSITION}, not {position}"
+                ))));
+            }
+            Ok(PyRng(Rng::restore(key, position)))
+        })
     }
 
     /// The 32-byte key (keep it private: it determines every later draw).
     #[getter]
-    fn key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.0.key())
+    fn key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        guard_ok(|| PyBytes::new(py, &self.0.key()))
     }
     /// Words drawn so far.
     #[getter]
-    fn position(&self) -> u64 {
-        self.0.position()
+    fn position(&self) -> PyResult<u64> {
+        guard_ok(|| self.0.position())
     }
     /// A uniform integer in `0..n`.
     fn below(&mut self, n: u32) -> PyResult<u32> {
-        if n == 0 {
-            return Err(to_py(Error::Rules("below(n) needs n >= 1".into())));
-        }
-        Ok(self.0.below(n))
+        guard(|| {
+            if n == 0 {
+                return Err(to_py(Error::Rules("below(n) needs n >= 1".into())));
+            }
+            Ok(self.0.below(n))
+        })
     }
     /// A uniform random permutation of `range(n)` (Fisher–Yates).
-    fn permutation(&mut self, n: usize) -> Vec<u32> {
-        self.0.permutation(n)
+    fn permutation(&mut self, n: usize) -> PyResult<Vec<u32>> {
+        guard(|| {
+            if n > MAX_PERMUTATION {
+                return Err(to_py(Error::Rules(format!(
+                    "permutation(n) takes n <= {MAX_PERMUTATION}, not {n}"
+                ))));
+            }
+            Ok(self.0.permutation(n))
+        })
     }
     /// A uniform random element of a sequence.
     fn choice<'py>(&mut self, seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let n = seq.len()?;
-        if n == 0 || n > u32::MAX as usize {
-            return Err(to_py(Error::Rules(
-                "choice() needs a non-empty sequence".into(),
-            )));
-        }
-        seq.get_item(self.0.below(n as u32))
+        guard(|| {
+            let n = seq.len()?;
+            if n == 0 || n > u32::MAX as usize {
+                return Err(to_py(Error::Rules(
+                    "choice() needs a non-empty sequence".into(),
+                )));
+            }
+            seq.get_item(self.0.below(n as u32))
+        })
     }
-    fn __repr__(&self) -> String {
-        format!("Rng(position={})", self.0.position())
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("Rng(position={})", self.0.position()))
     }
 }
 

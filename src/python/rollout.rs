@@ -3,12 +3,17 @@
 //! released) and `rollout_greedy_choice`. Card arguments are masks.
 
 use super::errors::to_py;
+use super::guard::{guard, guard_ok};
 use super::shedding::PySheddingRules;
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::rollout::{self, Context, Payoff, Position, Setup, MAX_SEATS};
 use crate::shedding::{classify, Combo, PlayFilter, Rules};
 use pyo3::prelude::*;
+
+/// Largest payoff entry, in units: far above any table's stakes, small enough that no score
+/// of a rolled-out hand can overflow.
+const MAX_UNITS: u32 = 10_000;
 
 /// The rules and payoffs the rollouts of one table use.
 #[pyclass(module = "vncards._core", name = "RolloutSetup", frozen)]
@@ -37,50 +42,74 @@ impl PyRolloutSetup {
         sam_block_each: bool,
         sam_may_finish_on_two: bool,
     ) -> PyResult<Self> {
-        if !(2..=MAX_SEATS).contains(&players) {
-            return Err(to_py(Error::Rules(format!(
-                "players must be 2..{MAX_SEATS}, not {players}"
-            ))));
-        }
-        let after_pass = match after_pass {
-            None => None,
-            Some("bombs") => Some(PlayFilter::Bombs),
-            Some("four_pair_sequences") => Some(PlayFilter::FourPairSequences),
-            Some(other) => {
+        guard(|| {
+            if !(2..=MAX_SEATS).contains(&players) {
                 return Err(to_py(Error::Rules(format!(
-                    "after_pass must be None, 'bombs' or 'four_pair_sequences', not {other:?}"
-                ))))
+                    "players must be 2..{MAX_SEATS}, not {players}"
+                ))));
             }
-        };
-        let payoff = Payoff {
-            card,
-            cong,
-            black_two,
-            red_two,
-            quad,
-            places,
-            sam,
-            sam_block_each,
-        };
-        Ok(PyRolloutSetup(Setup {
-            rules: rules.get().0,
-            players,
-            after_pass,
-            bao_mot,
-            finish_on_two,
-            sam_may_finish_on_two,
-            payoff,
-        }))
+            let after_pass = match after_pass {
+                None => None,
+                Some("bombs") => Some(PlayFilter::Bombs),
+                Some("four_pair_sequences") => Some(PlayFilter::FourPairSequences),
+                Some(other) => {
+                    return Err(to_py(Error::Rules(format!(
+                        "after_pass must be None, 'bombs' or 'four_pair_sequences', not {other:?}"
+                    ))))
+                }
+            };
+            if let Some((name, v)) = [
+                ("card", card),
+                ("cong", cong),
+                ("black_two", black_two),
+                ("red_two", red_two),
+                ("quad", quad),
+                ("sam", sam),
+            ]
+            .into_iter()
+            .chain(places.iter().map(|&p| ("places", p)))
+            .find(|(_, v)| v.unsigned_abs() > MAX_UNITS)
+            {
+                return Err(to_py(Error::Rules(format!(
+                    "{name} must be within ±{MAX_UNITS} units, not {v}"
+                ))));
+            }
+            if places.len() > players {
+                return Err(to_py(Error::Rules(format!(
+                    "{} places for {players} players",
+                    places.len()
+                ))));
+            }
+            let payoff = Payoff {
+                card,
+                cong,
+                black_two,
+                red_two,
+                quad,
+                places,
+                sam,
+                sam_block_each,
+            };
+            Ok(PyRolloutSetup(Setup {
+                rules: rules.get().0,
+                players,
+                after_pass,
+                bao_mot,
+                finish_on_two,
+                sam_may_finish_on_two,
+                payoff,
+            }))
+        })
     }
 
     /// Number of seats the rollouts play.
     #[getter]
-    fn players(&self) -> usize {
-        self.0.players
+    fn players(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.players)
     }
 
-    fn __repr__(&self) -> String {
-        format!("RolloutSetup({:?})", self.0)
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("RolloutSetup({:?})", self.0))
     }
 }
 
@@ -161,16 +190,19 @@ fn rollout_evaluate(
     must: u64,
     sam: Option<usize>,
 ) -> PyResult<Vec<f64>> {
-    let setup = &setup.get().0;
-    let pos = position(
-        setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
-    )?;
-    let cands = candidates
-        .iter()
-        .map(|c| c.map(|m| combo(m, &setup.rules, "candidate")).transpose())
-        .collect::<PyResult<Vec<_>>>()?;
-    let setup = setup.clone();
-    Ok(py.detach(move || rollout::evaluate(&setup, &pos, &cands, rollouts, seed)))
+    guard(|| {
+        let setup = &setup.get().0;
+        let pos = position(
+            setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
+        )?;
+        rollout::check_work(rollouts, candidates.len()).map_err(|e| to_py(Error::Rules(e)))?;
+        let cands = candidates
+            .iter()
+            .map(|c| c.map(|m| combo(m, &setup.rules, "candidate")).transpose())
+            .collect::<PyResult<Vec<_>>>()?;
+        let setup = setup.clone();
+        Ok(py.detach(move || rollout::evaluate(&setup, &pos, &cands, rollouts, seed)))
+    })
 }
 
 /// The share of `samples` deals in which seat `me` declaring Sâm with `hand` is never beaten.
@@ -187,10 +219,13 @@ fn rollout_sam_success(
     samples: u32,
     seed: u64,
 ) -> PyResult<f64> {
-    let setup = &setup.get().0;
-    let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
-    let setup = setup.clone();
-    Ok(py.detach(move || rollout::sam_success(&setup, &pos, samples, seed)))
+    guard(|| {
+        let setup = &setup.get().0;
+        let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
+        rollout::check_work(samples, 1).map_err(|e| to_py(Error::Rules(e)))?;
+        let setup = setup.clone();
+        Ok(py.detach(move || rollout::sam_success(&setup, &pos, samples, seed)))
+    })
 }
 
 /// The greedy policy's choice among `plays` (masks, all legal for `hand`): an index, or None
@@ -205,24 +240,26 @@ fn rollout_greedy_choice(
     min_other: u32,
     can_pass: bool,
 ) -> PyResult<Option<usize>> {
-    let setup = &setup.get().0;
-    let rules = &setup.rules;
-    let combos = plays
-        .iter()
-        .map(|&m| combo(m, rules, "play"))
-        .collect::<PyResult<Vec<_>>>()?;
-    let table = table.map(|t| combo(t, rules, "table")).transpose()?;
-    let ctx = Context {
-        min_other,
-        can_pass,
-        finish_on_two: setup.finish_on_two,
-    };
-    Ok(rollout::greedy_choice(
-        mask(hand, "hand")?,
-        &combos,
-        table.as_ref(),
-        ctx,
-    ))
+    guard(|| {
+        let setup = &setup.get().0;
+        let rules = &setup.rules;
+        let combos = plays
+            .iter()
+            .map(|&m| combo(m, rules, "play"))
+            .collect::<PyResult<Vec<_>>>()?;
+        let table = table.map(|t| combo(t, rules, "table")).transpose()?;
+        let ctx = Context {
+            min_other,
+            can_pass,
+            finish_on_two: setup.finish_on_two,
+        };
+        Ok(rollout::greedy_choice(
+            mask(hand, "hand")?,
+            &combos,
+            table.as_ref(),
+            ctx,
+        ))
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -3,7 +3,10 @@
 //! iterables of cards.
 
 use super::errors::to_py;
-use super::shedding::{cards_arg, table_arg, timing_loop, PlayList, PyCombo, PySheddingRules};
+use super::guard::{guard, guard_ok};
+use super::shedding::{
+    hand_arg, hand_mask, mask_arg, table_arg, timing_loop, PlayList, PyCombo, PySheddingRules,
+};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::samloc;
@@ -13,8 +16,8 @@ use pyo3::prelude::*;
 /// The Sâm Lốc rules of the shedding core with its two combination options.
 #[pyfunction]
 #[pyo3(signature = (*, low_straights = false, quad_beats_pair_of_twos = false))]
-fn samloc_rules(low_straights: bool, quad_beats_pair_of_twos: bool) -> PySheddingRules {
-    PySheddingRules(samloc::rules(low_straights, quad_beats_pair_of_twos))
+fn samloc_rules(low_straights: bool, quad_beats_pair_of_twos: bool) -> PyResult<PySheddingRules> {
+    guard_ok(|| PySheddingRules(samloc::rules(low_straights, quad_beats_pair_of_twos)))
 }
 
 /// Every distinct play from `hand` on `table` (None: a lead) containing `must_include`; with
@@ -28,20 +31,22 @@ fn samloc_legal_plays(
     bao_mot: bool,
     must_include: u64,
 ) -> PyResult<PlayList> {
-    let r = &rules.get().0;
-    let hand = CardSet(cards_arg(hand)?);
-    let table = table_arg(table, r)?;
-    let mut out = Vec::new();
-    samloc::legal_plays_into_bao_mot(
-        hand,
-        table.as_ref(),
-        r,
-        CardSet::from_mask(must_include).map_err(to_py)?,
-        PlayFilter::All,
-        bao_mot,
-        &mut out,
-    );
-    Ok(PlayList(out))
+    guard(|| {
+        let r = &rules.get().0;
+        let hand = hand_arg(hand, r)?;
+        let table = table_arg(table, r)?;
+        let mut out = Vec::new();
+        samloc::legal_plays_into_bao_mot(
+            hand,
+            table.as_ref(),
+            r,
+            mask_arg(must_include)?,
+            PlayFilter::All,
+            bao_mot,
+            &mut out,
+        );
+        Ok(PlayList(out))
+    })
 }
 
 /// Does `hand` hold a play on `table` (báo 1-aware, see `samloc_legal_plays`)?
@@ -53,25 +58,28 @@ fn samloc_has_play(
     rules: &Bound<'_, PySheddingRules>,
     bao_mot: bool,
 ) -> PyResult<bool> {
-    let hand = CardSet::from_mask(hand).map_err(to_py)?;
-    let t = table.map(|t| t.get().0);
-    let mut out = Vec::new();
-    samloc::legal_plays_into_bao_mot(
-        hand,
-        t.as_ref(),
-        &rules.get().0,
-        CardSet::EMPTY,
-        PlayFilter::All,
-        bao_mot,
-        &mut out,
-    );
-    Ok(!out.is_empty())
+    guard(|| {
+        let r = &rules.get().0;
+        let hand = hand_mask(hand, r)?;
+        let t = table.map(|t| t.get().0);
+        let mut out = Vec::new();
+        samloc::legal_plays_into_bao_mot(
+            hand,
+            t.as_ref(),
+            r,
+            CardSet::EMPTY,
+            PlayFilter::All,
+            bao_mot,
+            &mut out,
+        );
+        Ok(!out.is_empty())
+    })
 }
 
 /// Báo 1: is `play` a single lower in rank than the highest card of `hand`?
 #[pyfunction]
-fn samloc_breaks_bao_mot(hand: u64, play: &Bound<'_, PyCombo>) -> bool {
-    samloc::breaks_bao_mot(CardSet(hand), &play.get().0)
+fn samloc_breaks_bao_mot(hand: u64, play: &Bound<'_, PyCombo>) -> PyResult<bool> {
+    guard(|| Ok(samloc::breaks_bao_mot(mask_arg(hand)?, &play.get().0)))
 }
 
 /// The strongest instant win (tới trắng) of a ten-card hand as `(kind, top_rank)`, or None.
@@ -80,8 +88,10 @@ fn samloc_instant_win(
     hand: &Bound<'_, PyAny>,
     rules: &Bound<'_, PySheddingRules>,
 ) -> PyResult<Option<(&'static str, u8)>> {
-    let hand = CardSet(cards_arg(hand)?);
-    Ok(samloc::instant_win(hand, &rules.get().0).map(|i| (i.kind.name(), i.top_rank)))
+    guard(|| {
+        let hand = hand_arg(hand, &rules.get().0)?;
+        Ok(samloc::instant_win(hand, &rules.get().0).map(|i| (i.kind.name(), i.top_rank)))
+    })
 }
 
 /// The seat winning at the deal as `(seat, kind, top_rank)`: the strongest instant win, ties
@@ -92,19 +102,28 @@ fn samloc_instant_winner(
     leader: usize,
     rules: &Bound<'_, PySheddingRules>,
 ) -> PyResult<Option<(usize, &'static str, u8)>> {
-    if leader >= hands.len() {
-        return Err(to_py(Error::Rules(format!(
-            "leader {leader} is not one of {} seats",
-            hands.len()
-        ))));
-    }
-    let hands = hands
-        .into_iter()
-        .map(CardSet::from_mask)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(to_py)?;
-    Ok(samloc::instant_winner(&hands, leader, &rules.get().0)
-        .map(|(seat, i)| (seat, i.kind.name(), i.top_rank)))
+    guard(|| {
+        let r = &rules.get().0;
+        if hands.len() > usize::from(r.max_players) {
+            return Err(to_py(Error::Rules(format!(
+                "at most {} seats, not {}",
+                r.max_players,
+                hands.len()
+            ))));
+        }
+        if leader >= hands.len() {
+            return Err(to_py(Error::Rules(format!(
+                "leader {leader} is not one of {} seats",
+                hands.len()
+            ))));
+        }
+        let hands = hands
+            .into_iter()
+            .map(|h| hand_mask(h, r))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(samloc::instant_winner(&hands, leader, r)
+            .map(|(seat, i)| (seat, i.kind.name(), i.top_rank)))
+    })
 }
 
 /// Benchmark loop: `samloc_legal_plays` on one hand and table `iterations` times without the
@@ -119,20 +138,22 @@ fn samloc_legal_plays_loop(
     iterations: u64,
     bao_mot: bool,
 ) -> PyResult<u64> {
-    let r = rules.get().0;
-    let hand = CardSet(cards_arg(hand)?);
-    let table = table_arg(table, &r)?;
-    Ok(timing_loop(py, iterations, move |out| {
-        samloc::legal_plays_into_bao_mot(
-            std::hint::black_box(hand),
-            table.as_ref(),
-            &r,
-            CardSet::EMPTY,
-            PlayFilter::All,
-            bao_mot,
-            out,
-        )
-    }))
+    guard(|| {
+        let r = rules.get().0;
+        let hand = hand_arg(hand, &r)?;
+        let table = table_arg(table, &r)?;
+        timing_loop(py, iterations, move |out| {
+            samloc::legal_plays_into_bao_mot(
+                std::hint::black_box(hand),
+                table.as_ref(),
+                &r,
+                CardSet::EMPTY,
+                PlayFilter::All,
+                bao_mot,
+                out,
+            )
+        })
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

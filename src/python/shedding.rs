@@ -2,11 +2,12 @@
 //! `shedding_*` / `tienlen_*` functions. Card arguments accept a mask (int), a combo, text,
 //! a `Card` or an iterable of cards.
 
-use super::cards::{mask_from_py, PyCard};
+use super::cards::{mask_from_py, mask_of_int, PyCard};
 use super::errors::to_py;
-use crate::cards::{CardSet, FULL_DECK};
+use super::guard::{guard, guard_ok};
+use crate::cards::CardSet;
 use crate::error::Error;
-use crate::shedding::{self, Combo, Kind, PlayFilter, Rules};
+use crate::shedding::{self, Combo, PlayFilter, Rules};
 use crate::tienlen::{self, InstantOptions};
 use numpy::PyArray1;
 use pyo3::exceptions::PyIndexError;
@@ -42,54 +43,56 @@ impl PySheddingRules {
         min_players: u8,
         max_players: u8,
     ) -> PyResult<Self> {
-        let rules = Rules {
-            suit_order,
-            same_colour_pairs,
-            same_suit_straights,
-            single_follows_suit,
-            triple_follows_suits,
-            pair_sequences,
-            min_straight,
-            max_straight,
-            low_straights,
-            quad_beats_pair_of_twos,
-            hand_size,
-            min_players,
-            max_players,
-        };
-        rules.validate().map_err(to_py)?;
-        Ok(PySheddingRules(rules))
+        guard(|| {
+            let rules = Rules {
+                suit_order,
+                same_colour_pairs,
+                same_suit_straights,
+                single_follows_suit,
+                triple_follows_suits,
+                pair_sequences,
+                min_straight,
+                max_straight,
+                low_straights,
+                quad_beats_pair_of_twos,
+                hand_size,
+                min_players,
+                max_players,
+            };
+            rules.validate().map_err(to_py)?;
+            Ok(PySheddingRules(rules))
+        })
     }
 
     /// The Tiến Lên Miền Nam preset.
     #[staticmethod]
-    fn tienlen_south() -> Self {
-        PySheddingRules(tienlen::south())
+    fn tienlen_south() -> PyResult<Self> {
+        guard_ok(|| PySheddingRules(tienlen::south()))
     }
 
     /// The Tiến Lên Miền Bắc preset.
     #[staticmethod]
-    fn tienlen_north() -> Self {
-        PySheddingRules(tienlen::north())
+    fn tienlen_north() -> PyResult<Self> {
+        guard_ok(|| PySheddingRules(tienlen::north()))
     }
 
     /// Cards dealt to each player.
     #[getter]
-    fn hand_size(&self) -> u8 {
-        self.0.hand_size
+    fn hand_size(&self) -> PyResult<u8> {
+        guard_ok(|| self.0.hand_size)
     }
     /// Fewest players a table may seat.
     #[getter]
-    fn min_players(&self) -> u8 {
-        self.0.min_players
+    fn min_players(&self) -> PyResult<u8> {
+        guard_ok(|| self.0.min_players)
     }
     /// Most players a table may seat.
     #[getter]
-    fn max_players(&self) -> u8 {
-        self.0.max_players
+    fn max_players(&self) -> PyResult<u8> {
+        guard_ok(|| self.0.max_players)
     }
-    fn __repr__(&self) -> String {
-        format!("SheddingRules({:?})", self.0)
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("SheddingRules({:?})", self.0))
     }
 }
 
@@ -102,76 +105,77 @@ pub struct PyCombo(pub Combo);
 impl PyCombo {
     /// `"single"`, `"pair"`, `"triple"`, `"straight"`, `"pair_sequence"` or `"four_of_a_kind"`.
     #[getter]
-    fn kind(&self) -> &'static str {
-        self.0.kind.name()
+    fn kind(&self) -> PyResult<&'static str> {
+        guard_ok(|| self.0.kind.name())
     }
     /// The cards, low to high.
     #[getter]
     fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.0.cards.iter().map(PyCard))
+        guard(|| PyTuple::new(py, self.0.cards.iter().map(PyCard)))
     }
     /// The card mask (bit `i` = card index `i`).
     #[getter]
-    fn mask(&self) -> u64 {
-        self.0.cards.0
+    fn mask(&self) -> PyResult<u64> {
+        guard_ok(|| self.0.cards.0)
     }
     /// Strength of the top card: `vrank * 4 + suit` with `3` = vrank 2 … `2` = vrank 14.
     #[getter]
-    fn top(&self) -> u8 {
-        self.0.top
+    fn top(&self) -> PyResult<u8> {
+        guard_ok(|| self.0.top)
     }
     /// The highest card (for a low straight, the card at its top).
     #[getter]
-    fn top_card(&self) -> PyCard {
-        let rank = shedding::combo::real_rank(self.0.top_vrank());
-        PyCard(crate::cards::Card::new(rank, self.0.top & 3))
+    fn top_card(&self) -> PyResult<PyCard> {
+        guard_ok(|| {
+            let rank = shedding::combo::real_rank(self.0.top_vrank());
+            PyCard(crate::cards::Card::new(rank, self.0.top & 3))
+        })
     }
     /// True for a bomb (hàng chặt): tứ quý, 3 or 4 đôi thông.
     #[getter]
-    fn is_bomb(&self) -> bool {
-        self.0.is_bomb()
+    fn is_bomb(&self) -> PyResult<bool> {
+        guard_ok(|| self.0.is_bomb())
     }
     /// True when every card is a 2 (heo).
     #[getter]
-    fn is_twos(&self) -> bool {
-        self.0.is_twos()
+    fn is_twos(&self) -> PyResult<bool> {
+        guard_ok(|| self.0.is_twos())
     }
-    fn __len__(&self) -> usize {
-        self.0.len() as usize
+    fn __len__(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.len() as usize)
     }
-    fn __str__(&self) -> String {
-        self.0.cards.to_string()
+    fn __str__(&self) -> PyResult<String> {
+        guard_ok(|| self.0.cards.to_string())
     }
-    fn __repr__(&self) -> String {
-        format!("Combo({}: {})", self.0.kind.name(), self.0.cards)
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("Combo({}: {})", self.0.kind.name(), self.0.cards))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let c = slf.get().0;
-        let make = py
-            .import("vncards._core")?
-            .getattr("shedding_combo_from_parts")?;
-        (make, (c.cards.0, c.kind as u8, c.top)).into_pyobject(py)
+        guard(|| {
+            let py = slf.py();
+            let c = slf.get().0;
+            let make = py
+                .import("vncards._core")?
+                .getattr("shedding_combo_from_parts")?;
+            (make, (c.cards.0, c.kind as u8, c.top)).into_pyobject(py)
+        })
     }
 }
 
 /// Rebuilds a pickled combo (mask, kind code, top).
 #[pyfunction]
 fn shedding_combo_from_parts(mask: u64, kind: u8, top: u8) -> PyResult<PyCombo> {
-    let kind = Kind::from_u8(kind)
-        .ok_or_else(|| to_py(Error::Rules(format!("unknown combo kind {kind}"))))?;
-    Ok(PyCombo(Combo {
-        cards: CardSet::from_mask(mask).map_err(to_py)?,
-        kind,
-        top,
-    }))
+    guard(|| {
+        Combo::from_parts(mask, kind, top)
+            .map(PyCombo)
+            .map_err(to_py)
+    })
 }
 
 /// A card argument as a mask: an int mask, a combo, or anything `mask_from_py` accepts.
 pub(super) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     if obj.is_instance_of::<PyInt>() {
-        let mask: u64 = obj.extract()?;
-        return CardSet::from_mask(mask).map(|s| s.0).map_err(to_py);
+        return mask_of_int(obj);
     }
     if let Ok(c) = obj.cast::<PyCombo>() {
         return Ok(c.get().0.cards.0);
@@ -220,7 +224,7 @@ fn shedding_classify(
     cards: &Bound<'_, PyAny>,
     rules: &Bound<'_, PySheddingRules>,
 ) -> PyResult<Option<PyCombo>> {
-    Ok(shedding::classify(CardSet(cards_arg(cards)?), &rules.get().0).map(PyCombo))
+    guard(|| Ok(shedding::classify(CardSet(cards_arg(cards)?), &rules.get().0).map(PyCombo)))
 }
 
 /// Does `play` beat `table`? Cards that form no combination never beat and are never beaten.
@@ -230,10 +234,12 @@ fn shedding_beats(
     table: &Bound<'_, PyAny>,
     rules: &Bound<'_, PySheddingRules>,
 ) -> PyResult<bool> {
-    let r = &rules.get().0;
-    Ok(match (combo_arg(play, r)?, combo_arg(table, r)?) {
-        (Some(p), Some(t)) => shedding::beats(&p, &t, r),
-        _ => false,
+    guard(|| {
+        let r = &rules.get().0;
+        Ok(match (combo_arg(play, r)?, combo_arg(table, r)?) {
+            (Some(p), Some(t)) => shedding::beats(&p, &t, r),
+            _ => false,
+        })
     })
 }
 
@@ -243,8 +249,8 @@ fn shedding_is_cut(
     play: &Bound<'_, PyCombo>,
     table: &Bound<'_, PyCombo>,
     rules: &Bound<'_, PySheddingRules>,
-) -> bool {
-    shedding::is_cut(&play.get().0, &table.get().0, &rules.get().0)
+) -> PyResult<bool> {
+    guard_ok(|| shedding::is_cut(&play.get().0, &table.get().0, &rules.get().0))
 }
 
 /// Every distinct play from `hand` on `table` (None: a lead), containing `must_include`.
@@ -258,19 +264,21 @@ fn shedding_legal_plays(
     must_include: u64,
     filter: &str,
 ) -> PyResult<PlayList> {
-    let r = &rules.get().0;
-    let hand = hand_arg(hand, r)?;
-    let table = table_arg(table, r)?;
-    let mut out = Vec::new();
-    shedding::legal_plays_into(
-        hand,
-        table.as_ref(),
-        r,
-        CardSet(must_include),
-        filter_arg(filter)?,
-        &mut out,
-    );
-    Ok(PlayList(out))
+    guard(|| {
+        let r = &rules.get().0;
+        let hand = hand_arg(hand, r)?;
+        let table = table_arg(table, r)?;
+        let mut out = Vec::new();
+        shedding::legal_plays_into(
+            hand,
+            table.as_ref(),
+            r,
+            mask_arg(must_include)?,
+            filter_arg(filter)?,
+            &mut out,
+        );
+        Ok(PlayList(out))
+    })
 }
 
 /// The plays of one `legal_plays` call: a read-only sequence of combos, each built only when
@@ -287,75 +295,80 @@ impl PlayList {
 
 #[pymethods]
 impl PlayList {
-    fn __len__(&self) -> usize {
-        self.0.len()
+    fn __len__(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.len())
     }
     fn __getitem__<'py>(
         &self,
         py: Python<'py>,
         index: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Ok(slice) = index.cast::<PySlice>() {
-            return self.items(py)?.as_any().get_item(slice);
-        }
-        let i: isize = index.extract()?;
-        let n = self.0.len() as isize;
-        let at = if i < 0 { i + n } else { i };
-        if !(0..n).contains(&at) {
-            return Err(PyIndexError::new_err("play index out of range"));
-        }
-        Ok(Bound::new(py, PyCombo(self.0[at as usize]))?.into_any())
+        guard(|| {
+            if let Ok(slice) = index.cast::<PySlice>() {
+                return self.items(py)?.as_any().get_item(slice);
+            }
+            let i: isize = index.extract()?;
+            let n = self.0.len() as isize;
+            let at = if i < 0 { i + n } else { i };
+            if !(0..n).contains(&at) {
+                return Err(PyIndexError::new_err("play index out of range"));
+            }
+            Ok(Bound::new(py, PyCombo(self.0[at as usize]))?.into_any())
+        })
     }
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
-        self.items(py)?.try_iter()
+        guard(|| self.items(py)?.try_iter())
     }
-    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
-        item.cast::<PyCombo>()
-            .is_ok_and(|c| self.0.contains(&c.get().0))
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> PyResult<bool> {
+        guard_ok(|| {
+            item.cast::<PyCombo>()
+                .is_ok_and(|c| self.0.contains(&c.get().0))
+        })
     }
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Ok(o) = other.cast::<PlayList>() {
-            return Ok(self.0 == o.get().0);
-        }
-        if let Ok(list) = other.cast::<PyList>() {
-            return self.items(py)?.as_any().eq(list);
-        }
-        if let Ok(tuple) = other.cast::<PyTuple>() {
-            return self.items(py)?.as_any().eq(tuple.to_list());
-        }
-        Ok(false)
+        guard(|| {
+            if let Ok(o) = other.cast::<PlayList>() {
+                return Ok(self.0 == o.get().0);
+            }
+            if let Ok(list) = other.cast::<PyList>() {
+                return self.items(py)?.as_any().eq(list);
+            }
+            if let Ok(tuple) = other.cast::<PyTuple>() {
+                return self.items(py)?.as_any().eq(tuple.to_list());
+            }
+            Ok(false)
+        })
     }
     /// The card masks of the plays, in order (no combo is built).
     #[getter]
-    fn masks(&self) -> Vec<u64> {
-        self.0.iter().map(|c| c.cards.0).collect()
+    fn masks(&self) -> PyResult<Vec<u64>> {
+        guard_ok(|| self.0.iter().map(|c| c.cards.0).collect())
     }
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.items(py)?.repr()?.to_string())
+        guard(|| Ok(self.items(py)?.repr()?.to_string()))
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let list = py.import("builtins")?.getattr("list")?;
-        (list, (self.items(py)?,)).into_pyobject(py)
+        guard(|| {
+            let list = py.import("builtins")?.getattr("list")?;
+            (list, (self.items(py)?,)).into_pyobject(py)
+        })
     }
 }
 
-/// The hand after the size check of `shedding_legal_plays`.
-fn hand_arg(hand: &Bound<'_, PyAny>, r: &Rules) -> PyResult<CardSet> {
-    let hand = CardSet(cards_arg(hand)?);
-    if hand.len() > u32::from(r.hand_size) {
-        // Bounded output: a full deck would hold millions of straights.
-        let msg = format!(
-            "a hand holds at most {} cards, not {}",
-            r.hand_size,
-            hand.len()
-        );
-        return Err(to_py(Error::invalid_card(
-            hand.to_string(),
-            usize::from(r.hand_size),
-            &msg,
-        )));
-    }
-    Ok(hand)
+/// A raw card mask argument: bits above 51 are an `InvalidCardError`.
+pub(super) fn mask_arg(mask: u64) -> PyResult<CardSet> {
+    CardSet::from_mask(mask).map_err(to_py)
+}
+
+/// A hand argument (see `cards_arg`) of at most the rules' `hand_size` cards: the bound keeps
+/// the move generators' output small (a full deck holds millions of straights).
+pub(super) fn hand_arg(obj: &Bound<'_, PyAny>, rules: &Rules) -> PyResult<CardSet> {
+    rules.check_hand(CardSet(cards_arg(obj)?)).map_err(to_py)
+}
+
+/// A hand given as a mask, checked like `hand_arg`.
+pub(super) fn hand_mask(mask: u64, rules: &Rules) -> PyResult<CardSet> {
+    rules.check_hand(mask_arg(mask)?).map_err(to_py)
 }
 
 /// The card masks of `shedding_legal_plays` (same plays, same order) as a numpy `uint64`
@@ -369,23 +382,25 @@ fn shedding_legal_play_masks<'py>(
     must_include: u64,
     filter: &str,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let r = &rules.get().0;
-    let hand = hand_arg(hand, r)?;
-    let table = table_arg(table, r)?;
-    let filter = filter_arg(filter)?;
-    PLAYS.with_borrow_mut(|(plays, masks)| {
-        plays.clear();
-        shedding::legal_plays_into(
-            hand,
-            table.as_ref(),
-            r,
-            CardSet(must_include),
-            filter,
-            plays,
-        );
-        masks.clear();
-        masks.extend(plays.iter().map(|c| c.cards.0));
-        Ok(PyArray1::from_slice(rules.py(), masks))
+    guard(|| {
+        let r = &rules.get().0;
+        let hand = hand_arg(hand, r)?;
+        let table = table_arg(table, r)?;
+        let filter = filter_arg(filter)?;
+        PLAYS.with_borrow_mut(|(plays, masks)| {
+            plays.clear();
+            shedding::legal_plays_into(
+                hand,
+                table.as_ref(),
+                r,
+                mask_arg(must_include)?,
+                filter,
+                plays,
+            );
+            masks.clear();
+            masks.extend(plays.iter().map(|c| c.cards.0));
+            Ok(PyArray1::from_slice(rules.py(), masks))
+        })
     })
 }
 
@@ -404,13 +419,16 @@ fn shedding_has_play(
     rules: &Bound<'_, PySheddingRules>,
     filter: &str,
 ) -> PyResult<bool> {
-    let t = table.map(|t| t.get().0);
-    Ok(shedding::has_play(
-        CardSet(hand & FULL_DECK),
-        t.as_ref(),
-        &rules.get().0,
-        filter_arg(filter)?,
-    ))
+    guard(|| {
+        let r = &rules.get().0;
+        let t = table.map(|t| t.get().0);
+        Ok(shedding::has_play(
+            hand_mask(hand, r)?,
+            t.as_ref(),
+            r,
+            filter_arg(filter)?,
+        ))
+    })
 }
 
 /// Validates a play of `cards` from `hand` on `table`: returns the combo or raises
@@ -425,43 +443,47 @@ fn shedding_check_play(
     rules: &Bound<'_, PySheddingRules>,
     must_include: u64,
 ) -> PyResult<PyCombo> {
-    let r = &rules.get().0;
-    let mask = cards_arg(cards)?;
-    let err = |reason, msg: String| Err(to_py(Error::illegal(reason, msg)));
-    if mask == 0 {
-        return err(
-            "invalid_combination",
-            "a play needs at least one card".into(),
-        );
-    }
-    if mask & !hand != 0 {
-        return err(
-            "cards_not_in_hand",
-            format!("not in hand: {}", CardSet(mask & !hand)),
-        );
-    }
-    let Some(combo) = shedding::classify(CardSet(mask), r) else {
-        return err(
-            "invalid_combination",
-            format!("{} is not a combination", CardSet(mask)),
-        );
-    };
-    if mask & must_include != must_include {
-        return err(
-            "must_include_lowest",
-            format!("the first play must include {}", CardSet(must_include)),
-        );
-    }
-    if let Some(t) = table {
-        let t = t.get().0;
-        if !shedding::beats(&combo, &t, r) {
+    guard(|| {
+        let r = &rules.get().0;
+        let mask = cards_arg(cards)?;
+        let hand = mask_arg(hand)?.0;
+        let must_include = mask_arg(must_include)?.0;
+        let err = |reason, msg: String| Err(to_py(Error::illegal(reason, msg)));
+        if mask == 0 {
             return err(
-                "does_not_beat",
-                format!("{} does not beat {}", combo.cards, t.cards),
+                "invalid_combination",
+                "a play needs at least one card".into(),
             );
         }
-    }
-    Ok(PyCombo(combo))
+        if mask & !hand != 0 {
+            return err(
+                "cards_not_in_hand",
+                format!("not in hand: {}", CardSet(mask & !hand)),
+            );
+        }
+        let Some(combo) = shedding::classify(CardSet(mask), r) else {
+            return err(
+                "invalid_combination",
+                format!("{} is not a combination", CardSet(mask)),
+            );
+        };
+        if mask & must_include != must_include {
+            return err(
+                "must_include_lowest",
+                format!("the first play must include {}", CardSet(must_include)),
+            );
+        }
+        if let Some(t) = table {
+            let t = t.get().0;
+            if !shedding::beats(&combo, &t, r) {
+                return err(
+                    "does_not_beat",
+                    format!("{} does not beat {}", combo.cards, t.cards),
+                );
+            }
+        }
+        Ok(PyCombo(combo))
+    })
 }
 
 /// Benchmark loop: `legal_plays` on the same hand and table `iterations` times, without the
@@ -475,20 +497,25 @@ fn shedding_legal_plays_loop(
     rules: &Bound<'_, PySheddingRules>,
     iterations: u64,
 ) -> PyResult<u64> {
-    let r = rules.get().0;
-    let hand = CardSet(cards_arg(hand)?);
-    let table = table_arg(table, &r)?;
-    Ok(timing_loop(py, iterations, move |out| {
-        shedding::legal_plays_into(
-            std::hint::black_box(hand),
-            table.as_ref(),
-            &r,
-            CardSet::EMPTY,
-            PlayFilter::All,
-            out,
-        )
-    }))
+    guard(|| {
+        let r = rules.get().0;
+        let hand = hand_arg(hand, &r)?;
+        let table = table_arg(table, &r)?;
+        timing_loop(py, iterations, move |out| {
+            shedding::legal_plays_into(
+                std::hint::black_box(hand),
+                table.as_ref(),
+                &r,
+                CardSet::EMPTY,
+                PlayFilter::All,
+                out,
+            )
+        })
+    })
 }
+
+/// Most iterations of a benchmark loop (minutes of work): the loop's end is never unchecked.
+pub(super) const MAX_ITERATIONS: u64 = 100_000_000;
 
 /// Runs one move generator `iterations` times without the GIL, for the benchmarks; returns the
 /// total number of plays generated (so the work cannot be optimised away).
@@ -496,8 +523,13 @@ pub(super) fn timing_loop(
     py: Python<'_>,
     iterations: u64,
     generate: impl Fn(&mut Vec<Combo>) + Send,
-) -> u64 {
-    py.detach(move || {
+) -> PyResult<u64> {
+    if iterations > MAX_ITERATIONS {
+        return Err(to_py(Error::Rules(format!(
+            "iterations must be at most {MAX_ITERATIONS}, not {iterations}"
+        ))));
+    }
+    Ok(py.detach(move || {
         let mut out = Vec::with_capacity(128);
         let mut total = 0u64;
         for _ in 0..iterations {
@@ -506,7 +538,7 @@ pub(super) fn timing_loop(
             total += out.len() as u64;
         }
         total
-    })
+    }))
 }
 
 /// Batch: the number of leads of each hand (masks), computed in parallel without the GIL.
@@ -515,13 +547,19 @@ fn shedding_count_leads_batch(
     py: Python<'_>,
     hands: Vec<u64>,
     rules: &Bound<'_, PySheddingRules>,
-) -> Vec<usize> {
-    let r = rules.get().0;
-    py.detach(move || {
-        hands
-            .par_iter()
-            .map(|&h| shedding::legal_plays(CardSet(h & FULL_DECK), None, &r, CardSet::EMPTY).len())
-            .collect()
+) -> PyResult<Vec<usize>> {
+    guard(|| {
+        let r = rules.get().0;
+        let hands = hands
+            .into_iter()
+            .map(|h| hand_mask(h, &r))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(py.detach(move || {
+            hands
+                .par_iter()
+                .map(|&h| shedding::legal_plays(h, None, &r, CardSet::EMPTY).len())
+                .collect()
+        }))
     })
 }
 
@@ -535,13 +573,15 @@ fn tienlen_instant_win(
     same_colour: bool,
     first_hand_extras: bool,
 ) -> PyResult<Option<(&'static str, u8, u8)>> {
-    let opts = InstantOptions {
-        same_colour,
-        first_hand_extras,
-    };
-    let hand = CardSet(cards_arg(hand)?);
-    Ok(tienlen::instant_win(hand, &rules.get().0, opts)
-        .map(|i| (i.kind.name(), 100 - i.kind as u8, i.top)))
+    guard(|| {
+        let opts = InstantOptions {
+            same_colour,
+            first_hand_extras,
+        };
+        let hand = hand_arg(hand, &rules.get().0)?;
+        Ok(tienlen::instant_win(hand, &rules.get().0, opts)
+            .map(|i| (i.kind.name(), 100 - i.kind as u8, i.top)))
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

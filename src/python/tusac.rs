@@ -1,7 +1,10 @@
 //! Tứ Sắc bindings: `TuSacCard` and the `tusac_*` functions over card multisets.
 
+use super::cards::card_text;
 use super::errors::to_py;
+use super::guard::{guard, guard_ok};
 use crate::error::Error;
+use crate::tusac::melds::MAX_EXPOSED_LENH;
 use crate::tusac::{self, BungRule, Claim, Hand, Kind, MeldKind, OddTotal, Scoring};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -17,37 +20,39 @@ impl PyTuSacCard {
     /// `TuSacCard("KR")`, `TuSacCard("Tướng đỏ")` or `TuSacCard(4)` (a kind index 0..27).
     #[new]
     fn new(card: &Bound<'_, PyAny>) -> PyResult<PyTuSacCard> {
-        kind_from_py(card).map(PyTuSacCard)
+        guard(|| kind_from_py(card).map(PyTuSacCard))
     }
     /// Kind index 0..27 (`piece * 4 + colour`).
     #[getter]
-    fn index(&self) -> u8 {
-        self.0.index()
+    fn index(&self) -> PyResult<u8> {
+        guard_ok(|| self.0.index())
     }
     /// Piece letter: `K A E R C H P` (Tướng, Sĩ, Tượng, Xe, Pháo, Mã, Chốt).
     #[getter]
-    fn piece(&self) -> String {
-        tusac::cards::PIECE_LETTERS[self.0.piece() as usize].to_string()
+    fn piece(&self) -> PyResult<String> {
+        guard_ok(|| tusac::cards::PIECE_LETTERS[self.0.piece() as usize].to_string())
     }
     /// Colour letter: `Y R G W` (vàng, đỏ, xanh, trắng).
     #[getter]
-    fn colour(&self) -> String {
-        tusac::cards::COLOUR_LETTERS[self.0.colour() as usize].to_string()
+    fn colour(&self) -> PyResult<String> {
+        guard_ok(|| tusac::cards::COLOUR_LETTERS[self.0.colour() as usize].to_string())
     }
     /// The Vietnamese name, e.g. `"Tướng đỏ"`.
     #[getter]
-    fn name(&self) -> String {
-        self.0.name()
+    fn name(&self) -> PyResult<String> {
+        guard_ok(|| self.0.name())
     }
-    fn __str__(&self) -> String {
-        self.0.to_string()
+    fn __str__(&self) -> PyResult<String> {
+        guard_ok(|| self.0.to_string())
     }
-    fn __repr__(&self) -> String {
-        format!("TuSacCard('{}')", self.0)
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("TuSacCard('{}')", self.0))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        (py.get_type::<PyTuSacCard>(), (slf.get().0.index(),)).into_pyobject(py)
+        guard(|| {
+            let py = slf.py();
+            (py.get_type::<PyTuSacCard>(), (slf.get().0.index(),)).into_pyobject(py)
+        })
     }
 }
 
@@ -56,7 +61,7 @@ fn kind_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Kind> {
         return Ok(c.get().0);
     }
     if let Ok(text) = obj.cast::<PyString>() {
-        return tusac::parse_card(text.to_str()?).map_err(to_py);
+        return tusac::parse_card(card_text(text)?).map_err(to_py);
     }
     let index: i64 = obj.extract().map_err(|_| {
         PyTypeError::new_err("a Tứ Sắc card is text, a TuSacCard or an index 0..27")
@@ -76,7 +81,7 @@ fn kind_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Kind> {
 /// Cards from text, one `TuSacCard`, or an iterable of cards and card texts.
 fn kinds_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Kind>> {
     if let Ok(text) = obj.cast::<PyString>() {
-        return tusac::parse_cards(text.to_str()?).map_err(to_py);
+        return tusac::parse_cards(card_text(text)?).map_err(to_py);
     }
     if let Ok(c) = obj.cast::<PyTuSacCard>() {
         return Ok(vec![c.get().0]);
@@ -90,7 +95,7 @@ fn kinds_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Kind>> {
         if let Ok(c) = item.cast::<PyTuSacCard>() {
             out.push(c.get().0);
         } else if let Ok(text) = item.cast::<PyString>() {
-            out.push(tusac::parse_card(text.to_str()?).map_err(|e| to_py(at_item(e, position)))?);
+            out.push(tusac::parse_card(card_text(text)?).map_err(|e| to_py(at_item(e, position)))?);
         } else {
             return Err(PyTypeError::new_err(format!(
                 "card {position} is a {}, not a TuSacCard or card text",
@@ -130,6 +135,34 @@ fn hand_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Hand> {
 
 fn unpack(packed: u128) -> PyResult<Hand> {
     Hand::unpack(packed).map_err(to_py)
+}
+
+/// A hand for the split and claim searches: at most `MAX_HAND` cards.
+fn searched(h: Hand) -> PyResult<Hand> {
+    h.checked().map_err(to_py)
+}
+
+/// An optional offer joining `h`: never a fifth copy.
+fn offer_for(h: &Hand, offer: Option<Kind>) -> PyResult<Option<Kind>> {
+    if let Some(k) = offer {
+        h.check_offer(k).map_err(to_py)?;
+    }
+    Ok(offer)
+}
+
+/// A kind index argument.
+fn kind_index(i: u8) -> PyResult<Kind> {
+    Kind::from_index(i).ok_or_else(|| to_py(Error::invalid_card(i.to_string(), 0, "no such kind")))
+}
+
+/// The lệnh of a seat's exposed melds: within `0..=MAX_EXPOSED_LENH`.
+fn exposed_arg(exposed_lenh: i32) -> PyResult<i32> {
+    if !(0..=MAX_EXPOSED_LENH).contains(&exposed_lenh) {
+        return Err(to_py(Error::Rules(format!(
+            "exposed_lenh must be within 0..={MAX_EXPOSED_LENH}, not {exposed_lenh}"
+        ))));
+    }
+    Ok(exposed_lenh)
 }
 
 fn cards(h: &Hand) -> Vec<PyTuSacCard> {
@@ -179,31 +212,31 @@ fn opt(v: i16) -> Option<i32> {
 /// Cards in input order from text (letter codes or Vietnamese names) or an iterable.
 #[pyfunction]
 fn tusac_parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<PyTuSacCard>> {
-    Ok(kinds_from_py(cards)?.into_iter().map(PyTuSacCard).collect())
+    guard(|| Ok(kinds_from_py(cards)?.into_iter().map(PyTuSacCard).collect()))
 }
 
 /// The packed form of a multiset (3 bits per kind), the engine's internal hand value.
 #[pyfunction]
 fn tusac_pack(cards: &Bound<'_, PyAny>) -> PyResult<u128> {
-    Ok(hand_from_py(cards)?.pack())
+    guard(|| Ok(hand_from_py(cards)?.pack()))
 }
 
 /// The cards of a packed hand, in kind order.
 #[pyfunction]
 fn tusac_unpack(packed: u128) -> PyResult<Vec<PyTuSacCard>> {
-    Ok(cards(&unpack(packed)?))
+    guard(|| Ok(cards(&unpack(packed)?)))
 }
 
 /// The fewest rác over every split of the cards.
 #[pyfunction]
 fn tusac_min_rac(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
-    Ok(tusac::min_rac(&hand_from_py(cards)?))
+    guard(|| Ok(tusac::min_rac(&searched(hand_from_py(cards)?)?)))
 }
 
 /// `tusac_min_rac` of a packed hand.
 #[pyfunction]
 fn tusac_min_rac_packed(packed: u128) -> PyResult<u32> {
-    Ok(tusac::min_rac(&unpack(packed)?))
+    guard(|| Ok(tusac::min_rac(&searched(unpack(packed)?)?)))
 }
 
 /// The winning total of hidden cards (+ the offer, if any) with `exposed_lenh` already on the
@@ -217,19 +250,13 @@ fn tusac_win_total(
     odd_total: &str,
     set_lenh: i64,
 ) -> PyResult<Option<i32>> {
-    let rules = scoring(odd_total, set_lenh)?;
-    let h = hand_from_py(hidden)?;
-    let offer = offer.map(kind_from_py).transpose()?;
-    if let Some(k) = offer {
-        if h.count(k) == tusac::cards::COPIES {
-            return Err(to_py(Error::invalid_card(
-                k.to_string(),
-                0,
-                "the offer would be a fifth copy",
-            )));
-        }
-    }
-    Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
+    guard(|| {
+        let rules = scoring(odd_total, set_lenh)?;
+        let h = searched(hand_from_py(hidden)?)?;
+        let offer = offer_for(&h, offer.map(kind_from_py).transpose()?)?;
+        let exposed_lenh = exposed_arg(exposed_lenh)?;
+        Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
+    })
 }
 
 /// `tusac_win_total` on a packed hand and an offer index.
@@ -242,15 +269,13 @@ fn tusac_win_total_packed(
     odd_total: &str,
     set_lenh: i64,
 ) -> PyResult<Option<i32>> {
-    let rules = scoring(odd_total, set_lenh)?;
-    let h = unpack(packed)?;
-    let offer = offer
-        .map(|i| {
-            Kind::from_index(i)
-                .ok_or_else(|| to_py(Error::invalid_card(i.to_string(), 0, "no such kind")))
-        })
-        .transpose()?;
-    Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
+    guard(|| {
+        let rules = scoring(odd_total, set_lenh)?;
+        let h = searched(unpack(packed)?)?;
+        let offer = offer_for(&h, offer.map(kind_index).transpose()?)?;
+        let exposed_lenh = exposed_arg(exposed_lenh)?;
+        Ok(tusac::win_total(&h, exposed_lenh, offer, rules))
+    })
 }
 
 /// Best (even, odd) lệnh over complete splits of the hand (+ the offer as an exposed meld).
@@ -261,11 +286,13 @@ fn tusac_complete_lenh(
     offer: Option<&Bound<'_, PyAny>>,
     set_lenh: i64,
 ) -> PyResult<(Option<i32>, Option<i32>)> {
-    let set_lenh = scoring("off", set_lenh)?.set_lenh;
-    let h = hand_from_py(hidden)?;
-    let offer = offer.map(kind_from_py).transpose()?;
-    let p = tusac::complete_lenh_with(&h, offer, set_lenh);
-    Ok((opt(p.even), opt(p.odd)))
+    guard(|| {
+        let set_lenh = scoring("off", set_lenh)?.set_lenh;
+        let h = searched(hand_from_py(hidden)?)?;
+        let offer = offer_for(&h, offer.map(kind_from_py).transpose()?)?;
+        let p = tusac::complete_lenh_with(&h, offer, set_lenh);
+        Ok((opt(p.even), opt(p.odd)))
+    })
 }
 
 /// One split: `(meld kind name, cards)` per meld.
@@ -275,26 +302,28 @@ type Split = Vec<(&'static str, Vec<PyTuSacCard>)>;
 #[pyfunction]
 #[pyo3(signature = (cards_in, limit))]
 fn tusac_splits(cards_in: &Bound<'_, PyAny>, limit: usize) -> PyResult<Vec<Split>> {
-    let h = hand_from_py(cards_in)?;
-    Ok(tusac::min_rac_splits(&h, limit)
-        .into_iter()
-        .map(|s| {
-            s.into_iter()
-                .map(|m| {
-                    (
-                        m.kind.name(),
-                        m.cards.into_iter().map(PyTuSacCard).collect(),
-                    )
-                })
-                .collect()
-        })
-        .collect())
+    guard(|| {
+        let h = searched(hand_from_py(cards_in)?)?;
+        Ok(tusac::min_rac_splits(&h, limit)
+            .into_iter()
+            .map(|s| {
+                s.into_iter()
+                    .map(|m| {
+                        (
+                            m.kind.name(),
+                            m.cards.into_iter().map(PyTuSacCard).collect(),
+                        )
+                    })
+                    .collect()
+            })
+            .collect())
+    })
 }
 
 /// The concealed meld these cards make (`"single"` for one non-Tướng card), or `None`.
 #[pyfunction]
 fn tusac_classify(cards_in: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    Ok(tusac::classify(&kinds_from_py(cards_in)?).map(MeldKind::name))
+    guard(|| Ok(tusac::classify(&kinds_from_py(cards_in)?).map(MeldKind::name)))
 }
 
 /// The legal non-win claims of `offer` (kind index) for a packed hand: `(meld, used kinds)`.
@@ -306,16 +335,18 @@ fn tusac_legal_claims(
     triple_optional: bool,
     bung: &str,
 ) -> PyResult<Vec<(&'static str, Vec<u8>)>> {
-    let bung = bung_rule(bung)?;
-    let h = unpack(packed)?;
-    let offer = Kind::from_index(offer)
-        .ok_or_else(|| to_py(Error::invalid_card(offer.to_string(), 0, "no such kind")))?;
-    Ok(
-        tusac::legal_claims(&h, offer, entitled, triple_optional, bung)
-            .into_iter()
-            .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
-            .collect(),
-    )
+    guard(|| {
+        let bung = bung_rule(bung)?;
+        let h = searched(unpack(packed)?)?;
+        let offer = kind_index(offer)?;
+        h.check_offer(offer).map_err(to_py)?;
+        Ok(
+            tusac::legal_claims(&h, offer, entitled, triple_optional, bung)
+                .into_iter()
+                .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
+                .collect(),
+        )
+    })
 }
 
 /// Raises `IllegalMoveError` with the reason a claim is not allowed (None when it is).
@@ -328,29 +359,39 @@ fn tusac_check_claim(
     entitled: bool,
     bung: &str,
 ) -> PyResult<()> {
-    let bung = bung_rule(bung)?;
-    let h = unpack(packed)?;
-    let bad = |i: u8| to_py(Error::invalid_card(i.to_string(), 0, "no such kind"));
-    let offer = Kind::from_index(offer).ok_or_else(|| bad(offer))?;
-    let used = used
-        .into_iter()
-        .map(|i| Kind::from_index(i).ok_or_else(|| bad(i)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let claim = Claim {
-        meld: meld_kind(meld)?,
-        used,
-    };
-    tusac::check_claim(&h, offer, &claim, entitled, bung)
-        .map_err(|(reason, msg)| to_py(Error::illegal(reason, msg)))
+    guard(|| {
+        let bung = bung_rule(bung)?;
+        let h = searched(unpack(packed)?)?;
+        let offer = kind_index(offer)?;
+        h.check_offer(offer).map_err(to_py)?;
+        if used.len() > usize::from(tusac::cards::COPIES) {
+            return Err(to_py(Error::illegal(
+                "invalid_combination",
+                format!("a claim uses at most 4 cards, not {}", used.len()),
+            )));
+        }
+        let used = used
+            .into_iter()
+            .map(kind_index)
+            .collect::<PyResult<Vec<_>>>()?;
+        let claim = Claim {
+            meld: meld_kind(meld)?,
+            used,
+        };
+        tusac::check_claim(&h, offer, &claim, entitled, bung)
+            .map_err(|(reason, msg)| to_py(Error::illegal(reason, msg)))
+    })
 }
 
 /// Kind indices whose discard is a rác (removing one lowers the fewest rác).
 #[pyfunction]
 fn tusac_rac_kinds(packed: u128) -> PyResult<Vec<u8>> {
-    Ok(tusac::rac_kinds(&unpack(packed)?)
-        .into_iter()
-        .map(|k| k.index())
-        .collect())
+    guard(|| {
+        Ok(tusac::rac_kinds(&searched(unpack(packed)?)?)
+            .into_iter()
+            .map(|k| k.index())
+            .collect())
+    })
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -416,11 +416,17 @@ impl Sim {
                 return;
             }
         }
-        // New round: the last player leads, or the next seat in the hand (hưởng sái).
-        let mut leader = self.table_seat;
-        while !self.in_hand(leader) {
-            leader = if leader + 1 < n { leader + 1 } else { 0 };
-        }
+        // New round: the last player leads, or the next seat in the hand (hưởng sái). A bounded
+        // search: with no seat in the hand (impossible for a checked position) the hand ends.
+        let start = if self.table_seat < n {
+            self.table_seat
+        } else {
+            frm
+        };
+        let Some(leader) = (0..n).map(|i| (start + i) % n).find(|&s| self.in_hand(s)) else {
+            self.over = true;
+            return;
+        };
         self.table = None;
         self.table_seat = usize::MAX;
         self.passed = 0;
@@ -503,6 +509,57 @@ pub fn check(setup: &Setup, pos: &Position) -> Result<(), String> {
     }
     if pos.table.is_some() && pos.table_seat >= setup.players {
         return Err("table_seat out of range".into());
+    }
+    let seats = (1u8 << setup.players) - 1;
+    for (name, bits) in [
+        ("played_any", pos.played_any),
+        ("passed", pos.passed),
+        ("out", pos.out),
+    ] {
+        if bits & !seats != 0 {
+            return Err(format!(
+                "{name} {bits:#b} names a seat beyond the {} seats",
+                setup.players
+            ));
+        }
+    }
+    if pos.out >> pos.me & 1 == 1 {
+        // The hand would have no seat to lead a new round: the root must still be playing.
+        return Err(format!("seat {} is out of the hand", pos.me));
+    }
+    if let Some(d) = pos.sam.filter(|&d| d >= setup.players) {
+        return Err(format!("the Sâm declarer {d} is not a seat"));
+    }
+    let most = u32::from(setup.rules.hand_size);
+    if pos.hand.len() > most {
+        return Err(format!(
+            "a hand holds at most {most} cards, not {}",
+            pos.hand.len()
+        ));
+    }
+    if let Some(s) = (0..setup.players).find(|&s| u32::from(pos.counts[s]) > most) {
+        return Err(format!(
+            "seat {s} holds {} cards, more than {most}",
+            pos.counts[s]
+        ));
+    }
+    if pos.must.0 & !pos.hand.0 != 0 {
+        return Err("must: cards not in the hand".into());
+    }
+    Ok(())
+}
+
+/// Most rollouts × candidates (or Sâm samples) one call may ask for: tens of seconds of work.
+/// The bots ask for a few thousand; a caller's number never sets an unbounded loop.
+pub const MAX_ROLLOUT_WORK: u64 = 10_000_000;
+
+/// Checks a request of `rollouts` deals for `candidates` plays against [`MAX_ROLLOUT_WORK`].
+pub fn check_work(rollouts: u32, candidates: usize) -> Result<(), String> {
+    let work = u64::from(rollouts).saturating_mul(candidates.max(1) as u64);
+    if work > MAX_ROLLOUT_WORK {
+        return Err(format!(
+            "{rollouts} rollouts × {candidates} candidates exceed {MAX_ROLLOUT_WORK}"
+        ));
     }
     Ok(())
 }

@@ -7,7 +7,8 @@
 //! uses `top >> 2`.
 
 use super::rules::Rules;
-use crate::cards::{CardSet, RANK_ACE, RANK_TWO};
+use crate::cards::{Card, CardSet, RANK_ACE, RANK_TWO};
+use crate::error::Error;
 
 /// The kind of a combination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,6 +65,39 @@ pub const VRANK_OFFSET: u8 = 2;
 pub const VRANK_TWO: u8 = RANK_TWO + VRANK_OFFSET;
 
 impl Combo {
+    /// A combination from its stored parts (mask, kind code, top), as pickles carry it, checked
+    /// for consistency: the cards are cards, the kind exists and has that many cards of the
+    /// right shape, and the top is a card among them. Never trusts the parts otherwise.
+    pub fn from_parts(mask: u64, kind: u8, top: u8) -> Result<Combo, Error> {
+        let bad = |why: &str| Err(Error::Rules(format!("not a combination: {why}")));
+        let cards = CardSet::from_mask(mask)?;
+        let Some(kind) = Kind::from_u8(kind) else {
+            return bad(&format!("unknown combo kind {kind}"));
+        };
+        let counts = cards.rank_counts();
+        let ranks = counts.iter().filter(|&&c| c > 0).count() as u32;
+        let n = cards.len();
+        let shaped = match kind {
+            Kind::Single => n == 1,
+            Kind::Pair => n == 2 && ranks == 1,
+            Kind::Triple => n == 3 && ranks == 1,
+            Kind::FourOfAKind => n == 4 && ranks == 1,
+            Kind::Straight => n >= 2 && ranks == n,
+            Kind::PairSequence => n >= 4 && counts.iter().all(|&c| c == 0 || c == 2),
+        };
+        if !shaped {
+            return bad(&format!(
+                "{n} cards in {ranks} ranks are not a {}",
+                kind.name()
+            ));
+        }
+        let vrank = top >> 2;
+        if vrank > VRANK_TWO || !cards.contains(Card::new(real_rank(vrank), top & 3)) {
+            return bad(&format!("top {top} is not one of the cards"));
+        }
+        Ok(Combo { cards, kind, top })
+    }
+
     pub const fn len(&self) -> u32 {
         self.cards.len()
     }

@@ -1,6 +1,7 @@
 //! Rule data for the shedding family (Tiến Lên Miền Nam/Bắc, Sâm Lốc): which card sets are
 //! combinations and how they beat each other. The flow rules (rounds, payments) live in Python.
 
+use crate::cards::CardSet;
 use crate::error::Error;
 
 /// How combinations are formed and compared. Plain data: every game builds one preset and the
@@ -34,7 +35,28 @@ pub struct Rules {
     pub max_players: u8,
 }
 
+/// The largest hand of a shedding game (Tiến Lên deals 13; Sâm Lốc 10).
+pub const MAX_HAND: u8 = 13;
+
 impl Rules {
+    /// A hand as the move generators accept it: at most `hand_size` cards. The bound keeps
+    /// their output (and time) small: a full deck holds millions of straights.
+    pub fn check_hand(&self, hand: CardSet) -> Result<CardSet, Error> {
+        if hand.len() > u32::from(self.hand_size) {
+            let message = format!(
+                "a hand holds at most {} cards, not {}",
+                self.hand_size,
+                hand.len()
+            );
+            return Err(Error::invalid_card(
+                hand.to_string(),
+                usize::from(self.hand_size),
+                &message,
+            ));
+        }
+        Ok(hand)
+    }
+
     /// Checks that the data describes a playable game.
     pub fn validate(&self) -> Result<(), Error> {
         let bad = |m: String| Err(Error::Rules(m));
@@ -54,6 +76,12 @@ impl Rules {
             return bad(format!(
                 "players {}..{} is not a seat range",
                 self.min_players, self.max_players
+            ));
+        }
+        if self.hand_size > MAX_HAND {
+            return bad(format!(
+                "hand_size {} exceeds {MAX_HAND}, the largest shedding hand",
+                self.hand_size
             ));
         }
         if self.hand_size == 0 || u32::from(self.hand_size) * u32::from(self.max_players) > 52 {

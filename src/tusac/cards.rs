@@ -74,6 +74,11 @@ impl fmt::Display for Kind {
     }
 }
 
+/// The most cards one seat's hand can hold at once: the dealer's 21 plus an offered card
+/// being considered with them. Larger multisets (up to the 112-card deck) are valid hands for
+/// packing and counting, but the split and claim searches refuse them (their work grows fast).
+pub const MAX_HAND: u32 = 22;
+
 /// A multiset of cards: how many copies of each kind (0..=4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Hand(pub [u8; KINDS]);
@@ -82,6 +87,31 @@ impl Hand {
     pub const EMPTY: Hand = Hand([0; KINDS]);
     /// All 112 cards.
     pub const DECK: Hand = Hand([COPIES; KINDS]);
+
+    /// This hand, if it holds at most [`MAX_HAND`] cards (the searches' bound).
+    pub fn checked(self) -> Result<Hand, Error> {
+        let n = self.len();
+        if n > MAX_HAND {
+            return Err(Error::invalid_card(
+                self.to_string(),
+                MAX_HAND as usize,
+                &format!("a Tứ Sắc hand holds at most {MAX_HAND} cards, not {n}"),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Checks that `offer` can join this hand: a fifth copy of a kind does not exist.
+    pub fn check_offer(&self, offer: Kind) -> Result<(), Error> {
+        if self.count(offer) >= COPIES {
+            return Err(Error::invalid_card(
+                offer.to_string(),
+                0,
+                "the offer would be a fifth copy",
+            ));
+        }
+        Ok(())
+    }
 
     pub fn count(&self, k: Kind) -> u8 {
         self.0[k.0 as usize]

@@ -497,6 +497,9 @@ pub fn complete_lenh_with(hidden: &Hand, offer: Option<Kind>, set_lenh: i32) -> 
         })
 }
 
+/// Bound on the lệnh of a seat's exposed melds (at most 22 cards at 2 lệnh per card).
+pub const MAX_EXPOSED_LENH: i32 = 64;
+
 /// Lệnh of the tới bonus.
 pub const TOI: i32 = 3;
 
@@ -513,7 +516,9 @@ pub fn win_total(
     offer: Option<Kind>,
     scoring: Scoring,
 ) -> Option<i32> {
-    let p = complete_lenh_with(hidden, offer, scoring.set_lenh).shift(exposed_lenh as i16);
+    // Saturating: a value beyond MAX_EXPOSED_LENH (refused at the boundary) cannot wrap.
+    let exposed = exposed_lenh.clamp(-MAX_EXPOSED_LENH, MAX_EXPOSED_LENH) as i16;
+    let p = complete_lenh_with(hidden, offer, scoring.set_lenh).shift(exposed);
     let best = match scoring.odd_total {
         OddTotal::Hand => p.odd,
         OddTotal::WithToi => p.even,
@@ -559,9 +564,14 @@ pub fn classify(cards: &[Kind]) -> Option<MeldKind> {
     }
 }
 
+/// Most splits [`min_rac_splits`] returns, whatever `limit` asks for.
+pub const MAX_SPLITS: usize = 10_000;
+
 /// Every split of `h` with the fewest rác, each a list of melds (leftover cards as `Single`),
-/// best lệnh first; at most `limit` splits.
+/// best lệnh first; at most `limit` splits (and at most [`MAX_SPLITS`]). Meant for hands of
+/// at most [`MAX_HAND`](super::cards::MAX_HAND) cards (see [`Hand::checked`]).
 pub fn min_rac_splits(h: &Hand, limit: usize) -> Vec<Vec<Meld>> {
+    let limit = limit.min(MAX_SPLITS);
     let t = tables();
     let mut per_group: Vec<Vec<Vec<Meld>>> = Vec::new();
     for (g, entries) in t.groups.iter().zip(&t.entries) {

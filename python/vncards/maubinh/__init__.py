@@ -15,6 +15,8 @@ from .bots import BOTS, SolverBot
 from .core import (
     CATEGORIES,
     INSTANT_WINS,
+    MAX_ARRANGEMENTS,
+    MAX_DEALS,
     Arrangement,
     Objective,
     Rules,
@@ -41,6 +43,8 @@ __all__ = [
     "BOTS",
     "CATEGORIES",
     "INSTANT_WINS",
+    "MAX_ARRANGEMENTS",
+    "MAX_DEALS",
     "Arrangement",
     "Game",
     "Objective",

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from .._args import count_arg
 from ..cards import Card, CardsLike
 from ..errors import IllegalMoveError, InvalidCardError, RulesError
 from ..rules import RulesBase, option, rules_mismatch
@@ -465,6 +466,12 @@ def settle(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules | None = N
     return settle_itemised(arrangements_or_cards_by_seat, rules).totals
 
 
+#: Ways to split 13 cards into back, middle and front: no hand has more ranked arrangements.
+MAX_ARRANGEMENTS = 72_072
+#: Most deals one :func:`head_to_head` call plays.
+MAX_DEALS = 1_000_000_000
+
+
 def head_to_head(
     deals: int,
     seed: int = 0,
@@ -477,6 +484,9 @@ def head_to_head(
     played twice with the two objectives' seats swapped (parallel, GIL released)."""
     _check_objective(a)
     _check_objective(b)
+    deals = count_arg("deals", deals, minimum=1, maximum=MAX_DEALS)
+    players = count_arg("players", players, minimum=2, maximum=4)
+    seed = count_arg("seed", seed, minimum=0, maximum=2**64 - 1)
     r = _rules(rules)
     units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, *r.core_options)
     return float(units) / float(seat_deals)
@@ -493,8 +503,8 @@ def ranked_arrangements(
     True
     """
     _check_objective(objective)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise RulesError(f"count must be a positive int, not {count!r}")
+    # More than a hand's 72,072 splits can only give the same list: clamp, allocate nothing more.
+    count = count_arg("count", count, minimum=1, maximum=MAX_ARRANGEMENTS, clamp=True)
     r = _rules(rules)
     raw = _core.maubinh_ranked_arrangements(cards, *r.core_options, objective, count)
     return [Arrangement._from_masks(b, m, f, None, v) for b, m, f, v in raw]
@@ -517,6 +527,9 @@ def arrangement_report(
     instant win: dragon flush / rồng cuốn: declare it and win 24 units from each opponent
     (no hand is compared, so the arrangement does not matter)
     """
+    alternatives = count_arg(
+        "alternatives", alternatives, minimum=0, maximum=MAX_ARRANGEMENTS - 1, clamp=True
+    )
     from ..words import term
 
     r = _rules(rules)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+from .._args import count_arg
 from .._core import (
     PlayList,
     SheddingCombo,
@@ -33,7 +34,7 @@ from .._core import (
     shedding_beats,
     shedding_classify,
 )
-from ..cards import Card, CardsLike
+from ..cards import Card, CardsLike, from_mask
 from ..shedding import core_of
 from .rules import Rules
 
@@ -118,6 +119,14 @@ def instant_win(hand: CardsLike | int, rules: Rules | None = None) -> str | None
     return None if found is None else found[0]
 
 
+def _hand_mask(hand: CardsLike | int) -> int:
+    """The mask of a hand given as cards or as a mask (checked: only the 52 card bits)."""
+    if isinstance(hand, int):
+        from_mask(hand)  # raises InvalidCardError outside the card bits
+        return hand
+    return cards_to_mask(hand)
+
+
 def instant_winner(
     hands: list[CardsLike | int], leader: int = 0, rules: Rules | None = None
 ) -> tuple[int, str] | None:
@@ -131,6 +140,7 @@ def instant_winner(
     >>> instant_winner(["4♠4♣5♠5♣6♦6♠8♠8♦K♥K♠", pairs_k], leader=1)
     (1, 'five_pairs')
     """
-    masks = [h if isinstance(h, int) else cards_to_mask(h) for h in hands]
+    masks = [_hand_mask(h) for h in hands]
+    leader = count_arg("leader", leader, minimum=0, maximum=max(len(masks) - 1, 0))
     found = samloc_instant_winner(masks, leader, core_rules(rules))
     return None if found is None else (found[0], found[1])

@@ -24,7 +24,6 @@ from .._core import (
     mask_to_text,
     shedding_check_play,
     shedding_classify,
-    shedding_has_play,
     shedding_is_cut,
     shedding_legal_plays,
 )
@@ -445,8 +444,11 @@ class SheddingGame(TableGame):
         self._new_round()
 
     def _may_reenter(self, seat: int) -> bool:
-        filt = self._after_pass_filter()
-        return filt is not None and shedding_has_play(self._hands[seat], self._table, self._rules.core, filt)
+        """A seat that passed gets the turn again (to cut or pass again) whenever the table
+        admits a cut after passing, whatever it holds: asking only the seats holding a bomb
+        would tell the table who holds one."""
+        del seat  # the same for every seat that passed: the turn never depends on a hand
+        return self._after_pass_filter() is not None
 
     def _new_round(self) -> None:
         self._close_chain()

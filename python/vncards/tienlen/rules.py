@@ -41,9 +41,9 @@ class Rules(RulesBase):
       applies to the first hand and after an instant win.
     - ``bomb_after_pass``: ``"none"`` (default, seed: "nếu một người bỏ lượt thì coi như bỏ cả
       vòng", a seat that passed is out of the round and is always skipped);
-      ``"four_pair_sequence"`` (house rule: while the table can be cut, a seat that passed and
-      holds a 4 đôi thông may still cut with it, or pass again); ``"any_bomb"`` (house rule:
-      the same for any bomb).
+      ``"four_pair_sequence"`` (house rule: while the table can be cut, the turn comes back to
+      every seat that passed, whatever it holds, so the turn never reveals a bomb; each may cut
+      with a 4 đôi thông or pass again); ``"any_bomb"`` (house rule: the same for any bomb).
     - ``quad_beats_pair_of_twos`` (default on, common convention): a tứ quý cuts a pair of 2s.
     - ``ket_3_bich`` (default on, seed): going out with the single 3♠ (kết 3 bích), and chặn
       kết 3 bích.

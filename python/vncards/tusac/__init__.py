@@ -11,6 +11,7 @@ True
 
 from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
 from .core import (
+    MAX_SPLITS,
     MELD_LENH,
     TOI,
     Meld,
@@ -29,6 +30,7 @@ from .game import Game
 
 __all__ = [
     "BOTS",
+    "MAX_SPLITS",
     "MELD_LENH",
     "TOI",
     "Game",

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import _core
+from .._args import count_arg
 from .._core import TuSacCard
 from ..errors import InvalidCardError, RulesError
 from ..rules import RulesBase, option, rules_mismatch
@@ -231,12 +232,17 @@ def _check_rules(rules: Rules | None) -> Rules:
 _DEFAULT = Rules()
 
 
+#: Most splits :func:`melds` lists, whatever ``limit`` asks for.
+MAX_SPLITS = 10_000
+
+
 def melds(cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 1000) -> list[list[Meld]]:
     """Every split of the cards into melds with the fewest rác, best lệnh first.
 
     Design: a split lists concealed melds (khạp, quằn at their concealed values) and each
     leftover card as a ``"single"`` (rác); only splits reaching :func:`min_rac` are listed,
-    so for a complete hand these are exactly its complete splits. At most ``limit`` splits.
+    so for a complete hand these are exactly its complete splits. At most ``limit`` splits
+    (clamped to ``MAX_SPLITS``, 10,000); a hand has at most 22 cards.
     ``rules`` is accepted for symmetry; no option changes what a meld is.
 
     >>> [[str(m) for m in s] for s in melds("RR RR CR HR")]
@@ -245,6 +251,7 @@ def melds(cards: TuSacCardsLike, rules: Rules | None = None, *, limit: int = 100
     [2, 0]
     """
     _check_rules(rules)
+    limit = count_arg("limit", limit, minimum=0, maximum=MAX_SPLITS, clamp=True)
     return [[Meld(kind, tuple(cs)) for kind, cs in split] for split in _core.tusac_splits(_nfc(cards), limit)]
 
 

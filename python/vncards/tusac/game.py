@@ -19,10 +19,11 @@ True
 
 Readings of the rules (:doc:`/rules/tusac`) where they are silent or ambiguous:
 
-- The turn-up is automatic. A claim window asks every seat but the discarder
-  (``claim_window="every_seat"``, so it reveals nothing of the hands), or with
-  ``claim_window="eligible_seats"`` only the seats with a legal answer; seats that cannot
-  outrank a claim already made are not waited for.
+- The turn-up is automatic. A claim window asks every seat but the discarder and waits for
+  every answer (``claim_window="every_seat"``: which seats are pending never depends on the
+  hands, only on who has answered), or with ``claim_window="eligible_seats"`` only the seats
+  with a legal answer, and seats that cannot outrank a claim already made are not waited for
+  (faster, but the pending seats then reveal who could claim).
 - Between equal claims the nearest seat after the discarder wins; for a turned-up card the
   turner itself is nearest.
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
@@ -263,6 +264,11 @@ class Game(TableGame):
             return [self._to_discard]
         if self._phase != "claim":
             return []
+        if self._rules.claim_window == "every_seat":
+            # Every seat but the discarder answers, always: which seats are still pending is
+            # then a function of who has answered, never of the hands (an early close for
+            # seats that cannot outrank the best claim would tell the table what they hold).
+            return sorted((s for s in self._options if s not in self._responses), key=self._distance)
         best = self._best_response()
         out = []
         for seat, (win, claims, _must) in self._options.items():

@@ -1,0 +1,465 @@
+"""Fuzzing every ``_core`` function and every public function with adversarial arguments.
+
+Sizes from nothing to the whole deck (52 cards, 112 Tứ Sắc cards), masks with bits above 51,
+integers at and beyond every machine width, text with junk and lone surrogates, wrong types.
+
+The contract: a public function raises only :class:`VncardsError` (bad values) or ``TypeError``
+(wrong types); a ``_core`` function may also raise ``OverflowError`` / ``UnicodeError`` from
+PyO3's argument conversion (an int outside its parameter's machine type, a string that is not
+Unicode). Nothing else, never a ``BaseException`` such as PyO3's ``PanicException``, never an
+abort, and every call returns in bounded time: work counts (deals, rollouts, iterations) are
+drawn small or out of range, never in range and huge.
+
+The fast profile (CI) runs a few dozen examples per function; ``VNCARDS_PROFILE=slow``
+(``make fuzz``) runs thousands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vncards import Card, VncardsError, _core, cards, maubinh, samloc, tienlen, tusac
+
+CORE_OK: tuple[type[BaseException], ...] = (VncardsError, TypeError, OverflowError, UnicodeError)
+PUBLIC_OK: tuple[type[BaseException], ...] = (VncardsError, TypeError)
+
+EDGE_INTS = [0, 1, 2, 3, 4, 5, 12, 13, 21, 22, 23, 27, 28, 51, 52, 60, 64, 255, 256, 2**31 - 1, 2**31]
+EDGE_INTS += [2**32 - 1, 2**32, (1 << 52) - 1, 1 << 52, 2**62, 2**63 - 1, 2**63, 2**64 - 1, 2**64]
+EDGE_INTS += [2**84 - 1, 2**127, 2**128, 2**200, -1, -(2**63), -(2**64)]
+
+CARD_TEXTS = [str(Card(i)) for i in range(52)] + [Card(i).ascii for i in range(52)]
+JUNK_TEXTS = ["", " ", "1♥", "ZZ", "10", "♥", "\udcff", "3\ud800", "3♠3♠", "\x00", "🂡", "3♠ " * 40]
+TUSAC_TEXTS = [str(tusac.TuSacCard(k)) for k in range(28)]
+
+ints = st.one_of(st.sampled_from(EDGE_INTS), st.integers(-(2**70), 2**70), st.integers(0, 60))
+small_ints = st.one_of(st.integers(-3, 8), st.sampled_from([2**31, 2**64, -(2**63)]))
+# A work count (deals, rollouts, iterations): small, or out of range; never a long run.
+works = st.sampled_from([-1, 0, 1, 2, 3, 10**12, 2**32 - 1, 2**63, 2**64 - 1, 2**64])
+
+
+@st.composite
+def masks(draw: st.DrawFn) -> int:
+    """Card masks of every size 0..52, and integers that are not masks."""
+    if draw(st.booleans()):
+        return draw(ints)
+    size = draw(st.sampled_from([0, 1, 2, 3, 5, 10, 11, 13, 14, 20, 26, 40, 52]))
+    return sum(1 << i for i in draw(st.permutations(range(52)))[:size])
+
+
+@st.composite
+def card_args(draw: st.DrawFn) -> Any:
+    """Anything a card argument might be sent: masks, text, lists of cards or junk."""
+    kind = draw(st.integers(0, 5))
+    if kind == 0:
+        return draw(masks())
+    picked = draw(st.lists(st.sampled_from(CARD_TEXTS), max_size=60))
+    if kind == 1:
+        return " ".join(picked)
+    if kind == 2:
+        return [Card(t) for t in picked]
+    if kind == 3:
+        return " ".join(picked + draw(st.lists(st.sampled_from(JUNK_TEXTS), min_size=1, max_size=3)))
+    if kind == 4:
+        return draw(st.sampled_from([*JUNK_TEXTS, None, b"3s", 3.5, [None], [3], {"3♠": 1}, object()]))
+    return picked + draw(st.lists(st.sampled_from([*JUNK_TEXTS, None, 7]), max_size=2))
+
+
+@st.composite
+def tusac_args(draw: st.DrawFn) -> Any:
+    """Tứ Sắc card arguments: up to the whole 112-card deck, with junk."""
+    kind = draw(st.integers(0, 3))
+    picked = draw(
+        st.lists(st.sampled_from(TUSAC_TEXTS), max_size=draw(st.sampled_from([5, 21, 23, 112, 120])))
+    )
+    if kind == 0:
+        return " ".join(picked)
+    if kind == 1:
+        return [tusac.TuSacCard(t) for t in picked]
+    if kind == 2:
+        return picked + draw(st.lists(st.sampled_from([*JUNK_TEXTS, "KR", None, 99]), min_size=1, max_size=2))
+    return draw(st.sampled_from([*JUNK_TEXTS, None, 5, object()]))
+
+
+@st.composite
+def packed(draw: st.DrawFn) -> int:
+    """Packed Tứ Sắc hands (3 bits per kind), full decks and integers that are not hands."""
+    if draw(st.booleans()):
+        return draw(ints)
+    counts = draw(st.lists(st.integers(0, 7), min_size=28, max_size=28))
+    return sum(c << (3 * k) for k, c in enumerate(counts))
+
+
+names = st.sampled_from(
+    [
+        "second",
+        "lowest",
+        "expected",
+        "strongest",
+        "all",
+        "bombs",
+        "four_pair_sequences",
+        "pair",
+        "claimed_quad",
+        "claimed_triple",
+        "",
+        "x",
+        "ALL",
+        "hand",
+        "with_toi",
+        "off",
+        "seed",
+        "min_rac",
+        "\udcff",
+    ]
+)
+rules = st.sampled_from(
+    [
+        tienlen.Rules.south().core,
+        tienlen.Rules.north().core,
+        samloc.Rules().core,
+        _core.samloc_rules(low_straights=True),
+    ]
+)
+combos = st.builds(
+    _core.shedding_combo_from_parts,
+    st.sampled_from([1, 0b11, 1 << 51, 0x111, 0xFF, 0xF000]),
+    st.integers(0, 5),
+    st.integers(0, 63),
+)
+maybe_table = st.one_of(st.none(), card_args())
+
+
+def _combo_or_none(draw: st.DrawFn) -> Any:
+    try:
+        return draw(st.one_of(st.none(), combos))
+    except VncardsError:
+        return None
+
+
+def _setup(draw: st.DrawFn) -> Any:
+    try:
+        return _core.RolloutSetup(
+            draw(rules),
+            draw(small_ints),
+            after_pass=draw(st.sampled_from([None, "bombs", "four_pair_sequences", "x"])),
+            bao_mot=draw(st.booleans()),
+            places=draw(st.lists(small_ints, max_size=6)),
+            sam=draw(st.sampled_from([0, 3, 2**31 - 1])),
+        )
+    except CORE_OK:
+        return _core.RolloutSetup(tienlen.Rules().core, 4)
+
+
+def _rollout_kwargs(draw: st.DrawFn) -> dict[str, Any]:
+    return dict(
+        me=draw(small_ints),
+        hand=draw(masks()),
+        unseen=draw(masks()),
+        counts=draw(st.lists(st.integers(0, 60), max_size=6)),
+        seed=draw(st.integers(0, 2**64 - 1)),
+    )
+
+
+def _evaluate(draw: st.DrawFn) -> Any:
+    return _core.rollout_evaluate(
+        _setup(draw),
+        **_rollout_kwargs(draw),
+        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        rollouts=draw(works),
+        played_any=draw(st.integers(0, 255)),
+        table=draw(st.one_of(st.none(), masks())),
+        table_seat=draw(small_ints),
+        passed=draw(st.integers(0, 255)),
+        out=draw(st.integers(0, 255)),
+        must=draw(masks()),
+        sam=draw(st.one_of(st.none(), small_ints)),
+    )
+
+
+def _shedding_rules(draw: st.DrawFn) -> Any:
+    flags = {
+        k: draw(st.booleans())
+        for k in [
+            "suit_order",
+            "same_colour_pairs",
+            "same_suit_straights",
+            "single_follows_suit",
+            "triple_follows_suits",
+            "pair_sequences",
+            "low_straights",
+            "quad_beats_pair_of_twos",
+        ]
+    }
+    numbers = {
+        k: draw(small_ints)
+        for k in ["min_straight", "max_straight", "hand_size", "min_players", "max_players"]
+    }
+    return _core.SheddingRules(**flags, **numbers)
+
+
+def _rng(draw: st.DrawFn) -> Any:
+    rng = _core.Rng(draw(st.one_of(st.none(), ints, st.binary(max_size=40))))
+    method = draw(st.sampled_from(["below", "permutation", "choice", "restore"]))
+    if method == "below":
+        return rng.below(draw(ints))
+    if method == "permutation":
+        return rng.permutation(draw(st.one_of(st.integers(0, 200), ints)))
+    if method == "choice":
+        return rng.choice(draw(st.one_of(st.lists(st.integers(), max_size=3), st.text(max_size=3))))
+    return _core.Rng.restore(draw(st.binary(max_size=40)), draw(ints))
+
+
+def _play_list(draw: st.DrawFn) -> Any:
+    plays = _core.shedding_legal_plays(draw(card_args()), None, draw(rules))
+    index = draw(
+        st.one_of(ints, st.builds(slice, small_ints, small_ints, st.sampled_from([None, 1, -1, 2**70])))
+    )
+    with contextlib.suppress(IndexError):  # the sequence protocol's error for a bad index
+        plays[index]
+    other = draw(st.sampled_from([[], (), None, plays, list(plays), 3]))
+    return (
+        len(plays),
+        plays.masks,
+        repr(plays),
+        plays == other,
+        other in plays,
+        pickle.loads(pickle.dumps(plays)),
+    )
+
+
+def _combo_methods(draw: st.DrawFn) -> Any:
+    c = draw(combos)
+    return (c.kind, c.cards, c.mask, c.top, c.top_card, c.is_bomb, c.is_twos, len(c), str(c), repr(c))
+
+
+D = st.DrawFn
+CORE: dict[str, Callable[[D], Any]] = {
+    "Card": lambda d: Card(d(st.one_of(ints, st.sampled_from(CARD_TEXTS + JUNK_TEXTS)))).rank,
+    "TuSacCard": lambda d: (
+        tusac.TuSacCard(d(st.one_of(ints, st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS)))).name
+    ),
+    "Rng": _rng,
+    "SheddingRules": _shedding_rules,
+    "SheddingCombo": _combo_methods,
+    "RolloutSetup": _setup,
+    "PlayList": _play_list,
+    "cards_to_mask": lambda d: _core.cards_to_mask(d(card_args())),
+    "mask_to_cards": lambda d: _core.mask_to_cards(d(masks())),
+    "mask_to_text": lambda d: _core.mask_to_text(d(masks()), d(st.booleans())),
+    "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),
+    "parse_cards": lambda d: _core.parse_cards(d(card_args())),
+    "maubinh_best_arrangement": lambda d: _core.maubinh_best_arrangement(
+        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names)
+    ),
+    "maubinh_best_arrangements": lambda d: _core.maubinh_best_arrangements(
+        d(st.lists(card_args(), max_size=3)),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
+    ),
+    "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(d(card_args()), d(card_args()), d(names)),
+    "maubinh_expected_value": lambda d: _core.maubinh_expected_value(
+        d(masks()), d(masks()), d(masks()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints)
+    ),
+    "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(names)),
+    "maubinh_hand_rank": lambda d: _core.maubinh_hand_rank(d(card_args()), d(names)),
+    "maubinh_hand_ranks": lambda d: _core.maubinh_hand_ranks(d(st.lists(card_args(), max_size=3)), d(names)),
+    "maubinh_head_to_head": lambda d: _core.maubinh_head_to_head(
+        d(works),
+        d(ints),
+        d(small_ints),
+        d(names),
+        d(names),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+    ),
+    "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names)),
+    "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
+    "maubinh_position_histograms": lambda d: _core.maubinh_position_histograms(
+        d(works), d(ints), d(names), d(st.one_of(st.none(), st.binary(max_size=64)))
+    ),
+    "maubinh_position_tables": lambda d: _core.maubinh_position_tables(d(names), d(small_ints)),
+    "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
+        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(ints)
+    ),
+    "maubinh_settle": lambda d: _core.maubinh_settle(
+        d(st.lists(st.one_of(st.none(), st.tuples(masks(), masks(), masks())), max_size=6)),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+    ),
+    "rollout_evaluate": _evaluate,
+    "rollout_greedy_choice": lambda d: _core.rollout_greedy_choice(
+        _setup(d),
+        d(masks()),
+        d(st.lists(masks(), max_size=5)),
+        d(st.one_of(st.none(), masks())),
+        d(ints),
+        d(st.booleans()),
+    ),
+    "rollout_sam_success": lambda d: _core.rollout_sam_success(
+        _setup(d), **_rollout_kwargs(d), samples=d(works)
+    ),
+    "samloc_breaks_bao_mot": lambda d: _core.samloc_breaks_bao_mot(d(masks()), d(combos)),
+    "samloc_has_play": lambda d: _core.samloc_has_play(
+        d(masks()), _combo_or_none(d), d(rules), d(st.booleans())
+    ),
+    "samloc_instant_win": lambda d: _core.samloc_instant_win(d(card_args()), d(rules)),
+    "samloc_instant_winner": lambda d: _core.samloc_instant_winner(
+        d(st.lists(masks(), max_size=8)), d(small_ints), d(rules)
+    ),
+    "samloc_legal_plays": lambda d: _core.samloc_legal_plays(
+        d(card_args()), d(maybe_table), d(rules), d(st.booleans()), d(masks())
+    ),
+    "samloc_legal_plays_loop": lambda d: _core.samloc_legal_plays_loop(
+        d(card_args()), d(maybe_table), d(rules), d(works), d(st.booleans())
+    ),
+    "samloc_rules": lambda d: _core.samloc_rules(
+        low_straights=d(st.booleans()), quad_beats_pair_of_twos=d(st.booleans())
+    ),
+    "shedding_beats": lambda d: _core.shedding_beats(d(card_args()), d(card_args()), d(rules)),
+    "shedding_check_play": lambda d: _core.shedding_check_play(
+        d(masks()), d(card_args()), _combo_or_none(d), d(rules), d(masks())
+    ),
+    "shedding_classify": lambda d: _core.shedding_classify(d(card_args()), d(rules)),
+    "shedding_combo_from_parts": lambda d: (
+        _core.shedding_combo_from_parts(d(masks()), d(ints), d(ints)).top_card
+    ),
+    "shedding_count_leads_batch": lambda d: _core.shedding_count_leads_batch(
+        d(st.lists(masks(), max_size=4)), d(rules)
+    ),
+    "shedding_has_play": lambda d: _core.shedding_has_play(d(masks()), _combo_or_none(d), d(rules), d(names)),
+    "shedding_is_cut": lambda d: _core.shedding_is_cut(d(combos), d(combos), d(rules)),
+    "shedding_legal_plays": lambda d: _core.shedding_legal_plays(
+        d(card_args()), d(maybe_table), d(rules), d(masks()), d(names)
+    ),
+    "shedding_legal_play_masks": lambda d: _core.shedding_legal_play_masks(
+        d(card_args()), d(maybe_table), d(rules), d(masks()), d(names)
+    ),
+    "shedding_legal_plays_loop": lambda d: _core.shedding_legal_plays_loop(
+        d(card_args()), d(maybe_table), d(rules), d(works)
+    ),
+    "tienlen_instant_win": lambda d: _core.tienlen_instant_win(
+        d(card_args()), d(rules), d(st.booleans()), d(st.booleans())
+    ),
+    "tusac_check_claim": lambda d: _core.tusac_check_claim(
+        d(packed()), d(ints), d(names), d(st.lists(ints, max_size=6)), d(st.booleans()), d(names)
+    ),
+    "tusac_classify": lambda d: _core.tusac_classify(d(tusac_args())),
+    "tusac_complete_lenh": lambda d: _core.tusac_complete_lenh(
+        d(tusac_args()), d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS))), d(small_ints)
+    ),
+    "tusac_legal_claims": lambda d: _core.tusac_legal_claims(
+        d(packed()), d(ints), d(st.booleans()), d(st.booleans()), d(names)
+    ),
+    "tusac_min_rac": lambda d: _core.tusac_min_rac(d(tusac_args())),
+    "tusac_min_rac_packed": lambda d: _core.tusac_min_rac_packed(d(packed())),
+    "tusac_pack": lambda d: _core.tusac_pack(d(tusac_args())),
+    "tusac_parse_cards": lambda d: _core.tusac_parse_cards(d(tusac_args())),
+    "tusac_rac_kinds": lambda d: _core.tusac_rac_kinds(d(packed())),
+    "tusac_splits": lambda d: _core.tusac_splits(d(tusac_args()), d(ints)),
+    "tusac_unpack": lambda d: _core.tusac_unpack(d(packed())),
+    "tusac_win_total": lambda d: _core.tusac_win_total(
+        d(tusac_args()),
+        d(ints),
+        d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS))),
+        d(names),
+        d(small_ints),
+    ),
+    "tusac_win_total_packed": lambda d: _core.tusac_win_total_packed(
+        d(packed()), d(ints), d(st.one_of(st.none(), ints)), d(names), d(small_ints)
+    ),
+}
+
+NOT_FUZZED = {"debug_panic", "MAUBINH_CATEGORIES", "MAUBINH_INSTANT_WINS"}
+
+
+def test_every_core_name_is_fuzzed() -> None:
+    names = {n for n in dir(_core) if not n.startswith("__")}
+    assert names - NOT_FUZZED == set(CORE)
+
+
+def _run(call: Callable[[D], Any], data: st.DataObject, allowed: tuple[type[BaseException], ...]) -> None:
+    with contextlib.suppress(allowed):
+        call(data.draw)
+
+
+@pytest.mark.parametrize("name", sorted(CORE))
+@given(data=st.data())
+def test_core_function_fails_only_with_typed_errors(name: str, data: st.DataObject) -> None:
+    _run(CORE[name], data, CORE_OK)
+
+
+def _tienlen_rules(d: D) -> Any:
+    return d(st.sampled_from([None, tienlen.Rules.south(), tienlen.Rules.north()]))
+
+
+PUBLIC: dict[str, Callable[[D], Any]] = {
+    "Card": lambda d: Card(d(st.one_of(ints, st.sampled_from(CARD_TEXTS + JUNK_TEXTS)))),
+    "cards.to_mask": lambda d: cards.to_mask(d(card_args())),
+    "cards.from_mask": lambda d: cards.from_mask(d(ints)),
+    "cards.cards_text": lambda d: cards.cards_text(d(ints)),
+    "tienlen.classify": lambda d: tienlen.classify(d(card_args()), _tienlen_rules(d)),
+    "tienlen.beats": lambda d: tienlen.beats(d(card_args()), d(card_args()), _tienlen_rules(d)),
+    "tienlen.legal_plays": lambda d: tienlen.legal_plays(
+        d(card_args()), d(maybe_table), _tienlen_rules(d), must_include=d(st.one_of(st.none(), card_args()))
+    ),
+    "tienlen.instant_win": lambda d: tienlen.instant_win(
+        d(card_args()), _tienlen_rules(d), first_hand=d(st.booleans())
+    ),
+    "samloc.classify": lambda d: samloc.classify(d(card_args())),
+    "samloc.beats": lambda d: samloc.beats(d(card_args()), d(card_args())),
+    "samloc.legal_plays": lambda d: samloc.legal_plays(
+        d(card_args()),
+        d(maybe_table),
+        must_include=d(st.one_of(st.none(), card_args())),
+        bao_mot=d(st.booleans()),
+    ),
+    "samloc.instant_win": lambda d: samloc.instant_win(d(card_args())),
+    "samloc.instant_winner": lambda d: samloc.instant_winner(
+        d(st.lists(card_args(), max_size=6)), d(small_ints)
+    ),
+    "maubinh.hand_rank": lambda d: maubinh.hand_rank(d(card_args())),
+    "maubinh.hand_category": lambda d: maubinh.hand_category(d(card_args())),
+    "maubinh.compare_hands": lambda d: maubinh.compare_hands(d(card_args()), d(card_args())),
+    "maubinh.instant_win": lambda d: maubinh.instant_win(d(card_args())),
+    "maubinh.is_fouled": lambda d: maubinh.is_fouled(d(st.lists(card_args(), max_size=4))),
+    "maubinh.expected_value": lambda d: maubinh.expected_value(d(st.lists(card_args(), max_size=4))),
+    "maubinh.best_arrangement": lambda d: maubinh.best_arrangement(d(card_args()), objective=d(names)),  # type: ignore[arg-type]
+    "maubinh.ranked_arrangements": lambda d: maubinh.ranked_arrangements(d(card_args()), count=d(ints)),
+    "maubinh.arrangement_report": lambda d: maubinh.arrangement_report(d(card_args()), alternatives=d(ints)),
+    "maubinh.settle": lambda d: maubinh.settle(d(st.lists(st.one_of(st.none(), card_args()), max_size=5))),
+    "maubinh.head_to_head": lambda d: maubinh.head_to_head(d(works), seed=d(ints), players=d(small_ints)),
+    "tusac.parse_cards": lambda d: tusac.parse_cards(d(tusac_args())),
+    "tusac.melds": lambda d: tusac.melds(d(tusac_args()), limit=d(ints)),
+    "tusac.min_rac": lambda d: tusac.min_rac(d(tusac_args())),
+    "tusac.win_score": lambda d: tusac.win_score(
+        d(tusac_args()),
+        d(st.lists(tusac_args(), max_size=3)),
+        d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS))),
+    ),
+    "tusac.can_win": lambda d: tusac.can_win(
+        d(tusac_args()), offer=d(st.one_of(st.none(), st.sampled_from(TUSAC_TEXTS)))
+    ),
+    "tusac.legal_claims": lambda d: tusac.legal_claims(
+        d(tusac_args()), d(st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+@given(data=st.data())
+def test_public_function_fails_only_with_typed_errors(name: str, data: st.DataObject) -> None:
+    _run(PUBLIC[name], data, PUBLIC_OK)
