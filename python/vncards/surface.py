@@ -108,8 +108,14 @@ class GameSurface:
 
     # -- dry runs ------------------------------------------------------------------------------
 
+    def _parse_action(self, action: Any) -> Any:
+        """*hook*: the input contract for a client's action dict (refuses junk with a
+        VncardsError); the table's shared parser overrides this pass-through."""
+        return action
+
     def verify(self, action: Any) -> None:
         """Raise the error :meth:`apply` would raise for ``action``; change nothing."""
+        self._parse_action(action)  # junk is refused here, before the game is copied
         self.clone().apply(action)
 
     def explain(self, action: Any) -> str | None:
