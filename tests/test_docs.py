@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import pkgutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-import vncards
+from support.modules import module_names
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,15 +17,7 @@ README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 
 
-def modules() -> list[str]:
-    names = ["vncards"]
-    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
-        if info.name.split(".")[-1] not in ("__main__",):
-            names.append(info.name)
-    return sorted(names)
-
-
-@pytest.mark.parametrize("name", modules())
+@pytest.mark.parametrize("name", module_names())
 def test_module_doctests(name: str) -> None:
     module: ModuleType = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=FLAGS, verbose=False)

@@ -6,22 +6,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-import vncards
+from support.modules import module_names
 
 
 def _modules() -> list[ModuleType]:
-    names = ["vncards", "vncards._core"]
-    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
-        if info.name.split(".")[-1] != "__main__":
-            names.append(info.name)
-    return [importlib.import_module(n) for n in sorted(set(names))]
+    return [importlib.import_module(n) for n in module_names()]
 
 
 def _public(module: ModuleType) -> dict[str, Any]:
@@ -89,6 +84,5 @@ def test_every_module_is_in_the_api_reference() -> None:
         for line in page.read_text(encoding="utf-8").splitlines()
         if line.startswith(".. automodule::")
     }
-    # Private helper modules (``vncards._args``) are not public API; the compiled ``_core`` is.
     public = [m.__name__ for m in _modules() if m.__name__ == "vncards._core" or "._" not in m.__name__]
-    assert sorted(n for n in public if n not in documented) == []
+    assert sorted(name for name in public if name not in documented) == []

@@ -1,0 +1,16 @@
+"""The names of every vncards module, for the tests that walk the whole package."""
+
+from __future__ import annotations
+
+import pkgutil
+
+import vncards
+
+
+def module_names() -> list[str]:
+    """``vncards``, ``vncards._core`` and every submodule (``__main__`` left out), sorted."""
+    names = {"vncards", "vncards._core"}
+    for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
+        if info.name.split(".")[-1] != "__main__":
+            names.add(info.name)
+    return sorted(names)
