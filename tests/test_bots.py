@@ -113,7 +113,7 @@ def test_bots_see_only_the_view() -> None:
     state = h.to_dict()
     hands = state["state"]["hands"]
     hands[1], hands[2] = hands[2], hands[1]
-    h = type(g).from_dict(state)
+    h = type(g).from_position(state)
     assert g.view(0) == h.view(0) and g.hand(1) != h.hand(1)
     for name in ("greedy", "montecarlo"):
         a = make_bot(name, "samloc", seed=3, rules=g.rules)

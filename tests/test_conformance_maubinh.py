@@ -588,7 +588,7 @@ def table(seats: list[Hands], rules: Rules | None = None) -> Game:
     g = Game(players=len(seats), rules=rules, seed=1)
     d = json.loads(g.to_json())
     d["state"]["hands"] = [mask(h) for h in seats]
-    return Game.from_dict(d)
+    return Game.from_position(d)
 
 
 def test_game_deals_thirteen_each_from_52() -> None:

@@ -655,7 +655,7 @@ def test_views_show_no_hidden_card_of_another_seat() -> None:
     i = next(i for i, c in enumerate(stock[:-1]) if c != h2[-1] and group(c) != group(h2[-1]))
     h2[-1], stock[i] = stock[i], h2[-1]
     alt["state"]["hands"][2] = " ".join(h2)
-    other = Game.from_dict(alt)
+    other = Game.from_position(alt)
     for seat in (0, 1, 3):
         assert g.view(seat) == other.view(seat)
     assert g.view(2) != other.view(2)

@@ -106,7 +106,7 @@ def test_declarations_and_plays_refused_out_of_phase() -> None:
         (lambda: g.pass_turn(0), "declare_first"),
         (lambda: g.declare_sam(1), "not_your_turn"),
         (lambda: g.apply({"type": "decline_sam", "seat": 3}), "not_your_turn"),
-        (lambda: g.apply({"type": "shout", "seat": 0}), "unknown_action"),
+        (lambda: g.apply({"type": "shout", "seat": 0}), "invalid_action"),
     ]
     for call, reason in calls:
         with pytest.raises(IllegalMoveError) as err:
@@ -384,8 +384,10 @@ def check_invariants(g: Game) -> None:
         for other in range(n):
             if other != seat:
                 assert not own & {str(c) for c in g.hand(other)}
-        # Cards another seat holds never appear in this seat's view.
-        text = json.dumps(view, ensure_ascii=False)
+        # Cards another seat holds never appear in this seat's view (until the hand is over
+        # and every seat shows what it holds: ``revealed``).
+        assert view["revealed"] is None or g.is_over
+        text = json.dumps({k: v for k, v in view.items() if k != "revealed"}, ensure_ascii=False)
         for other in range(n):
             if other != seat:
                 assert not any(f'"{c}"' in text for c in g.hand(other))

@@ -56,7 +56,11 @@ class SamLocTable(RuleBasedStateMachine):
     def any_action(self, kind: str, seat: int, cards: list[Card]) -> None:
         g = self.game
         before = g.to_json()
-        action = {"type": kind, "seat": seat, "cards": " ".join(str(c) for c in cards)}
+        action: dict[str, object] = {"type": kind, "seat": seat, "cards": " ".join(str(c) for c in cards)}
+        if kind in ("pass", "declare_sam", "decline_sam"):
+            del action["cards"]  # an action holds exactly its own keys
+        elif kind == "next_hand":
+            action = {"type": kind}
         mask = to_mask(cards)
         open_now = {(a["type"], a["seat"], to_mask(a.get("cards", ""))) for a in open_actions(g)}
         legal = (kind, seat, mask if kind == "play" else 0) in open_now or (kind == "next_hand" and g.is_over)

@@ -205,7 +205,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
         (lambda: g.pass_turn(seat), "cannot_pass_on_lead"),
         (lambda: g.play(seat, [c for c in g.hand(seat) if c.index != 0][:1]), "must_include_lowest"),
         (lambda: g.play(9, "3♠"), "invalid_seat"),
-        (lambda: g.apply({"type": "fold", "seat": seat}), "unknown_action"),
+        (lambda: g.apply({"type": "fold", "seat": seat}), "invalid_action"),
         (lambda: g.next_hand(), "hand_not_over"),
     ]
     for call, reason in cases:

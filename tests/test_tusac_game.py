@@ -367,6 +367,7 @@ VIEW_KEYS = {
     "is_over",
     "legal_actions",
     "result",
+    "revealed",
     "settlement",
 }
 

@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import importlib
-import json
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any
 
 from .errors import RulesError, SnapshotError
 from .rules import RulesBase
+from .snapshot import load_text
 from .table import Seed, TableGame
 
 __all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
@@ -138,19 +138,14 @@ _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
 def from_json(text: str | bytes, key: bytes | None = None) -> TableGame:
     """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
     field). ``key``: the HMAC key the snapshot was signed with, if any. Anything malformed
-    raises :class:`~vncards.SnapshotError`."""
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError) as e:
-        raise SnapshotError(f"snapshot is not valid JSON: {e}") from None
+    raises :class:`~vncards.SnapshotError` (the text is bounded before it is parsed, then
+    verified as :meth:`~vncards.table.TableGame.from_json` does)."""
+    data = load_text(text)
     name = data.get("game") if isinstance(data, dict) else None
     # Snapshots name the game class (tienlen for both presets: the rules say which).
     if name not in _SNAPSHOT_GAMES:
         raise SnapshotError(f"snapshot: unknown game {name!r} (games: {', '.join(sorted(_SNAPSHOT_GAMES))})")
-    cls = GAMES[name].game_class()
-    if key is None:
-        return cls.from_json(text)
-    return cls.from_json(text, key=key)  # type: ignore[call-arg]
+    return GAMES[name].game_class()._from_data(data, key)
 
 
 def rules_schema(name: str) -> list[dict[str, Any]]:

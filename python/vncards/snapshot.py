@@ -1,7 +1,26 @@
-"""Validation helpers for restoring JSON snapshots.
+"""Snapshot text and its checks: bounded parsing, canonical text, HMAC signatures, and the
+validation helpers games use.
 
 Every check raises :class:`~vncards.errors.SnapshotError` naming the field that is wrong, so a
 server that restores a tampered or truncated snapshot gets one clear, typed error.
+
+A snapshot holds every hand and the RNG key of the session, from which every later deal can be
+predicted: keep it on the server, never send one to a client. Sign what you store where others
+could edit it (:func:`sign` / :func:`verify`, HMAC-SHA256 over :func:`canonical_text`).
+
+>>> load_text("[" * 100 + "]" * 100)
+Traceback (most recent call last):
+...
+vncards.errors.SnapshotError: snapshot: nested deeper than 32 levels
+>>> signed = sign({"a": 1}, b"server key")
+>>> verify(load_text(signed), b"server key")
+{'a': 1}
+>>> verify(load_text(signed.replace('"a":1', '"a":2')), b"server key")
+Traceback (most recent call last):
+...
+vncards.errors.SnapshotError: snapshot: the HMAC tag does not match (wrong key or edited)
+>>> first_difference({"s": [1, 2]}, {"s": [1, 3]})
+'s[1]'
 
 >>> expect_int(3, "current_seat", 0, 3)
 3
@@ -17,6 +36,11 @@ vncards.errors.SnapshotError: hands: cards are not conserved (missing 3♥; extr
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import itertools
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -24,6 +48,14 @@ from ._core import mask_to_text
 from .errors import SnapshotError
 
 __all__ = [
+    "MAX_SNAPSHOT_CHARS",
+    "MAX_SNAPSHOT_DEPTH",
+    "load_text",
+    "canonical_text",
+    "sign",
+    "verify",
+    "json_copy",
+    "first_difference",
     "expect",
     "expect_int",
     "expect_bool",
@@ -35,6 +67,99 @@ __all__ = [
 ]
 
 _DECK_MASK = (1 << 52) - 1
+
+#: Longest snapshot text accepted (characters, or bytes of UTF-8).
+MAX_SNAPSHOT_CHARS = 8_000_000
+#: Deepest nesting of lists and objects accepted in a snapshot.
+MAX_SNAPSHOT_DEPTH = 32
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def load_text(text: Any) -> Any:
+    """Parse snapshot text after checking its size and nesting (so no RecursionError or
+    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        raw = bytes(text)
+        if len(raw) > MAX_SNAPSHOT_CHARS:
+            raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} bytes")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SnapshotError("snapshot: bytes are not UTF-8") from None
+    elif not isinstance(text, str):
+        raise SnapshotError(f"snapshot must be JSON text, not {type(text).__name__}")
+    if len(text) > MAX_SNAPSHOT_CHARS:
+        raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} characters")
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if brackets and max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets)) > MAX_SNAPSHOT_DEPTH:
+        raise SnapshotError(f"snapshot: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise SnapshotError(f"snapshot is not valid JSON: {str(e)[:200]}") from None
+
+
+def canonical_text(data: Any) -> str:
+    """The one text of JSON data that signatures cover: sorted keys, no spaces, ASCII only."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _tag(data: Any, key: bytes) -> str:
+    if not isinstance(key, (bytes, bytearray)) or not key:
+        raise TypeError("a snapshot key must be non-empty bytes")
+    return hmac.new(bytes(key), canonical_text(data).encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def sign(data: dict[str, Any], key: bytes) -> str:
+    """Canonical text of ``data`` with an ``"hmac"`` field: HMAC-SHA256 (hex) of the canonical
+    text of ``data`` under ``key``."""
+    return canonical_text({**data, "hmac": _tag(data, key)})
+
+
+def verify(data: Any, key: bytes) -> dict[str, Any]:
+    """``data`` without its ``"hmac"`` field, once the tag is checked (constant-time compare);
+    a missing, malformed or wrong tag raises SnapshotError."""
+    if not isinstance(data, dict) or "hmac" not in data:
+        raise SnapshotError("snapshot: not signed (no hmac field)")
+    body = {k: v for k, v in data.items() if k != "hmac"}
+    tag = data["hmac"]
+    want = _tag(body, key)
+    if not isinstance(tag, str) or not tag.isascii() or not hmac.compare_digest(tag, want):
+        raise SnapshotError("snapshot: the HMAC tag does not match (wrong key or edited)")
+    return body
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (tuples become lists): what callers get is theirs."""
+    t = type(value)
+    if t is dict:
+        return {k: json_copy(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [json_copy(v) for v in value]
+    return value
+
+
+def first_difference(stored: Any, derived: Any, path: str = "") -> str | None:
+    """The path of the first place where two JSON values differ (``None`` if equal)."""
+    if isinstance(stored, dict) and isinstance(derived, dict):
+        for k in derived:
+            if k not in stored:
+                return f"{path}.{k}" if path else str(k)
+            sub = first_difference(stored[k], derived[k], f"{path}.{k}" if path else str(k))
+            if sub is not None:
+                return sub
+        extra = [k for k in stored if k not in derived]
+        return None if not extra else (f"{path}.{extra[0]}" if path else str(extra[0]))
+    if isinstance(stored, (list, tuple)) and isinstance(derived, (list, tuple)):
+        for i, (a, b) in enumerate(zip(stored, derived, strict=False)):
+            sub = first_difference(a, b, f"{path}[{i}]")
+            if sub is not None:
+                return sub
+        return None if len(stored) == len(derived) else f"{path}[{min(len(stored), len(derived))}]"
+    return None if stored == derived else (path or "value")
 
 
 def expect(condition: bool, message: str) -> None:

@@ -5,7 +5,7 @@ use super::guard::{guard, guard_ok};
 use crate::error::Error;
 use crate::rng::Rng;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 
 /// Longest permutation `Rng.permutation` draws (decks have 52 or 112 cards).
 const MAX_PERMUTATION: usize = 1 << 20;
@@ -120,6 +120,18 @@ impl PyRng {
     }
     fn __repr__(&self) -> PyResult<String> {
         guard_ok(|| format!("Rng(position={})", self.0.position()))
+    }
+    /// Pickling (and `copy`): the key, then the position as state; a copy draws on alone.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        guard(|| {
+            let py = slf.py();
+            let rng = &slf.borrow().0;
+            let key = PyBytes::new(py, &rng.key());
+            (py.get_type::<PyRng>(), (key,), rng.position()).into_pyobject(py)
+        })
+    }
+    fn __setstate__(&mut self, position: u64) -> PyResult<()> {
+        guard_ok(|| self.0 = Rng::restore(self.0.key(), position))
     }
 }
 

@@ -1,5 +1,5 @@
 """Exact Tiến Lên and Sâm Lốc positions, built the documented way: a seeded game's
-``to_dict()`` snapshot with edited hands, restored by ``Game.from_dict`` (which validates it);
+``to_dict()`` snapshot with edited hands, restored by ``Game.from_position`` (which checks it);
 plus small shortcuts for playing moves and reading the ledger."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def setup(
         hand_start=0,
     )
     d["events"], d["actions"], d["ledger"] = [], [], []
-    return tienlen.Game.from_dict(d)
+    return tienlen.Game.from_position(d)
 
 
 def samloc_base(players: int, rules: samloc.Rules | None) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def dealt(
     st = d["state"]
     st.update(hands=masks, dealt=sum(masks), turn=leader)
     st["samloc"]["nominal"] = leader
-    return samloc.Game.from_dict(d)
+    return samloc.Game.from_position(d)
 
 
 def midhand(
@@ -103,7 +103,7 @@ def midhand(
     st["dealt"] = sum(st["hands"]) + sum(st["played"])
     st["turn"] = turn
     st["samloc"].update(sam_phase=False, declined=len(hands), nominal=turn)
-    return samloc.Game.from_dict(d)
+    return samloc.Game.from_position(d)
 
 
 def table(

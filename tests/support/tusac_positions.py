@@ -1,4 +1,4 @@
-"""Exact Tứ Sắc positions, built through the documented snapshot format (``Game.from_dict``),
+"""Exact Tứ Sắc positions, built through the documented snapshot format (``Game.from_position``),
 which validates them (card conservation, seat counts) like any restored game."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def build(
         "responses": [None] * n,
         "result": None,
     }
-    return Game.from_dict(
+    return Game.from_position(
         {
             "format": "vncards",
             "game": "tusac",

@@ -20,14 +20,15 @@ and ``"forfeit"``. ``apply`` also accepts any other ``"arrange"`` and ``"auto_ar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import _core
 from ..cards import Card
 from ..errors import IllegalMoveError
-from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask
+from ..inputs import LATER, SEAT, ActionSpec, check_text, parse_cards, plain_dict
+from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
-from .core import Arrangement, _arrangement, _cards, best_arrangement, is_fouled
+from .core import Arrangement, _cards, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
 
 __all__ = ["Game"]
@@ -42,6 +43,14 @@ class Game(TableGame):
     Rules = MauBinhRules
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    ACTIONS: ClassVar[dict[str, ActionSpec]] = {
+        # The hands are parsed in order by _arrangement_masks (the back's size is checked
+        # before the middle is read).
+        "arrange": ActionSpec(seat=SEAT, back=LATER, middle=LATER, front=LATER),
+        "confirm": ActionSpec(seat=SEAT),
+        "auto_arrange": ActionSpec(seat=SEAT),
+        "forfeit": ActionSpec(seat=SEAT),
+    }
 
     _hands: list[int]
     _arranged: list[tuple[int, int, int] | None]
@@ -99,12 +108,6 @@ class Game(TableGame):
             raise IllegalMoveError("already_confirmed", f"seat {checked} has already confirmed")
         return checked
 
-    def _validated(self, seat: int, arrangement: Any) -> tuple[int, int, int]:
-        masks = _arrangement(arrangement).masks
-        if masks[0] | masks[1] | masks[2] != self._hands[seat]:
-            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
-        return masks
-
     def arrange(self, seat: int, arrangement: Any) -> str | None:
         """Set (or change) the arrangement of ``seat``: an :class:`Arrangement`,
         ``(back, middle, front)`` or the text ``"back | middle | front"`` of the seat's own
@@ -123,12 +126,17 @@ class Game(TableGame):
         True
         """
         seat = self._check_open(seat)
-        masks = self._validated(seat, arrangement)
+        self._set_arrangement(seat, _arrangement_masks(arrangement))
+        return self._warning(seat)
+
+    def _set_arrangement(self, seat: Any, masks: tuple[int, int, int]) -> None:
+        seat = self._check_open(seat)
+        if masks[0] | masks[1] | masks[2] != self._hands[seat]:
+            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
         self._arranged[seat] = masks
         texts = [_core.mask_to_text(m) for m in masks]
         self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts, strict=False))})
         self._emit("arranged", seat=seat)
-        return self._warning(seat)
 
     def _warning(self, seat: int) -> str | None:
         masks = self._arranged[seat]
@@ -150,7 +158,7 @@ class Game(TableGame):
         """Arrange ``seat`` with the solver (``objective="expected"``) and confirm."""
         seat = self._check_open(seat)
         best = best_arrangement(_cards(self._hands[seat]), self._rules)
-        self.arrange(seat, best)
+        self._set_arrangement(seat, best.masks)
         self.confirm(seat)
 
     def forfeit(self, seat: int) -> None:
@@ -205,19 +213,16 @@ class Game(TableGame):
     def apply(self, action: Mapping[str, Any]) -> None:
         """Carry out one action dict: ``arrange`` (with ``back``, ``middle``, ``front``),
         ``confirm``, ``auto_arrange`` or ``forfeit``, each with ``seat``."""
-        if not isinstance(action, Mapping) or "type" not in action or "seat" not in action:
-            raise IllegalMoveError("invalid_action", "an action is a dict with 'type' and 'seat'")
-        kind, seat = action["type"], action["seat"]
+        a = self._parse_action(action)
+        kind, seat = a["type"], a["seat"]
         if kind == "arrange":
-            self.arrange(seat, {k: action[k] for k in _POSITIONS if k in action})
+            self._set_arrangement(seat, _arrangement_masks([a[p] for p in _POSITIONS]))
         elif kind == "confirm":
             self.confirm(seat)
         elif kind == "auto_arrange":
             self.auto_arrange(seat)
-        elif kind == "forfeit":
-            self.forfeit(seat)
         else:
-            raise IllegalMoveError("invalid_action", f"unknown action type {kind!r}")
+            self.forfeit(seat)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Actions open now for ``seat``: the solver's suggested ``arrange``, ``confirm`` once
@@ -237,10 +242,13 @@ class Game(TableGame):
 
     def describe(self, action: Mapping[str, Any]) -> str:
         """Short text for a terminal, e.g. ``seat 1 arranges 9♠ … | … | …``."""
-        seat = action.get("seat")
-        kind = action.get("type")
+        a = self._parse_action(action)
+        seat, kind = a["seat"], a["type"]
         if kind == "arrange":
-            return f"seat {seat} arranges {action['back']} | {action['middle']} | {action['front']}"
+            back, middle, front = (
+                _core.mask_to_text(m) for m in _arrangement_masks([a[p] for p in _POSITIONS])
+            )
+            return f"seat {seat} arranges {back} | {middle} | {front}"
         if kind == "confirm":
             return f"seat {seat} confirms"
         if kind == "auto_arrange":
@@ -266,7 +274,7 @@ class Game(TableGame):
             "arranged": [a is not None for a in self._arranged],
             "confirmed": list(self._confirmed),
             "forfeited": list(self._forfeited),
-            "reveal": self._result,
+            "reveal": json_copy(self._result),
         }
 
     # -- snapshots -----------------------------------------------------------------------------
@@ -322,3 +330,40 @@ class Game(TableGame):
             self._result = result
         else:
             expect(len(self._ledger) == 0, "ledger must be empty before the reveal")
+
+
+def _arrangement_masks(arrangement: Any) -> tuple[int, int, int]:
+    """An arrangement argument (client data included) as checked masks: an
+    :class:`Arrangement`, ``{"back", "middle", "front"}`` (an ``arrange`` action's own
+    ``type``/``seat`` keys are ignored), ``(back, middle, front)`` or ``"back | middle | front"``."""
+    if isinstance(arrangement, Arrangement):
+        return arrangement.masks
+    if isinstance(arrangement, str):
+        return Arrangement.parse(check_text(arrangement, "arrangement")).masks
+    if isinstance(arrangement, Mapping):
+        d = plain_dict(arrangement)
+        extra = set(d) - {"back", "middle", "front", "type", "seat"}
+        if extra or d.get("type", "arrange") != "arrange":
+            raise IllegalMoveError("invalid_arrangement", "an arrangement has keys back, middle, front")
+        missing = [p for p in _POSITIONS if p not in d]
+        if missing:
+            raise IllegalMoveError("invalid_arrangement", f"missing hand {missing[0]!r}")
+        parts = [d[p] for p in _POSITIONS]
+    else:
+        if not isinstance(arrangement, (list, tuple)):
+            raise IllegalMoveError("invalid_arrangement", "an arrangement is (back, middle, front)")
+        parts = list(arrangement)
+        if len(parts) != 3:
+            raise IllegalMoveError("invalid_arrangement", "an arrangement is (back, middle, front)")
+    masks = []
+    for part, name, size in zip(parts, _POSITIONS, (5, 5, 3), strict=True):
+        mask = parse_cards(part, name)
+        if mask.bit_count() != size:
+            raise IllegalMoveError(
+                "invalid_arrangement", f"the {name} needs {size} cards, not {mask.bit_count()}"
+            )
+        masks.append(mask)
+    back, middle, front = masks
+    if back & middle or back & front or middle & front:
+        raise IllegalMoveError("invalid_arrangement", "a card is in two hands")
+    return back, middle, front

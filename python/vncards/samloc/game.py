@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
 from ..errors import IllegalMoveError
+from ..inputs import SEAT, ActionSpec
 from ..shedding import TWOS_MASK, SheddingGame, penalty_items
 from ..snapshot import expect, expect_bool, expect_int, expect_list
 from .rules import PENALTIES
@@ -31,8 +32,6 @@ SAM_UNITS = 20
 CONG_UNITS = 15
 #: Units per 2 (thối 2, chặt 2, finishing on a 2) and per tứ quý (thối/chặt tứ quý).
 TWO_UNITS = 15
-
-_PHASE_ACTIONS = ("declare_sam", "decline_sam")
 
 
 class Game(SheddingGame):
@@ -51,6 +50,11 @@ class Game(SheddingGame):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     CUT_REASON: ClassVar[str] = "chat"
+    ACTIONS: ClassVar[dict[str, ActionSpec]] = {
+        **SheddingGame.ACTIONS,
+        "declare_sam": ActionSpec(seat=SEAT),
+        "decline_sam": ActionSpec(seat=SEAT),
+    }
 
     _rules: SamLocRules
 
@@ -143,10 +147,9 @@ class Game(SheddingGame):
             return []
         return super().legal_plays()
 
-    def play(self, seat: int, cards: Any) -> None:
-        """Seat ``seat`` plays ``cards`` on the table (see the shedding flow)."""
+    def _play(self, seat: Any, cards: int) -> None:
         self._refuse_in_declarations(seat)
-        super().play(seat, cards)
+        super()._play(seat, cards)
 
     def pass_turn(self, seat: int) -> None:
         """Seat ``seat`` passes for the rest of the round."""
@@ -266,13 +269,15 @@ class Game(SheddingGame):
     def apply(self, action: Mapping[str, Any]) -> None:
         """Carry out an action dict: ``{"type": "declare_sam" | "decline_sam", "seat": s}``, or
         a play, pass or ``next_hand`` (see the shedding flow)."""
-        if isinstance(action, Mapping) and action.get("type") in _PHASE_ACTIONS:
-            if action["type"] == "declare_sam":
-                self.declare_sam(action.get("seat"))  # type: ignore[arg-type]
-            else:
-                self.decline_sam(action.get("seat"))  # type: ignore[arg-type]
-            return
         super().apply(action)
+
+    def _dispatch(self, a: dict[str, Any]) -> None:
+        if a["type"] == "declare_sam":
+            self.declare_sam(a["seat"])
+        elif a["type"] == "decline_sam":
+            self.decline_sam(a["seat"])
+        else:
+            super()._dispatch(a)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Every action dict ``seat`` may apply now: declare or decline Sâm in the báo Sâm
@@ -298,11 +303,11 @@ class Game(SheddingGame):
         super().auto_play(seat)
 
     def describe(self, action: Mapping[str, Any]) -> str:
-        kind = action.get("type")
-        if kind == "declare_sam":
-            return f"seat {action.get('seat')} declares Sâm"
-        if kind == "decline_sam":
-            return f"seat {action.get('seat')} does not declare Sâm"
+        a = self._parse_action(action)
+        if a["type"] == "declare_sam":
+            return f"seat {a['seat']} declares Sâm"
+        if a["type"] == "decline_sam":
+            return f"seat {a['seat']} does not declare Sâm"
         return super().describe(action)
 
     def _view(self, seat: int | None) -> dict[str, Any]:

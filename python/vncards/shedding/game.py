@@ -20,7 +20,6 @@ from typing import Any, ClassVar, overload
 from .._core import (
     PlayList,
     SheddingCombo,
-    cards_to_mask,
     mask_to_text,
     shedding_check_play,
     shedding_classify,
@@ -28,6 +27,7 @@ from .._core import (
     shedding_legal_plays,
 )
 from ..errors import IllegalMoveError
+from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..snapshot import (
     expect,
     expect_bool,
@@ -42,7 +42,6 @@ from .penalty import TWOS_MASK
 __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
-_ACTION_TYPES = ("play", "pass", "next_hand")
 
 
 class PlayMoves(Sequence[dict[str, Any]]):
@@ -91,6 +90,13 @@ class SheddingGame(TableGame):
 
     #: Ledger reason of a paid bomb chain.
     CUT_REASON: ClassVar[str] = "chat"
+    ACTIONS: ClassVar[dict[str, ActionSpec]] = {
+        "play": ActionSpec(seat=SEAT, cards=CARDS),
+        "pass": ActionSpec(seat=SEAT),
+        "next_hand": ActionSpec(),
+    }
+    #: Only the leader sees the card its first play must include (as in ``view``).
+    PRIVATE_FIELDS: ClassVar[dict[str, dict[str, str]]] = {"lead": {"must_include": "seat"}}
 
     # -- construction and the hand sequence ---------------------------------------------------
 
@@ -313,7 +319,11 @@ class SheddingGame(TableGame):
         return checked
 
     def play(self, seat: int, cards: Any) -> None:
-        """Seat ``seat`` plays ``cards`` (text, cards, a mask or a Combo) on the table."""
+        """Seat ``seat`` plays ``cards`` (text, ``Card``\\ s, card texts or a Combo; not an
+        int) on the table."""
+        self._play(seat, parse_cards(cards))
+
+    def _play(self, seat: Any, cards: int) -> None:
         seat = self._require_turn(seat)
         hand = self._hands[seat]
         combo = shedding_check_play(hand, cards, self._table, self._rules.core, self._must)
@@ -348,17 +358,16 @@ class SheddingGame(TableGame):
     def apply(self, action: Mapping[str, Any]) -> None:
         """Carry out an action dict: ``{"type": "play", "seat": s, "cards": "3♠ 3♣"}``,
         ``{"type": "pass", "seat": s}`` or ``{"type": "next_hand"}``."""
-        if not isinstance(action, Mapping) or action.get("type") not in _ACTION_TYPES:
-            raise IllegalMoveError("unknown_action", f"not an action: {action!r}")
-        kind = action["type"]
+        self._dispatch(self._parse_action(action))
+
+    def _dispatch(self, a: dict[str, Any]) -> None:
+        kind = a["type"]
         if kind == "next_hand":
             self.next_hand()
         elif kind == "pass":
-            self.pass_turn(action.get("seat"))  # type: ignore[arg-type]
+            self.pass_turn(a["seat"])
         else:
-            if "cards" not in action:
-                raise IllegalMoveError("invalid_combination", "a play action needs cards")
-            self.play(action.get("seat"), action["cards"])  # type: ignore[arg-type]
+            self._play(a["seat"], a["cards"])
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Every action dict ``seat`` may apply now (empty unless it is ``seat``'s turn); each
@@ -381,24 +390,25 @@ class SheddingGame(TableGame):
         seat = self._require_turn(seat)
         plays = self._plays_for(seat)
         if self._table is None:
-            self.play(seat, plays[0])
+            self._play(seat, plays[0].mask)
             return
         ordinary = [c for c in plays if not c.is_bomb]
         if ordinary:
-            self.play(seat, min(ordinary, key=lambda c: c.top))
+            self._play(seat, min(ordinary, key=lambda c: c.top).mask)
         else:
             self.pass_turn(seat)
 
     def describe(self, action: Mapping[str, Any]) -> str:
         """Short human text of an action dict."""
-        kind = action.get("type")
+        a = self._parse_action(action)
+        kind = a["type"]
         if kind == "next_hand":
             return "next hand"
         if kind == "pass":
-            return f"seat {action.get('seat')} passes"
-        combo = shedding_classify(cards_to_mask(action.get("cards", "")), self._rules.core)
+            return f"seat {a['seat']} passes"
+        combo = shedding_classify(a["cards"], self._rules.core)
         what = combo.kind.replace("_", " ") if combo else "cards"
-        return f"seat {action.get('seat')} plays {what} {action.get('cards')}"
+        return f"seat {a['seat']} plays {what} {mask_to_text(a['cards'])}"
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -540,6 +550,9 @@ class SheddingGame(TableGame):
             "cong": list(self._cong),
             # Only the seat to act sees the card its play must include.
             "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
+            # Once the hand is over every seat shows what it holds (the payments count it), as
+            # the ``hand_end`` event does.
+            "revealed": [mask_to_text(m).split() for m in self._hands] if self._over else None,
         }
 
     def _dump_state(self) -> dict[str, Any]:

@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 from .. import _core
 from .._core import TuSacCard
 from ..errors import IllegalMoveError, RulesError
+from ..inputs import SEAT, ActionSpec, as_list, check_text, parse_choice, parse_seat, plain_dict
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
 from .core import Meld
@@ -85,13 +86,25 @@ def _kinds(hand: int) -> list[int]:
 
 
 def _kind(value: Any, field: str = "card") -> int:
-    if isinstance(value, str) and value in _CODE_INDEX:
+    if type(value) is str and value in _CODE_INDEX:
         return _CODE_INDEX[value]
     if isinstance(value, TuSacCard):
         return value.index
     if not isinstance(value, str):
-        raise IllegalMoveError("invalid_action", f"{field} must be card text, not {value!r}")
-    return TuSacCard(unicodedata.normalize("NFC", value)).index
+        raise IllegalMoveError("invalid_action", f"{field} must be card text, not {type(value).__name__}")
+    return TuSacCard(unicodedata.normalize("NFC", check_text(value, field))).index
+
+
+def _card_field(value: Any, players: int) -> int:
+    return _kind(value)
+
+
+def _cards_field(value: Any, players: int) -> tuple[int, ...]:
+    """The ``cards`` of a claim: a list of card texts, or one text ``"PW PW"``."""
+    if isinstance(value, str):
+        return tuple(sorted(c.index for c in _core.tusac_parse_cards(check_text(value, "cards"))))
+    items = as_list(value, "cards", IllegalMoveError)
+    return tuple(sorted(_kind(c, f"cards[{i}]") for i, c in enumerate(items)))
 
 
 def _name(k: int) -> str:
@@ -120,6 +133,15 @@ class Game(TableGame):
     Rules: ClassVar[type[TuSacRules]] = TuSacRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
+    SETUP: ClassVar[tuple[str, ...]] = ("dealer",)
+    ACTIONS: ClassVar[dict[str, ActionSpec]] = {
+        "discard": ActionSpec(seat=SEAT, card=_card_field),
+        "claim": ActionSpec(
+            ("meld", "cards"), seat=SEAT, meld=parse_choice(_CLAIM_MELDS, "meld"), cards=_cards_field
+        ),
+        "win": ActionSpec(seat=SEAT),
+        "pass": ActionSpec(seat=SEAT),
+    }
 
     _rules: TuSacRules
 
@@ -134,21 +156,8 @@ class Game(TableGame):
         self._dealer = dealer
         super().__init__(players, rules, seed)
 
-    @classmethod
-    def replay(
-        cls,
-        actions: Any,
-        *,
-        players: int = 4,
-        rules: TuSacRules | None = None,
-        seed: Seed,
-        dealer: int = 0,
-    ) -> Game:
-        """The game rebuilt from its seed, dealer and action log."""
-        game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
-        for action in actions:
-            game.apply(action)
-        return game
+    def _setup(self) -> dict[str, Any]:
+        return {"dealer": self._dealer}
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -491,33 +500,26 @@ class Game(TableGame):
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         """Carry out ``action`` for ``seat`` (the dict's own ``"seat"``, if any, must agree)."""
-        if not isinstance(action, Mapping):
-            raise IllegalMoveError("invalid_action", "an action is a dict with a 'type'")
-        if "seat" in action and action["seat"] != seat:
-            raise IllegalMoveError("wrong_seat", f"action is for seat {action['seat']}, not {seat}")
-        self.apply({**action, "seat": seat})
+        seat = parse_seat(seat, self._players)
+        raw = plain_dict(action)
+        if "seat" in raw and parse_seat(raw["seat"], self._players) != seat:
+            raise IllegalMoveError("wrong_seat", f"action is for seat {raw['seat']}, not {seat}")
+        self.apply({**raw, "seat": seat})
 
     def apply(self, action: Mapping[str, Any]) -> None:
         """Carry out one action dict (as listed by :meth:`legal_actions` or logged in ``actions``).
         Raises :class:`IllegalMoveError` and leaves the game unchanged when it is not allowed."""
-        if not isinstance(action, Mapping):
-            raise IllegalMoveError("invalid_action", "an action is a dict with a 'type'")
-        kind = action.get("type")
-        seat = self._check_seat(action.get("seat"))
+        a = self._parse_action(action)
+        kind, seat = a["type"], a["seat"]
         if self._phase == "over":
             raise IllegalMoveError("game_over", "the hand is over")
-        if kind == "discard":
-            logged = self._do_discard(seat, action)
-        elif kind in ("claim", "win", "pass"):
-            logged = self._do_response(seat, kind, action)
-        else:
-            raise IllegalMoveError("invalid_action", f"unknown action type {kind!r}")
+        logged = self._do_discard(seat, a) if kind == "discard" else self._do_response(seat, kind, a)
         self._log(logged)
 
     def _do_discard(self, seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
         if self._phase != "discard" or seat != self._to_discard:
             raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to discard now")
-        k = _kind(action.get("card"))
+        k = action["card"]
         hand = self._hands[seat]
         if not _count(hand, k):
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} holds no {CODES[k]}")
@@ -565,15 +567,8 @@ class Game(TableGame):
         self, seat: int, action: Mapping[str, Any], claims: list[tuple[str, tuple[int, ...]]]
     ) -> dict[str, Any]:
         assert self._offer is not None
-        raw = action.get("cards", [])
-        if isinstance(raw, str):
-            raw = [str(c) for c in _core.tusac_parse_cards(raw)]
-        if not isinstance(raw, (list, tuple)):
-            raise IllegalMoveError("invalid_action", "cards must be a list of card texts")
-        used = tuple(sorted(_kind(c, "cards") for c in raw))
+        used: tuple[int, ...] = action.get("cards", ())
         meld = action.get("meld")
-        if meld is not None and meld not in _CLAIM_MELDS:
-            raise IllegalMoveError("invalid_combination", f"no claimable meld {meld!r}")
         for m, u in claims:
             if tuple(sorted(u)) == used and (meld is None or meld == m):
                 return {"type": "claim", "seat": seat, "meld": m, "cards": [CODES[x] for x in u]}
@@ -594,6 +589,7 @@ class Game(TableGame):
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat``: win if possible, else its strongest claim (quad,
         triple, then any), else pass; a discard is the first rác (or the first allowed card)."""
+        seat = self._check_seat(seat)
         actions = self.legal_actions(seat)
         if not actions:
             raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to do now")
@@ -614,12 +610,13 @@ class Game(TableGame):
 
     def describe(self, action: Mapping[str, Any]) -> str:
         """Short human text for an action dict."""
-        seat, kind = action.get("seat"), action.get("type")
+        a = self._parse_action(action)
+        seat, kind = a["seat"], a["type"]
         if kind == "discard":
-            return f"seat {seat} discards {_name(_kind(action.get('card')))}"
+            return f"seat {seat} discards {_name(a['card'])}"
         if kind == "claim":
-            cards = " ".join(str(c) for c in action.get("cards", []))
-            return f"seat {seat} claims into {action.get('meld', 'a meld')} with {cards or 'nothing'}"
+            cards = " ".join(CODES[k] for k in a.get("cards", ()))
+            return f"seat {seat} claims into {a.get('meld', 'a meld')} with {cards or 'nothing'}"
         if kind == "win":
             return f"seat {seat} wins (tới)"
         if kind == "pass":
@@ -694,6 +691,11 @@ class Game(TableGame):
             "to_discard": self._to_discard,
             "legal_actions": [] if seat is None else self.legal_actions(seat),
             "result": self.result,
+            # The winner shows its hand, as the ``win`` event does.
+            "revealed": [
+                [CODES[k] for k in _kinds(h)] if self._result and self._result["winner"] == s else None
+                for s, h in enumerate(self._hands)
+            ],
         }
 
     # -- snapshots -----------------------------------------------------------------------------

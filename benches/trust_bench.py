@@ -1,0 +1,110 @@
+"""What the server-side guarantees cost: restoring a snapshot (replay + verification) per
+action, the per-game lock's share of an apply, copies (deepcopy vs pickle), per-seat events."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import inspect
+import pickle
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import rate, report
+
+from vncards import maubinh, samloc, tienlen, tusac
+from vncards.table import TableGame
+
+
+def finished(cls: Any, seed: int) -> TableGame:
+    game: Any = cls(players=4, seed=seed)
+    while not game.is_over:
+        game.auto_play(game.pending_seats[0])
+    return game  # type: ignore[no-any-return]
+
+
+@contextmanager
+def without_locks(cls: type) -> Iterator[None]:
+    """Temporarily replace every lock wrapper on ``cls``'s MRO by the function it wraps."""
+    saved: list[tuple[type, str, Any]] = []
+    for klass in cls.__mro__[:-1]:
+        for name, value in list(vars(klass).items()):
+            if isinstance(value, property) and getattr(value.fget, "__atomic__", False):
+                fset = value.fset and inspect.unwrap(value.fset)
+                saved.append((klass, name, value))
+                setattr(klass, name, property(inspect.unwrap(value.fget), fset, value.fdel, value.__doc__))
+            elif getattr(value, "__atomic__", False):
+                saved.append((klass, name, value))
+                setattr(klass, name, inspect.unwrap(value))
+    try:
+        yield
+    finally:
+        for klass, name, value in saved:
+            setattr(klass, name, value)
+
+
+def main() -> None:
+    print("snapshots: restoring finished hands (from_json = bounded parse + replay + compare)")
+    for label, cls in (
+        ("Tiến Lên", tienlen.Game),
+        ("Sâm Lốc", samloc.Game),
+        ("Mậu Binh", maubinh.Game),
+        ("Tứ Sắc", tusac.Game),
+    ):
+        games = [finished(cls, seed) for seed in range(20)]
+        texts = [g.to_json() for g in games]
+        actions = sum(len(g.actions) for g in games)
+        per_s = rate(lambda texts=texts, cls=cls: [cls.from_json(t) for t in texts], per_call=actions)
+        bare = rate(
+            lambda games=games, cls=cls: [
+                cls.replay(g.actions, players=4, rules=g.rules, seed=g.rng_key, **g._setup()) for g in games
+            ],
+            per_call=actions,
+        )
+        report(f"{label}: from_json, per action", 1e6 / per_s, "µs/action")
+        report(f"{label}: bare replay (no parse/compare), per action", 1e6 / bare, "µs/action")
+        chars = sum(len(t) for t in texts) // len(texts)
+        print(f"  ({actions / len(games):.0f} actions and {chars} characters per snapshot on average)")
+
+    print("the per-game lock: apply with and without it (the actions of 20 finished Tiến Lên hands)")
+    hands = [finished(tienlen.Game, seed) for seed in range(20)]
+    starts = [tienlen.Game(players=4, rules=g.rules, seed=g.rng_key) for g in hands]
+    n_actions = sum(len(g.actions) for g in hands)
+    timings: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(20):  # interleaved rounds, so load on the machine hits both alike
+        for locked in (True, False):
+            games = [copy.deepcopy(s) for s in starts]
+            with contextlib.ExitStack() as stack:
+                if not locked:
+                    stack.enter_context(without_locks(tienlen.Game))
+                t = time.perf_counter()
+                for g, h in zip(games, hands, strict=True):
+                    for action in h._actions:
+                        g.apply(action)
+                timings[locked].append(time.perf_counter() - t)
+    with_lock, no_lock = min(timings[True]), min(timings[False])
+    report("Tiến Lên apply, locked", with_lock / n_actions * 1e6, "µs/action")
+    report("Tiến Lên apply, no lock", no_lock / n_actions * 1e6, "µs/action")
+    print(f"lock cost: {(with_lock / no_lock - 1) * 100:+.2f}% of an apply (goal < 2%)")
+
+    print("copies of a mid-game Tứ Sắc table and a finished Tiến Lên hand")
+    mid: Any = tusac.Game(seed=3)
+    for _ in range(30):
+        mid.auto_play(mid.pending_seats[0])
+    for label, g in (("Tứ Sắc mid-game", mid), ("Tiến Lên finished", hands[0])):
+        report(f"{label}: copy.deepcopy", rate(lambda g=g: copy.deepcopy(g)), "copies/s")
+        report(
+            f"{label}: pickle round trip (verified replay)",
+            rate(lambda g=g: pickle.loads(pickle.dumps(g))),
+            "copies/s",
+        )
+        report(f"{label}: events_for(0)", rate(lambda g=g: g.events_for(0)), "calls/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Snapshots a server can trust: the log is the truth (from_json replays the actions and
+requires everything stored to be the replay's), bounded parsing, HMAC signatures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conftest import slow_profile
+from support.tables import NAMES, finished, midgame
+from vncards import SnapshotError, games, tienlen
+from vncards.snapshot import MAX_SNAPSHOT_CHARS, MAX_SNAPSHOT_DEPTH, load_text
+from vncards.table import TableGame
+
+KEY = b"server-side secret"
+
+
+def restore(game: TableGame, data: Any, key: bytes | None = None) -> TableGame:
+    return type(game).from_json(json.dumps(data), key)
+
+
+def test_issue_forgeries_are_refused() -> None:
+    g = finished("tienlen", seed=2)
+    d = g.to_dict()
+
+    gift = json.loads(json.dumps(d))
+    gift["ledger"].append({"from": 0, "to": 1, "units": 100, "reason": "gift"})
+    with pytest.raises(SnapshotError, match=r"^ledger\[\d+\]"):
+        restore(g, gift)
+
+    short = json.loads(json.dumps(d))
+    short["actions"] = short["actions"][:-3]
+    with pytest.raises(SnapshotError, match="does not match the replay"):
+        restore(g, short)
+
+    empty = json.loads(json.dumps(d))
+    empty["events"] = []
+    with pytest.raises(SnapshotError, match=r"^events\[0\]"):
+        restore(g, empty)
+
+    m = midgame("tienlen", seed=2, steps=9)
+    passed = m.to_dict()
+    passed["state"]["passed"] += 1
+    with pytest.raises(SnapshotError, match=r"^state\.passed: does not match"):
+        restore(m, passed)
+
+    for position in (2**64, -1, 2**64 + 5, 1.5, "0", None):
+        bad = json.loads(json.dumps(d))
+        bad["rng"]["position"] = position
+        with pytest.raises(SnapshotError, match=r"rng\.position"):
+            restore(g, bad)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[" * 40 + "]" * 40])
+def test_deep_nesting_is_refused_before_parsing(text: str) -> None:
+    with pytest.raises(SnapshotError, match="nested deeper"):
+        tienlen.Game.from_json(text)
+
+
+def test_size_is_bounded_before_parsing() -> None:
+    with pytest.raises(SnapshotError, match="longer than"):
+        load_text("[" + " " * MAX_SNAPSHOT_CHARS + "]")
+    with pytest.raises(SnapshotError, match="longer than"):
+        load_text(b" " * (MAX_SNAPSHOT_CHARS + 1))
+    # Brackets inside strings are text, not nesting.
+    assert load_text(json.dumps(["[" * 100])) == ["[" * 100]
+    assert MAX_SNAPSHOT_DEPTH >= 8
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_round_trip_mid_game_and_finished(name: str) -> None:
+    for g in (midgame(name, seed=4), finished(name, seed=4)):
+        text = g.to_json()
+        again = type(g).from_json(text)
+        assert again.to_json() == text
+        assert games.spec(name).game_class().from_json(text.encode()).to_json() == text
+
+
+def leaf_mutations(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every single-field edit of a JSON value: (path, new value) for each leaf and container."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from leaf_mutations(v, (*path, k))
+        yield path, {**value, "extra": 1}
+        if value:
+            yield path, dict(list(value.items())[1:])
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from leaf_mutations(v, (*path, i))
+        yield path, [*value, value[-1] if value else 0]
+        if value:
+            yield path, value[:-1]
+    elif isinstance(value, bool):
+        yield path, not value
+    elif isinstance(value, int):
+        yield path, value + 1
+        yield path, str(value)
+    elif isinstance(value, str):
+        yield path, value + "x"
+        yield path, ""
+    elif value is None:
+        yield path, 0
+
+
+def edited(data: Any, path: tuple[Any, ...], new: Any) -> Any:
+    out = json.loads(json.dumps(data))
+    if not path:
+        return new
+    node = out
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = new
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tampering_with_any_field_is_refused_or_harmless(name: str) -> None:
+    """Each field of a snapshot changed on its own: SnapshotError, or a game identical to the
+    original: the same state, events, ledger and RNG. (Only the action log may then differ: in
+    Tứ Sắc two seats' hidden answers to one offer, e.g. passes, can be logged in either order.)"""
+
+    def observable(game: TableGame) -> dict[str, Any]:
+        return {k: v for k, v in game.to_dict().items() if k != "actions"}
+
+    # Every edit of a mid-game snapshot; of a finished game's, every edit in the slow profile.
+    for g, stride in (
+        (midgame(name, seed=5, steps=8), 1),
+        (finished(name, seed=5), 1 if slow_profile() else 7),
+    ):
+        d = g.to_dict()
+        original = observable(g)
+        edits = list(leaf_mutations(d))
+        for path, new in edits[::stride]:
+            try:
+                again = restore(g, edited(d, path, new))
+            except SnapshotError:
+                continue
+            assert observable(again) == original, f"edit at {path} was accepted and changed the game"
+            assert path[0] == "actions" or again.to_json() == g.to_json()
+        assert len(edits) > 100
+
+
+def test_signed_snapshots() -> None:
+    g = midgame("samloc", seed=6)
+    signed = g.to_json(key=KEY)
+    assert json.loads(signed)["hmac"]
+    assert type(g).from_json(signed, key=KEY).to_json() == g.to_json()
+    # Without a key the tag is ignored, the replay still verifies the content.
+    assert type(g).from_json(signed).to_json() == g.to_json()
+    with pytest.raises(SnapshotError, match="does not match"):
+        type(g).from_json(signed, key=b"another key")
+    with pytest.raises(SnapshotError, match="not signed"):
+        type(g).from_json(g.to_json(), key=KEY)
+    data = json.loads(signed)
+    for tag in ("", "00" * 32, data["hmac"].upper(), "é" * 64, 5, None, [data["hmac"]]):
+        with pytest.raises(SnapshotError):
+            type(g).from_json(json.dumps({**data, "hmac": tag}), key=KEY)
+    # Editing the signed body is caught by the tag before anything is replayed.
+    body = {**data, "players": 3}
+    with pytest.raises(SnapshotError, match="HMAC"):
+        type(g).from_json(json.dumps(body), key=KEY)
+    # Key order and spacing do not matter: the tag covers the canonical text.
+    pretty = json.dumps(dict(reversed(list(data.items()))), indent=2, ensure_ascii=False)
+    assert type(g).from_json(pretty, key=KEY).to_json() == g.to_json()
+    with pytest.raises(TypeError):
+        g.to_json(key="not bytes")  # type: ignore[arg-type]
+
+
+def test_positions_replay_from_their_origin() -> None:
+    g = tienlen.Game(seed=8)
+    d = g.to_dict()
+    d["state"]["hands"][0], d["state"]["hands"][1] = d["state"]["hands"][1], d["state"]["hands"][0]
+    d["state"]["turn"] = next(s for s in range(4) if d["state"]["hands"][s] & 1)
+    p = tienlen.Game.from_position(d)
+    assert p.actions == []
+    p.auto_play(p.current_seat)  # type: ignore[arg-type]
+    text = p.to_json()
+    assert tienlen.Game.from_json(text).to_json() == text
+    # The origin is checked like any position, and the replay from it must match.
+    forged = json.loads(text)
+    forged["origin"]["state"]["hands"][2] += 1 << 51
+    with pytest.raises(SnapshotError):
+        tienlen.Game.from_json(json.dumps(forged))
+    # A position is not a snapshot: the plain restore refuses an edited state.
+    with pytest.raises(SnapshotError, match=r"state\.hands"):
+        tienlen.Game.from_dict(d)

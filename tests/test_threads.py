@@ -1,0 +1,160 @@
+"""Threads: a game shared by a server's thread pool stays consistent (every public method holds
+the game's lock), and the module functions and batch APIs, which take no lock, give from many
+threads exactly what one thread gets."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from conftest import slow_profile
+from support.tables import FACTORIES, NAMES
+from vncards import IllegalMoveError, maubinh, samloc, tienlen, tusac
+from vncards.cards import DECK
+from vncards.table import TableGame
+
+WRITERS, READERS = 3, 2
+STEPS = 400 if slow_profile() else 60
+
+
+@contextmanager
+def fast_switching() -> Iterator[None]:
+    """Make CPython switch threads very often, so races show up in a short run."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(old)
+
+
+def check_snapshot(game: TableGame, text: str) -> TableGame:
+    """A snapshot taken at any moment is a state that existed: it restores (the replay of its
+    log reproduces it exactly) and its money adds up."""
+    restored = type(game).from_json(text)
+    totals = [0] * restored.players
+    for e in restored.ledger:
+        totals[e["from"]] -= e["units"]
+        totals[e["to"]] += e["units"]
+    assert sum(totals) == 0
+    if restored.is_over:
+        assert restored.settlement == totals
+    return restored
+
+
+def check_view(view: dict[str, Any], seat: int) -> None:
+    assert view["seat"] == seat
+    if view["hand"] is not None and view["game"] != "maubinh":
+        assert len(view["hand"]) == view["hand_counts"][seat]
+    assert (view["pending_seats"] == []) == view["is_over"] or view["game"] == "maubinh"
+
+
+def run_threads(targets: list[Callable[[], None]]) -> None:
+    errors: list[BaseException] = []
+
+    def guarded(fn: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                fn()
+            except BaseException as e:  # reported in the main thread
+                errors.append(e)
+
+        return run
+
+    threads = [threading.Thread(target=guarded(t)) for t in targets]
+    with fast_switching():
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a thread did not finish"
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_shared_game_survives_writers_and_readers(name: str) -> None:
+    game: TableGame = FACTORIES[name](11)
+    g: Any = game
+    done = threading.Event()
+    applied = [0]
+
+    def writer(tid: int) -> Callable[[], None]:
+        def run() -> None:
+            rng = random.Random(tid)
+            for _ in range(STEPS):
+                pending = g.pending_seats
+                if not pending:
+                    break
+                seat = rng.choice(pending)
+                actions = g.legal_actions(seat)
+                if not actions:
+                    continue
+                try:
+                    g.apply(rng.choice(actions))
+                except IllegalMoveError:
+                    continue  # another writer moved first: the action went stale
+                applied[0] += 1
+                check_snapshot(game, g.to_json())
+            done.set()
+
+        return run
+
+    def reader(tid: int) -> Callable[[], None]:
+        def run() -> None:
+            rng = random.Random(100 + tid)
+            while not done.is_set():
+                seat = rng.randrange(g.players)
+                check_view(g.view(seat), seat)
+                check_snapshot(game, g.to_json())
+                g.events_for(seat)
+
+        return run
+
+    run_threads([writer(i) for i in range(WRITERS)] + [reader(i) for i in range(READERS)])
+    assert applied[0] > 0
+    final = check_snapshot(game, g.to_json())
+    assert final.to_json() == g.to_json()
+    # The shared game's log replays to the same game: no step was half-applied.
+    again = type(game).replay(g.actions, players=g.players, rules=g.rules, seed=g.rng_key, **g._setup())
+    assert again.to_json() == g.to_json()
+
+
+def same_from_many_threads(fn: Callable[[Any], Any], inputs: list[Any], workers: int = 8) -> None:
+    expected = [fn(x) for x in inputs]
+    with fast_switching(), ThreadPoolExecutor(workers) as pool:
+        for _ in range(3):
+            assert list(pool.map(fn, inputs)) == expected
+
+
+def random_hands(count: int, size: int, seed: int) -> list[list[Any]]:
+    rng = random.Random(seed)
+    return [rng.sample(DECK, size) for _ in range(count)]
+
+
+def test_module_functions_agree_across_threads() -> None:
+    hands13 = random_hands(40, 13, 1)
+    south = tienlen.Rules.south()
+    same_from_many_threads(lambda h: [c.mask for c in tienlen.legal_plays(h, rules=south)], hands13)
+    same_from_many_threads(lambda h: tienlen.instant_win(h), hands13)
+    same_from_many_threads(lambda h: len(samloc.legal_plays(h[:10])), hands13)
+    same_from_many_threads(lambda h: str(maubinh.best_arrangement(h)), hands13[:8])
+    same_from_many_threads(lambda h: maubinh.hand_rank(h[:5]), hands13)
+    tusac_hands = [" ".join(str(c) for c in tusac.Game(seed=s).hand(0)) for s in range(6)]
+    same_from_many_threads(lambda h: tusac.min_rac(tusac.parse_cards(h)), tusac_hands)
+
+
+def test_batch_apis_agree_across_threads() -> None:
+    hands13 = random_hands(16, 13, 2)
+    fives = [h[:5] for h in random_hands(200, 5, 3)]
+    same_from_many_threads(
+        lambda hs: [str(a) for a in maubinh.best_arrangements(hs)], [hands13[:4], hands13[4:8]], 4
+    )
+    same_from_many_threads(lambda hs: list(maubinh.hand_ranks(hs)), [fives[:100], fives[100:]], 4)
