@@ -22,10 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx2
     from starlette.testclient import TestClient
 
-import support.api_standin
 from vncards.server import ServerConfig, create_app
-
-support.api_standin.install()
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
 

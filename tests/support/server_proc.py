@@ -18,13 +18,6 @@ from typing import Any
 
 TESTS = Path(__file__).resolve().parent.parent
 
-# TEMPORARY: the generic surface stand-in until the api and trust branches land (then:
-# [sys.executable, "-m", "vncards", "serve", ...]).
-_LAUNCH = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); import support.api_standin as s; s.install(); "
-    "from vncards.cli import main; sys.exit(main(sys.argv[1:]))"
-)
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -45,7 +38,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        cmd = [sys.executable, "-c", _LAUNCH, str(TESTS), "serve", "--host", "127.0.0.1"]
+        cmd = [sys.executable, "-m", "vncards", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--db", str(self.db), *self.extra]
         log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
