@@ -16,6 +16,8 @@ import sys
 import time
 import unicodedata
 from collections.abc import Sequence
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
@@ -241,6 +243,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
     s.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster (extra 'ray'): auto, ray://host:port, or none to start a local one",
+    )
+    s.add_argument(
         "--duplicate",
         action="store_true",
         help="duplicate mode: every deal is replayed with the bots rotated through the seats "
@@ -275,7 +285,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("game", choices=list(GAMES), help="the game")
     r.add_argument("--json", action="store_true", help="print the options as JSON")
+    _add_serve_parser(sub)
     return p
+
+
+def _add_serve_parser(sub: Any) -> None:
+    sv = sub.add_parser(
+        "serve",
+        help="run the game server and browser table (needs the 'server' extra)",
+        description="Run the reference game server: a lobby and browser tables for every game at "
+        "http://HOST:PORT, bots in empty seats, tables kept in a SQLite file across restarts.",
+        epilog="example: vncards serve --port 8000 --db tables.sqlite",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--db", default="tables.sqlite", help="SQLite file of the tables (default tables.sqlite)")
+    sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
+    sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    try:
+        from .server import serve
+    except ImportError as e:
+        raise VncardsError(f"the server needs its extra: pip install 'vncards[server]' ({e})") from None
+    serve(args.host, args.port, args.db, bot_delay=args.bot_delay, turn_seconds=args.turn_seconds)
+    return 0
 
 
 # -- deal ---------------------------------------------------------------------------------------
@@ -638,6 +673,18 @@ _NOTABLE = (
 )
 
 
+def _executor(args: argparse.Namespace) -> AbstractContextManager[Executor | None]:
+    """Where ``simulate`` runs its batches: ``--ray [ADDRESS]`` a Ray cluster (a new local one
+    of ``--jobs`` CPUs without an address), else local processes (None)."""
+    if args.ray is None:
+        return nullcontext()
+    if args.ray and args.jobs is not None:
+        raise VncardsError("--jobs sizes a local Ray cluster; a running cluster uses all its CPUs")
+    from .ray_executor import RayExecutor
+
+    return RayExecutor(args.ray or None, num_cpus=args.jobs)
+
+
 def _simulate(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1:
         raise VncardsError("--games must be at least 1")
@@ -651,14 +698,17 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
             f"--bots names {len(names)} bots for {args.players} seats: name one bot per seat, or a single bot for every seat"
         )
     start = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=args.json or not sys.stderr.isatty(),
-    ) as bar:
+    with (
+        _executor(args) as executor,
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=args.json or not sys.stderr.isatty(),
+        ) as bar,
+    ):
         task = bar.add_task(f"{args.game}", total=args.games)
         summary = simulate(
             args.game,
@@ -670,6 +720,7 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
             jobs=args.jobs,
             duplicate=args.duplicate,
             progress=lambda n: bar.advance(task, n),
+            executor=executor,
         )
     elapsed = time.perf_counter() - start
     positions = summary.positions
@@ -747,7 +798,14 @@ def _rules(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMANDS = {"deal": _deal, "play": _play, "simulate": _simulate, "arrange": _arrange, "rules": _rules}
+COMMANDS = {
+    "deal": _deal,
+    "play": _play,
+    "simulate": _simulate,
+    "arrange": _arrange,
+    "rules": _rules,
+    "serve": _serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
