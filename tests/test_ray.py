@@ -34,6 +34,10 @@ RUN: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
+    # Ray imported before vncards (as another library, e.g. RLlib, would): the local cluster
+    # must still listen on the loopback only (test_the_local_cluster_listens_on_loopback).
+    import ray
+
     from vncards.ray_executor import RayExecutor
 
     ex = RayExecutor(
@@ -48,8 +52,6 @@ def cluster() -> Iterator[Any]:
         yield ex
     finally:
         ex.shutdown(cancel_futures=True)
-    import ray
-
     assert not ray.is_initialized()
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -38,12 +37,19 @@ _LOOPBACK = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _ray(local: bool) -> Any:
-    if local and "ray" not in sys.modules:
+    if local:
         os.environ.setdefault(_LOOPBACK, "0")
     try:
         import ray
     except ImportError as e:
         raise VncardsError("Ray is not installed: pip install 'vncards[ray]'") from e
+    if local and os.environ.get(_LOOPBACK) == "0":
+        # Ray read the switch when it was first imported, perhaps before we set it (another
+        # library imported Ray first): give its copy the same value, so that a local cluster
+        # never listens on a public interface.
+        constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+        if constants is not None and hasattr(constants, "ENABLE_RAY_CLUSTER"):
+            constants.ENABLE_RAY_CLUSTER = False
     return ray
 
 
