@@ -287,8 +287,9 @@ CORE: dict[str, Callable[[D], Any]] = {
     "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names)),
     "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
     "maubinh_position_histograms": lambda d: _core.maubinh_position_histograms(
-        d(works), d(ints), d(names), d(st.one_of(st.none(), st.binary(max_size=64)))
+        d(works), d(ints), d(names), d(st.one_of(st.none(), st.binary(max_size=64))), start=d(ints)
     ),
+    "maubinh_tables_header": lambda d: _core.maubinh_tables_header(),
     "maubinh_position_tables": lambda d: _core.maubinh_position_tables(d(names), d(small_ints)),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
         d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(ints)

@@ -224,8 +224,9 @@ def maubinh_settle(
     back_straight_flush_units: int,
 ) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
 def maubinh_position_histograms(
-    deals: int, seed: int, objective: str, histograms: bytes | None = None
+    deals: int, seed: int, objective: str, histograms: bytes | None = None, start: int = 0
 ) -> bytes: ...
+def maubinh_tables_header() -> str: ...
 def maubinh_head_to_head(
     deals: int,
     seed: int,

@@ -16,6 +16,8 @@ import sys
 import time
 import unicodedata
 from collections.abc import Sequence
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
@@ -240,6 +242,14 @@ def _parser() -> argparse.ArgumentParser:
         "--rules", nargs="*", default=[], metavar="K=V", help="rule options (see vncards rules GAME)"
     )
     s.add_argument("--jobs", type=int, default=None, help="processes (default: all cores)")
+    s.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster (extra 'ray'): auto, ray://host:port, or none to start a local one",
+    )
     s.add_argument(
         "--duplicate",
         action="store_true",
@@ -638,6 +648,18 @@ _NOTABLE = (
 )
 
 
+def _executor(args: argparse.Namespace) -> AbstractContextManager[Executor | None]:
+    """Where ``simulate`` runs its batches: ``--ray [ADDRESS]`` a Ray cluster (a new local one
+    of ``--jobs`` CPUs without an address), else local processes (None)."""
+    if args.ray is None:
+        return nullcontext()
+    if args.ray and args.jobs is not None:
+        raise VncardsError("--jobs sizes a local Ray cluster; a running cluster uses all its CPUs")
+    from .ray_executor import RayExecutor
+
+    return RayExecutor(args.ray or None, num_cpus=args.jobs)
+
+
 def _simulate(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1:
         raise VncardsError("--games must be at least 1")
@@ -651,14 +673,17 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
             f"--bots names {len(names)} bots for {args.players} seats: name one bot per seat, or a single bot for every seat"
         )
     start = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=args.json or not sys.stderr.isatty(),
-    ) as bar:
+    with (
+        _executor(args) as executor,
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=args.json or not sys.stderr.isatty(),
+        ) as bar,
+    ):
         task = bar.add_task(f"{args.game}", total=args.games)
         summary = simulate(
             args.game,
@@ -670,6 +695,7 @@ def _simulate(args: argparse.Namespace, console: Console) -> int:
             jobs=args.jobs,
             duplicate=args.duplicate,
             progress=lambda n: bar.advance(task, n),
+            executor=executor,
         )
     elapsed = time.perf_counter() - start
     positions = summary.positions

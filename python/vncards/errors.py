@@ -21,6 +21,7 @@ __all__ = [
     "RulesError",
     "SnapshotError",
     "InternalError",
+    "WorkerError",
 ]
 
 
@@ -73,3 +74,9 @@ class InternalError(VncardsError, RuntimeError):
     message starts with ``"internal error"``. Unlike the other errors it is not caused by the
     input; please report it. The process and every other game are unaffected.
     """
+
+
+class WorkerError(VncardsError, RuntimeError):
+    """A batch of work (simulated games, table deals) that failed where it ran: in a worker
+    process, on a Ray or Dask cluster, or in this process. The message names the batch and the
+    worker's error, which is also the ``__cause__``. The rest of the run is cancelled."""

@@ -1,25 +1,42 @@
 """Bot-against-bot simulation at scale, for any registered game.
 
-Seats are rotated between games so no bot keeps the lead seat; games are spread over processes
-(one per core by default), each game seeded from the run's seed so a run is reproducible.
+Seats are rotated between games so no bot keeps the lead seat. Games run in batches on local
+processes (one per core by default) or on any :class:`concurrent.futures.Executor` (a Ray
+cluster through :class:`vncards.ray_executor.RayExecutor`, Dask's ``client.get_executor()``).
+
+Every game's deal and every bot's random choices come from their own stream, spawned from the
+run's seed by :class:`numpy.random.SeedSequence` (:func:`game_seeds`): no two games of any two
+runs share a stream, and a run's totals are the same whatever the executor, the number of
+workers or the batch size.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .bots import Bot, decide, make_bot
 from .errors import RulesError
 from .games import new_game
+from .parallel import batch_ranges, run_batches
 from .table import TableGame
 
-__all__ = ["GameResult", "BotStats", "Summary", "play_game", "simulate", "wilson_interval"]
+__all__ = [
+    "GameResult",
+    "BotStats",
+    "Summary",
+    "GameSeeds",
+    "game_seeds",
+    "play_game",
+    "simulate",
+    "wilson_interval",
+]
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -67,6 +84,14 @@ class BotStats:
     def mean(self) -> float:
         """Mean units won per game."""
         return self.units / self.seats_played if self.seats_played else 0.0
+
+    def merge(self, other: BotStats) -> None:
+        """Adds the totals of ``other`` (the same bot, other games)."""
+        self.seats_played += other.seats_played
+        self.wins += other.wins
+        self.units += other.units
+        self.units_sq += other.units_sq
+        self.events.update(other.events)
 
     @property
     def ci95(self) -> float:
@@ -127,6 +152,16 @@ class Summary:
                     stats.events.update(result.seat_events[seat])
         self.events.update(result.events)
 
+    def merge(self, other: Summary) -> None:
+        """Adds the totals of ``other`` (another part of the same run): exact integer sums, so
+        merging batches in any order gives the same summary."""
+        self.games += other.games
+        for name, stats in other.bots.items():
+            self.bots.setdefault(name, BotStats(name)).merge(stats)
+        for position, stats in other.positions.items():
+            self.positions.setdefault(position, BotStats(stats.name)).merge(stats)
+        self.events.update(other.events)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe totals: ``positions`` keyed by the bot's position in the run's list
         (``"0"``, ``"1"``…, each with its ``bot`` name), ``bots`` by name."""
@@ -162,19 +197,51 @@ def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) 
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
-def _one(args: tuple[str, int, dict[str, Any], list[str], int, int, bool]) -> GameResult:
-    game_name, players, options, bot_names, seed, index, duplicate = args
+@dataclass(frozen=True)
+class GameSeeds:
+    """The seeds of one game of a run: its deal, and each seat's bot."""
+
+    deal: int
+    bots: tuple[int, ...]
+
+
+def _seed_of(sequence: np.random.SeedSequence) -> int:
+    """A 256-bit seed (what :class:`vncards.Rng` takes) drawn from ``sequence``."""
+    return int.from_bytes(sequence.generate_state(8, np.uint32).astype("<u4").tobytes(), "little")
+
+
+def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
+    """The streams of game ``index`` of the run seeded ``seed``: the run's
+    :class:`~numpy.random.SeedSequence` spawns one child per game (``spawn_key=(index,)``),
+    which gives the deal's seed and spawns one child per seat for the bots. Any game of any
+    run can be replayed on its own from ``(seed, index)``.
+
+    >>> s = game_seeds(0, 5, 4)
+    >>> len(s.bots), s == game_seeds(0, 5, 4), s.deal == game_seeds(1, 5, 4).deal
+    (4, True, False)
+    """
+    if seed < 0 or index < 0:
+        raise ValueError(f"seed and game index must be non-negative, not {seed} and {index}")
+    game = np.random.SeedSequence(seed, spawn_key=(index,))
+    return GameSeeds(_seed_of(game), tuple(_seed_of(child) for child in game.spawn(players)))
+
+
+def _one(
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    bot_names: Sequence[str],
+    seed: int,
+    index: int,
+    duplicate: bool = False,
+) -> GameResult:
     rotation = index % players
     positions = tuple((s + rotation) % players for s in range(players))
     seats = tuple(bot_names[p] for p in positions)
-    # Duplicate mode: consecutive games share a deal, one per rotation of the bots.
-    deal = index // players if duplicate else index
-    game_seed = (seed * 1_000_003 + deal) % 2**256
-    game = new_game(game_name, players, options, seed=game_seed)
-    bots = [
-        make_bot(name, game_name, seed=(game_seed * 8 + s) % 2**256, rules=game.rules)
-        for s, name in enumerate(seats)
-    ]
+    # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
+    seeds = game_seeds(seed, index // players if duplicate else index, players)
+    game = new_game(game_name, players, options, seed=seeds.deal)
+    bots = [make_bot(name, game_name, seed=seeds.bots[s], rules=game.rules) for s, name in enumerate(seats)]
     play_game(game, bots)
     settlement = game.settlement or [0] * players
     events = game.events
@@ -187,8 +254,33 @@ def _one(args: tuple[str, int, dict[str, Any], list[str], int, int, bool]) -> Ga
     return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)), positions)
 
 
-def _chunk(args: list[tuple[str, int, dict[str, Any], list[str], int, int, bool]]) -> list[GameResult]:
-    return [_one(a) for a in args]
+@dataclass(frozen=True)
+class _Batch:
+    """Games ``games`` of a run: the unit of work shipped to a worker."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    seed: int
+    games: range
+    duplicate: bool
+
+    def __str__(self) -> str:
+        return f"{self.game} games {self.games.start}..{self.games.stop - 1} of the run seeded {self.seed}"
+
+
+def _play_batch(batch: _Batch) -> Summary:
+    summary = Summary(batch.game, 0)
+    for i in batch.games:
+        summary.add(
+            _one(batch.game, batch.players, batch.options, batch.bots, batch.seed, i, batch.duplicate)
+        )
+    return summary
+
+
+#: Games per batch at most: hundreds of games amortise shipping a task to a worker.
+BATCH_SIZE = 200
 
 
 def simulate(
@@ -201,41 +293,52 @@ def simulate(
     seed: int = 0,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
+    batch_size: int | None = None,
     duplicate: bool = False,
 ) -> Summary:
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results.
 
+    ``seed`` (a non-negative int) fixes the run (see :func:`game_seeds`). ``executor``: any
+    :class:`concurrent.futures.Executor` to run the batches on; without one, ``jobs`` local
+    processes (default: one per core; 1 plays in this process). ``batch_size``: games per task
+    (default: up to 200, fewer for short runs so every worker gets some). ``progress`` is called
+    with the number of games of each batch as it completes. Neither the executor, the number
+    of workers nor the batch size changes the result.
+
     ``duplicate``: each deal is played once per rotation of the bots through the seats
-    (``games`` is rounded up to a multiple of the seat count), so every bot gets every hand."""
+    (``games`` is rounded up to a multiple of the seat count), so every bot gets every hand.
+
+    >>> summary = simulate("tienlen", 8, ["greedy", "random"], seed=1, jobs=1, batch_size=3)
+    >>> summary.games, sorted(summary.bots)
+    (8, ['greedy', 'random'])
+    >>> sum(s.units for s in summary.bots.values())
+    0
+    """
     if not bot_names:
         raise RulesError("name at least one bot")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int, not {seed}")
     # Validate the table and the bots once, in this process, before fanning out.
     players = new_game(
         game_name, players or (len(bot_names) if len(bot_names) > 1 else None), options, seed=0
     ).players
-    names = [bot_names[s % len(bot_names)] for s in range(players)]
+    names = tuple(bot_names[s % len(bot_names)] for s in range(players))
     for n in set(names):
         make_bot(n, game_name, seed=0)
     if duplicate:
         games = -(-games // players) * players
-    work = [(game_name, players, dict(options or {}), names, seed, i, duplicate) for i in range(games)]
+    size = batch_size or max(1, min(BATCH_SIZE, games // 32))
+    batches = [
+        _Batch(game_name, players, dict(options or {}), names, seed, r, duplicate)
+        for r in batch_ranges(games, size)
+    ]
     summary = Summary(game_name, 0)
-    jobs = jobs or os.cpu_count() or 1
-    size = max(1, min(200, games // (jobs * 8) or 1))
-    chunks = [work[i : i + size] for i in range(0, len(work), size)]
-    results: Iterator[list[GameResult]]
-    if jobs == 1 or len(chunks) == 1:
-        results = map(_chunk, chunks)
-        for batch in results:
-            for r in batch:
-                summary.add(r)
-            if progress:
-                progress(len(batch))
-        return summary
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for batch in pool.map(_chunk, chunks):
-            for r in batch:
-                summary.add(r)
-            if progress:
-                progress(len(batch))
+    # Bots in list order whatever order the batches finish in.
+    summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}
+    summary.positions = {p: BotStats(n) for p, n in enumerate(names)}
+    for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs):
+        summary.merge(part)
+        if progress:
+            progress(len(batch.games))
     return summary

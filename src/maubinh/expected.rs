@@ -26,12 +26,10 @@ use super::Rules;
 use crate::error::{Error, Result};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The shipped opponent histograms (see the module docs for the format).
+/// The shipped opponent histograms (see [`Histograms::to_bytes`] for the format).
 static SHIPPED: &[u8] = include_bytes!("position_tables.bin");
-const MAGIC: &[u8; 4] = b"MBT1";
+const MAGIC: &[u8; 4] = b"MBT2";
 
-/// Counts of the classes opponents play at each position. 5-card classes are in the order of
-/// `wheel = "second"` so one file serves both wheel options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histograms {
     pub back: Vec<u64>,
@@ -61,31 +59,58 @@ impl Histograms {
         }
     }
 
-    /// Binary form: `MBT1`, then little-endian u32 counts: back, middle (7,462 each), front (455).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// Binary form: `MBT2`; a little-endian u32 length and that many bytes of UTF-8 JSON, the
+    /// header (how the counts were sampled: deals, seed...); then little-endian u64 counts:
+    /// back, middle (7,462 each), front (455).
+    pub fn to_bytes(&self, header: &str) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
         for &c in self.back.iter().chain(&self.middle).chain(&self.front) {
-            out.extend_from_slice(&(c.min(u32::MAX as u64) as u32).to_le_bytes());
+            out.extend_from_slice(&c.to_le_bytes());
         }
         out
     }
 
+    /// The header and the counts of the binary form.
+    fn split(bytes: &[u8]) -> Result<(&str, &[u8])> {
+        let bad = || Error::Rules("position tables must start with MBT2 and a header".into());
+        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+            return Err(bad());
+        }
+        let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        let counts = bytes.get(8 + len..).ok_or_else(bad)?;
+        let header = std::str::from_utf8(&bytes[8..8 + len]).map_err(|_| bad())?;
+        Ok((header, counts))
+    }
+
+    /// The JSON header of the binary form.
+    pub fn header(bytes: &[u8]) -> Result<&str> {
+        Ok(Histograms::split(bytes)?.0)
+    }
+
     pub fn from_bytes(bytes: &[u8]) -> Result<Histograms> {
-        let want = 4 + 4 * (2 * CLASSES5 + CLASSES3);
-        if bytes.len() != want || &bytes[..4] != MAGIC {
+        let (_, counts) = Histograms::split(bytes)?;
+        let want = 8 * (2 * CLASSES5 + CLASSES3);
+        if counts.len() != want {
             return Err(Error::Rules(format!(
-                "position tables must be {want} bytes starting with MBT1"
+                "position tables must hold {want} bytes of counts after the header"
             )));
         }
-        let counts: Vec<u64> = bytes[4..]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64)
+        let counts: Vec<u64> = counts
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
         Ok(Histograms {
             back: counts[..CLASSES5].to_vec(),
             middle: counts[CLASSES5..2 * CLASSES5].to_vec(),
             front: counts[2 * CLASSES5..].to_vec(),
         })
+    }
+
+    /// The header of the shipped histograms: how they were sampled.
+    pub fn shipped_header() -> &'static str {
+        Histograms::header(SHIPPED).expect("shipped position tables are well-formed")
     }
 
     /// The histograms shipped with the package.
@@ -241,6 +266,34 @@ pub fn split_value(b: &Entry, m: &Entry, f: &Entry, scoop: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_form_round_trips_and_refuses_damage() {
+        let mut h = Histograms::empty();
+        h.back[7] = u64::from(u32::MAX) + 5;
+        h.front[454] = 3;
+        let bytes = h.to_bytes(r#"{"deals":1}"#);
+        assert_eq!(Histograms::from_bytes(&bytes).unwrap(), h);
+        assert_eq!(Histograms::header(&bytes).unwrap(), r#"{"deals":1}"#);
+        for broken in [
+            &bytes[..bytes.len() - 1],
+            &bytes[..6],
+            b"MBT1\0\0\0\0".as_slice(),
+        ] {
+            assert!(Histograms::from_bytes(broken).is_err());
+        }
+        let mut long_header = bytes.clone();
+        long_header[4] = 0xff;
+        assert!(Histograms::from_bytes(&long_header).is_err());
+    }
+
+    #[test]
+    fn shipped_header_records_the_sample() {
+        let header = Histograms::shipped_header();
+        for key in ["\"deals\"", "\"iterations\"", "\"seed\""] {
+            assert!(header.contains(key), "{header}");
+        }
+    }
 
     #[test]
     fn shipped_tables_are_monotone() {

@@ -22,10 +22,11 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
 }
 
 /// Histograms of the classes played at each position (default wheel order) by every seat of
-/// `deals` 4-player deals, each hand arranged by `objective` with `tables`. Instant-win hands
-/// are left out: they are never compared.
+/// the 4-player deals numbered `deals` under `seed`, each hand arranged by `objective` with
+/// `tables`. Instant-win hands are left out: they are never compared. Every deal is seeded on
+/// its own, so the histograms of consecutive ranges add up to those of the whole range.
 pub fn position_histograms(
-    deals: u64,
+    deals: std::ops::Range<u64>,
     seed: u64,
     rules: &Rules,
     objective: Objective,
@@ -36,7 +37,7 @@ pub fn position_histograms(
         ..*rules
     };
     let ev = second.evaluator();
-    (0..deals)
+    deals
         .into_par_iter()
         .fold(Histograms::empty, |mut h, d| {
             for hand in deal(seed, d, 4) {

@@ -1,7 +1,7 @@
 //! Mậu Binh bindings: flat `maubinh_*` functions over card masks. The public, documented API is
 //! `vncards.maubinh` (Python), which wraps these.
 
-use super::guard::guard;
+use super::guard::{guard, guard_ok};
 use super::{mask_from_py, to_py};
 use crate::error::Error;
 use crate::maubinh::expected::{Histograms, Tables};
@@ -449,16 +449,18 @@ fn maubinh_settle(
     })
 }
 
-/// Opponent histograms from `deals` seeded 4-player deals (for scripts/gen_maubinh_tables.py);
-/// `histograms` (bytes) replaces the shipped ones as the solver's model. Returns bytes.
+/// Opponent histograms of the seeded 4-player deals `start .. start + deals` (for
+/// `vncards.maubinh.tables`); `histograms` (the binary form) replaces the shipped ones as the
+/// solver's model. Returns the binary form, its header naming the deals, seed and objective.
 #[pyfunction]
-#[pyo3(signature = (deals, seed, objective, histograms = None))]
+#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0))]
 fn maubinh_position_histograms<'py>(
     py: Python<'py>,
     deals: u64,
     seed: u64,
     objective: &str,
     histograms: Option<&[u8]>,
+    start: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
         let r = Rules::default();
@@ -468,9 +470,21 @@ fn maubinh_position_histograms<'py>(
             None => (*Tables::shipped(&r)).clone(),
         };
         let deals = deals_arg(deals)?;
-        let h = py.detach(|| position_histograms(deals, seed, &r, obj, &tables));
-        Ok(PyBytes::new(py, &h.to_bytes()))
+        let end = start
+            .checked_add(deals)
+            .ok_or_else(|| to_py(Error::Rules("start + deals must be below 2**64".into())))?;
+        let h = py.detach(|| position_histograms(start..end, seed, &r, obj, &tables));
+        let header = format!(
+            r#"{{"start": {start}, "deals": {deals}, "seed": {seed}, "objective": "{objective}", "rules": "{r:?}"}}"#
+        );
+        Ok(PyBytes::new(py, &h.to_bytes(&header)))
     })
+}
+
+/// The JSON header of the shipped position tables: how they were sampled.
+#[pyfunction]
+fn maubinh_tables_header() -> PyResult<&'static str> {
+    guard_ok(Histograms::shipped_header)
 }
 
 /// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
@@ -525,6 +539,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
     Ok(())
 }

@@ -1,0 +1,109 @@
+"""vncards.parallel: batches on an executor, failures as WorkerError, cancellation."""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from vncards.errors import VncardsError
+from vncards.parallel import WorkerError, batch_ranges, run_batches, worker_context
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def fail_on_three(x: int) -> int:
+    if x == 3:
+        raise ZeroDivisionError("three is not allowed")
+    return x
+
+
+def die_on_three(x: int) -> int:
+    if x == 3:
+        os._exit(7)  # a worker process killed mid-batch
+    return x
+
+
+@pytest.mark.parametrize("total,size", [(0, 3), (1, 1), (7, 3), (9, 3), (10, 100)])
+def test_batch_ranges_cover_every_index_once(total: int, size: int) -> None:
+    ranges = batch_ranges(total, size)
+    assert [i for r in ranges for i in r] == list(range(total))
+    assert all(0 < len(r) <= size for r in ranges)
+
+
+def test_batch_size_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        batch_ranges(5, 0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_batch_once_with_its_result(jobs: int) -> None:
+    out = dict(run_batches(square, list(range(10)), jobs=jobs))
+    assert out == {x: x * x for x in range(10)}
+
+
+def test_any_executor() -> None:
+    with ThreadPoolExecutor(3) as pool:
+        assert sorted(r for _, r in run_batches(square, [1, 2, 3], executor=pool)) == [1, 4, 9]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_batch_is_a_clear_error(jobs: int) -> None:
+    with pytest.raises(WorkerError, match="3 failed: ZeroDivisionError: three is not allowed") as e:
+        list(run_batches(fail_on_three, [1, 2, 3, 4], jobs=jobs))
+    assert isinstance(e.value, VncardsError)
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+
+
+def test_a_dead_worker_process_is_an_error_not_a_hang() -> None:
+    with pytest.raises(WorkerError, match="BrokenProcessPool"):
+        list(run_batches(die_on_three, list(range(6)), jobs=2))
+    with (
+        ProcessPoolExecutor(2, mp_context=worker_context()) as pool,
+        pytest.raises(WorkerError, match="BrokenProcessPool"),
+    ):
+        list(run_batches(die_on_three, list(range(6)), executor=pool))
+
+
+class Recording(Executor):
+    """Runs nothing until told to: records what was submitted and what was cancelled."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[Any]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.work = (fn, args)  # type: ignore[attr-defined]
+        self.futures.append(future)
+        return future
+
+    def finish(self, i: int) -> None:
+        fn, args = self.futures[i].work  # type: ignore[attr-defined]
+        self.futures[i].set_running_or_notify_cancel()
+        try:
+            self.futures[i].set_result(fn(*args))
+        except Exception as e:
+            self.futures[i].set_exception(e)
+
+
+def test_leaving_early_cancels_the_batches_not_yet_run() -> None:
+    ex = Recording()
+    batches = run_batches(square, [1, 2, 3, 4], executor=ex)
+    threading.Timer(0.01, ex.finish, (2,)).start()
+    assert next(batches) == (3, 9)
+    batches.close()  # a `break`, an error or Ctrl-C in the caller's loop
+    assert [f.cancelled() for f in ex.futures] == [True, True, False, True]
+
+
+def test_a_failure_cancels_the_rest() -> None:
+    ex = Recording()
+    batches = run_batches(fail_on_three, [1, 2, 3, 4], executor=ex)
+    threading.Timer(0.01, ex.finish, (2,)).start()
+    with pytest.raises(WorkerError):
+        next(batches)
+    assert [f.cancelled() for f in ex.futures] == [True, True, False, True]

@@ -1,0 +1,102 @@
+"""vncards.simulate orchestration: per-game streams from the run seed, and the same totals
+whatever the executor, the number of workers or the batch size."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from vncards.games import new_game
+from vncards.parallel import WorkerError, worker_context
+from vncards.simulate import BotStats, Summary, game_seeds, simulate
+
+RUN: dict[str, Any] = {"game_name": "tienlen", "games": 24, "bot_names": ["greedy", "random"], "seed": 11}
+
+
+def totals(summary: Summary) -> dict[str, Any]:
+    return summary.to_dict()
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, Any]:
+    return totals(simulate(**RUN, jobs=1))
+
+
+def hands(seed: int) -> list[Any]:
+    return new_game("tienlen", 4, None, seed=seed).view(0)["hand"]  # type: ignore[no-any-return]
+
+
+def test_games_of_different_runs_never_share_a_stream() -> None:
+    # The old derivation (seed * 1_000_003 + index) made run s, game i + 1,000,003 the very
+    # same game as run s + 1, game i.
+    for s, i in [(0, 0), (1, 5), (41, 999)]:
+        a, b = game_seeds(s, i + 1_000_003, 4), game_seeds(s + 1, i, 4)
+        assert a.deal != b.deal and not set(a.bots) & set(b.bots)
+        assert hands(a.deal) != hands(b.deal)
+    seen = [
+        x for s in range(4) for i in range(300) for x in (lambda g: (g.deal, *g.bots))(game_seeds(s, i, 4))
+    ]
+    assert len(set(seen)) == len(seen)
+
+
+def test_game_seeds_are_a_pure_function_of_seed_and_index() -> None:
+    assert game_seeds(7, 123, 3) == game_seeds(7, 123, 3)
+    assert game_seeds(7, 123, 3).bots == game_seeds(7, 123, 4).bots[:3]
+    assert all(0 <= x < 2**256 for x in (game_seeds(2**70, 2**40, 2).deal,))
+    with pytest.raises(ValueError, match="non-negative"):
+        game_seeds(-1, 0, 4)
+
+
+def test_negative_run_seed_is_refused() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        simulate("tienlen", 2, ["random"], seed=-1, jobs=1)
+
+
+@pytest.mark.parametrize("batch_size", [1, 5, 7, 24, 1000])
+def test_batch_size_does_not_change_the_totals(reference: dict[str, Any], batch_size: int) -> None:
+    assert totals(simulate(**RUN, jobs=1, batch_size=batch_size)) == reference
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_process_pools_give_the_same_totals(reference: dict[str, Any], workers: int) -> None:
+    with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
+        assert totals(simulate(**RUN, executor=pool, batch_size=5)) == reference
+    assert totals(simulate(**RUN, jobs=workers, batch_size=3)) == reference
+
+
+def test_any_executor_and_progress_counts_every_game(reference: dict[str, Any]) -> None:
+    seen: list[int] = []
+    with ThreadPoolExecutor(3) as pool:
+        summary = simulate(**RUN, executor=pool, batch_size=5, progress=seen.append)
+    assert totals(summary) == reference
+    assert sorted(seen) == [4, 5, 5, 5, 5]
+
+
+def test_merge_is_exact_sums() -> None:
+    a, b = Summary("tienlen", 2), Summary("tienlen", 3)
+    a.bots["x"] = BotStats("x", seats_played=2, wins=1, units=5, units_sq=13)
+    b.bots["x"] = BotStats("x", seats_played=3, wins=0, units=-5, units_sq=9)
+    b.bots["y"] = BotStats("y", seats_played=1, units=1, units_sq=1)
+    b.events.update({"cut": 2})
+    a.merge(b)
+    assert (a.games, a.bots["x"].seats_played, a.bots["x"].units, a.bots["x"].units_sq) == (5, 5, 0, 22)
+    assert a.bots["y"].units == 1 and a.events == {"cut": 2}
+
+
+def explode(_: object) -> None:
+    raise RuntimeError("the worker ran out of luck")
+
+
+class Exploding(ProcessPoolExecutor):
+    """A pool whose tasks raise in the worker process."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return super().submit(explode, *args)
+
+
+def test_a_failing_worker_task_is_a_clear_error() -> None:
+    with Exploding(2, mp_context=worker_context()) as pool, pytest.raises(WorkerError) as e:
+        simulate(**RUN, executor=pool, batch_size=5)
+    assert "tienlen games" in str(e.value) and "the worker ran out of luck" in str(e.value)
