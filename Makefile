@@ -52,8 +52,9 @@ lint: ## rustfmt, clippy, ruff, mypy --strict and stubtest
 	$(PYTHON) -m mypy.stubtest vncards._core --allowlist stubtest-allowlist.txt
 
 .PHONY: bench
-bench: ## benchmarks (release build): Rust core and Python figures vs peers
-	$(PYTHON) -m pip install --quiet treys phevaluator eval7
+bench: ## benchmarks (release build): Rust core, Python figures, peers table -> docs/benchmarks.md
+	for p in treys phevaluator eval7 rlcard; do $(PYTHON) -m pip install --quiet $$p || echo "peer $$p did not install"; done
 	maturin develop --release --quiet
 	cargo bench --quiet
 	for f in benches/*_bench.py; do $(PYTHON) $$f; done
+	$(PYTHON) benches/peers.py --markdown docs/benchmarks.md

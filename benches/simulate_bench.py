@@ -4,7 +4,9 @@
 - plain loop: ``new_game``, then ``legal_actions(seat)`` and ``apply`` of a random action drawn
   from a seeded ``Rng`` until the game ends (no bot, no view): the ceiling for the simulator;
 - ``simulate`` with random bots and with greedy bots, one worker (the whole per-game path:
-  bots, lazy turns, the result summary), and the ratio to the plain loop;
+  bots, lazy turns, the result summary), and the ratio to the plain loop; for greedy bots
+  also the ratio to a plain loop that replays the very same games (the same moves through
+  ``legal_actions``/``apply``, no decision), since greedy games differ in length;
 - the eager bot interface it replaced (``choose(game.view(seat), game.legal_actions(seat))``),
   for the before/after ratio;
 - ``simulate`` with 1 and 2 worker processes (speed-up; only meaningful on an idle machine).
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from vncards import Rng
 from vncards.bots import make_bot
 from vncards.games import new_game
-from vncards.simulate import simulate
+from vncards.simulate import play_game, simulate
 
 
 def plain_loop(game_name: str, games: int) -> None:
@@ -36,6 +38,26 @@ def plain_loop(game_name: str, games: int) -> None:
             seat = g.pending_seats[0]
             legal = g.legal_actions(seat)
             g.apply(legal[rng.below(len(legal))])
+
+
+def recorded_games(game_name: str, games: int, bot: str) -> list[tuple[int, list[dict[str, object]]]]:
+    """The (seed, action log) of each game ``simulate(game_name, games, [bot], seed=0)`` plays."""
+    out = []
+    for i in range(games):
+        g = new_game(game_name, seed=i)  # simulate's game seed for run seed 0
+        bots = [make_bot(bot, game_name, seed=i * 8 + s, rules=g.rules) for s in range(g.players)]
+        play_game(g, bots)
+        out.append((i, g.actions))
+    return out
+
+
+def replay_loop(game_name: str, recorded: list[tuple[int, list[dict[str, object]]]]) -> None:
+    """The recorded games again through ``legal_actions``/``apply`` (the engine's share)."""
+    for seed, actions in recorded:
+        g = new_game(game_name, seed=seed)
+        for action in actions:
+            g.legal_actions(g.pending_seats[0])
+            g.apply(action)
 
 
 def eager_loop(game_name: str, games: int, bot: str) -> None:
@@ -67,12 +89,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     args = parser.parse_args()
     g, n = args.game, args.games
+    greedy_games = recorded_games(g, n, "greedy")
     rows: dict[str, Callable[[], object]] = {
         "plain legal_actions/apply loop (random choice)": lambda: plain_loop(g, n),
         "simulate, random bots, 1 worker": lambda: simulate(g, n, ["random"], jobs=1),
         "eager bot interface (before), random bots": lambda: eager_loop(g, n, "random"),
         "simulate, greedy bots, 1 worker": lambda: simulate(g, n, ["greedy"], jobs=1),
         "eager bot interface (before), greedy bots": lambda: eager_loop(g, n, "greedy"),
+        "plain loop replaying the greedy games": lambda: replay_loop(g, greedy_games),
         "simulate, random bots, 2 workers": lambda: simulate(g, 2 * n, ["random"], jobs=2),
     }
     games = {name: n for name in rows}
@@ -87,7 +111,8 @@ def main() -> None:
     one = rates["simulate, random bots, 1 worker"]
     ratios = {
         "simulate random / plain loop": one / plain,
-        "simulate greedy / plain loop": rates["simulate, greedy bots, 1 worker"] / plain,
+        "simulate greedy / plain loop replaying its games": rates["simulate, greedy bots, 1 worker"]
+        / rates["plain loop replaying the greedy games"],
         "simulate random / eager interface (after/before)": one
         / rates["eager bot interface (before), random bots"],
         "simulate greedy / eager interface (after/before)": rates["simulate, greedy bots, 1 worker"]

@@ -3,7 +3,9 @@ here in numpy (independent of the Rust search and its pruning), and solver prope
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 from collections import Counter
 
 import numpy as np
@@ -12,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vncards import Card, IllegalMoveError, RulesError
+from vncards.cards import from_mask
 from vncards.maubinh import (
     Arrangement,
     Rules,
@@ -210,3 +213,20 @@ def test_expected_beats_strongest_head_to_head_100k() -> None:
     units = head_to_head(100_000, seed=12)
     print(f"expected vs strongest: {units:+.4f} units per seat per deal (100,000 deals)")
     assert units > 0.1
+
+
+def test_solver_answers_build_their_cards_lazily_and_equal_eager_ones() -> None:
+    hand = "2♠ 5♥ 7♦ 8♣ 9♠ 10♦ J♣ Q♥ K♠ A♦ 3♣ 3♥ 6♠"
+    lazy = best_arrangement(hand)
+    assert "back" not in vars(lazy)  # nothing built yet
+    eager = Arrangement(*(mb_text(m) for m in lazy.masks))
+    assert lazy == eager and hash(lazy) == hash(eager) and str(lazy) == str(eager)
+    assert repr(lazy) == repr(eager).replace("value=None", f"value={lazy.value!r}")
+    for other in (pickle.loads(pickle.dumps(best_arrangement(hand))), copy.deepcopy(best_arrangement(hand))):
+        assert other == eager and other.masks == eager.masks and other.value == lazy.value
+    with pytest.raises(AttributeError):
+        lazy.rear  # type: ignore[attr-defined]  # noqa: B018
+
+
+def mb_text(mask: int) -> str:
+    return " ".join(str(c) for c in from_mask(mask))

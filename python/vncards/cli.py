@@ -285,7 +285,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("game", choices=list(GAMES), help="the game")
     r.add_argument("--json", action="store_true", help="print the options as JSON")
+    _add_serve_parser(sub)
     return p
+
+
+def _add_serve_parser(sub: Any) -> None:
+    sv = sub.add_parser(
+        "serve",
+        help="run the game server and browser table (needs the 'server' extra)",
+        description="Run the reference game server: a lobby and browser tables for every game at "
+        "http://HOST:PORT, bots in empty seats, tables kept in a SQLite file across restarts.",
+        epilog="example: vncards serve --port 8000 --db tables.sqlite",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--db", default="tables.sqlite", help="SQLite file of the tables (default tables.sqlite)")
+    sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
+    sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    try:
+        from .server import serve
+    except ImportError as e:
+        raise VncardsError(f"the server needs its extra: pip install 'vncards[server]' ({e})") from None
+    serve(args.host, args.port, args.db, bot_delay=args.bot_delay, turn_seconds=args.turn_seconds)
+    return 0
 
 
 # -- deal ---------------------------------------------------------------------------------------
@@ -773,7 +798,14 @@ def _rules(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMANDS = {"deal": _deal, "play": _play, "simulate": _simulate, "arrange": _arrange, "rules": _rules}
+COMMANDS = {
+    "deal": _deal,
+    "play": _play,
+    "simulate": _simulate,
+    "arrange": _arrange,
+    "rules": _rules,
+    "serve": _serve,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

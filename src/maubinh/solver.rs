@@ -11,8 +11,11 @@
 //!   split. For a back, the middle's class is capped by the back's and by the best category the
 //!   eight cards left allow (from their rank and suit counts: no enumeration), the front's by
 //!   their best pair or triple and by the middle's cap (the front never beats the middle).
-//!   Backs are searched in decreasing bound order until the bound falls below the best value
-//!   found; a finer bound (each choice of the front's pair or triple, the middle capped by what
+//!   The strongest back is searched first; its answer sets a class floor (the value with the
+//!   middle as strong as the back and the hand's best front is non-decreasing in the back's
+//!   class, so a binary search finds the weakest back class that could still win) and backs
+//!   below it are skipped unbounded. The others are searched in decreasing bound order until
+//!   the bound falls below the best value found; a finer bound (each choice of the front's pair or triple, the middle capped by what
 //!   it leaves) skips most of the rest.
 //!
 //! Ties are broken by (value, back class, middle class, front class, back mask, middle mask),
@@ -439,23 +442,59 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best
         let cf = cf.min(ev.front_ceiling(cm));
         split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop)
     };
-    // Coarse bound per back: the middle is at most as strong as the back and as the best five
-    // of the eight cards left, the front at most the best three of them.
-    let mut bound = [(0.0f64, 0u16); N5];
-    let (mut top_back, mut top_bound) = (0, f64::NEG_INFINITY);
-    for (b, slot) in bound.iter_mut().enumerate() {
+    let mut best = Best::NONE;
+    let search = |b: usize, best: &mut Best| {
         let cb = s.class5[b];
+        let eb = &t.back[cb as usize];
+        let back = c.five[b];
+        s.valid_splits(c, b, |mi, fi, middle| {
+            let (cm, cf) = (s.class5[mi], s.class3[fi]);
+            let v = split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop);
+            best.offer(v, tie_key(cb, cm, cf, back, middle), back, middle);
+        });
+    };
+    // A first answer from the strongest back (always has a valid split), then a class floor:
+    // a split whose back has class `cb` is worth at most `V(cb, cb, best front of the hand)`,
+    // non-decreasing in `cb`, so every back below the lowest class whose cap reaches the
+    // answer is skipped on one comparison (most of the 1,287: weak fives are the rule).
+    let strongest = (0..N5).max_by_key(|&b| s.class5[b]).expect("1287 backs");
+    search(strongest, &mut best);
+    let front_top = *s.class3.iter().max().expect("286 fronts");
+    let cap = |cb: u16| {
+        split_value(
+            &t.back[cb as usize],
+            &t.middle[cb as usize],
+            &t.front[front_top as usize],
+            scoop,
+        )
+    };
+    let (mut lo, mut hi) = (0u16, s.class5[strongest]);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if cap(mid) + EPS < best.value {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let floor = lo;
+    // Coarse bound per remaining back: the middle is at most as strong as the back and as the
+    // best five of the eight cards left, the front at most the best three of them.
+    let mut bound: Vec<(f64, u16)> = Vec::with_capacity(N5);
+    for b in 0..N5 {
+        let cb = s.class5[b];
+        if cb < floor || b == strongest {
+            continue;
+        }
         let (rest, flushable) = s.rest(b);
         let cm = if flushable {
             cb
         } else {
             middle_cap(rest, ev).min(cb)
         };
-        let eb = &t.back[cb as usize];
-        let ub = rest_value(eb, cm, front_cap(rest, ev));
-        *slot = (ub, b as u16);
-        if ub > top_bound {
-            (top_back, top_bound) = (b, ub);
+        let ub = rest_value(&t.back[cb as usize], cm, front_cap(rest, ev));
+        if ub + EPS >= best.value {
+            bound.push((ub, b as u16));
         }
     }
     // Fine bound: the front holds at most one pair or triple of the cards left; try each
@@ -493,29 +532,8 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best
         }
         v
     };
-    let mut best = Best::NONE;
-    let search = |b: usize, best: &mut Best| {
-        let cb = s.class5[b];
-        let eb = &t.back[cb as usize];
-        let back = c.five[b];
-        s.valid_splits(c, b, |mi, fi, middle| {
-            let (cm, cf) = (s.class5[mi], s.class3[fi]);
-            let v = split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop);
-            best.offer(v, tie_key(cb, cm, cf, back, middle), back, middle);
-        });
-    };
-    search(top_back, &mut best);
-    // Keep only the backs that might beat it, then search them best bound first.
-    let mut n = 0;
-    for i in 0..N5 {
-        if bound[i].0 + EPS >= best.value && bound[i].1 as usize != top_back {
-            bound[n] = bound[i];
-            n += 1;
-        }
-    }
-    let cands = &mut bound[..n];
-    cands.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    for &(ub, b) in cands.iter() {
+    bound.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    for &(ub, b) in &bound {
         if ub + EPS < best.value {
             break;
         }
@@ -690,6 +708,42 @@ mod tests {
                     }
                     let slow = best_exhaustive(mask, &rules, obj, &tables).unwrap();
                     assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruned_search_is_exact_under_any_tables() {
+        // The bounds rely only on the monotonicity every table has by construction, so the
+        // search must stay exact for regenerated or skewed histograms too.
+        use super::super::eval::{CLASSES3, CLASSES5};
+        use super::super::expected::Histograms;
+        let mut rng = Rng::from_key([11; 32]);
+        let mut random_counts = |n: usize, spread: u32| -> Vec<u64> {
+            (0..n).map(|_| u64::from(rng.below(spread))).collect()
+        };
+        let n = if cfg!(debug_assertions) { 6 } else { 60 };
+        for (k, spread) in [1u32, 3, 1000].into_iter().enumerate() {
+            let h = Histograms {
+                back: random_counts(CLASSES5, spread),
+                middle: random_counts(CLASSES5, spread),
+                front: random_counts(CLASSES3, spread),
+            };
+            for scoop in [true, false] {
+                let rules = Rules {
+                    scoop,
+                    ..Rules::default()
+                };
+                let tables = Tables::from_histograms(&h, &rules);
+                for mask in random_hands(n, 20 + k as u8) {
+                    let fast =
+                        best_with_tables(mask, &rules, Objective::Expected, &tables).unwrap();
+                    if fast.instant.is_none() {
+                        let slow =
+                            best_exhaustive(mask, &rules, Objective::Expected, &tables).unwrap();
+                        assert_eq!(fast.arrangement, slow, "spread {spread} scoop {scoop}");
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@
 use super::guard::{guard, guard_ok};
 use super::{mask_from_py, to_py};
 use crate::error::Error;
+use crate::maubinh::eval::class5_of_row;
 use crate::maubinh::expected::{Histograms, Tables};
 use crate::maubinh::instant::instant_win;
 use crate::maubinh::settle::settle;
@@ -112,7 +113,7 @@ fn ranks_of_rows(flat: &[u8], k: usize, ev: &Evaluator) -> Result<Vec<i32>, Erro
             .par_chunks_exact(5)
             .with_min_len(1 << 14)
             .enumerate()
-            .map(|(i, row)| row_mask::<5>(row).map_or_else(|| note(i), |m| ev.class5(m) as i32))
+            .map(|(i, row)| class5_of_row(row, ev).map_or_else(|| note(i), i32::from))
             .collect_into_vec(&mut ranks),
         3 => flat
             .par_chunks_exact(3)

@@ -31,15 +31,13 @@ fn key_from_seed(seed: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
         key[..bytes.len()].copy_from_slice(bytes);
         return Ok(key);
     }
-    let py = seed.py();
     let as_int = seed
         .call_method0("__index__")
         .map_err(|_| to_py(Error::Rules("seed must be an int, bytes, or None".into())))?;
-    let ok: bool = py
-        .eval(c"lambda s: 0 <= s < 2**256", None, None)?
-        .call1((&as_int,))?
-        .extract()?;
-    if !ok {
+    // 0 <= seed < 2**256, without evaluating Python code (a seeded Rng is made per game).
+    let negative = as_int.lt(0)?;
+    let bits: u32 = as_int.call_method0("bit_length")?.extract()?;
+    if negative || bits > 256 {
         return Err(to_py(Error::Rules(
             "an int seed must satisfy 0 <= seed < 2**256".into(),
         )));

@@ -19,6 +19,7 @@ that reads little costs little (:func:`decide` picks the method).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -129,8 +130,10 @@ def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **optio
     return bot
 
 
+@functools.cache
 def _takes(factory: Any, name: str) -> bool:
-    """Does ``factory`` accept a keyword argument ``name``?"""
+    """Does ``factory`` accept a keyword argument ``name``? (Cached: a simulation makes a
+    bot per seat per game, and reading a signature costs more than a short game's move.)"""
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):

@@ -204,8 +204,10 @@ class _SheddingBot:
         """:meth:`choose` for ``turn``, reading the seat's facts from the game itself (no view
         dict, no action dict but the chosen one) where the game offers lazy moves."""
         legal = turn.legal_actions
-        if not isinstance(legal, PlayMoves) or len(legal) < 2:
+        if not isinstance(legal, PlayMoves) or not legal:
             return self.choose(turn.view, legal)
+        if len(legal) == 1:
+            return legal[0]
         return self._play(SheddingView.of_game(turn.game, turn.seat), legal)
 
     def _declare(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:

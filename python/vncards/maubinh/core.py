@@ -130,6 +130,9 @@ def _rules(rules: Rules | None) -> Rules:
     return rules
 
 
+_POSITIONS = {"back": 0, "middle": 1, "front": 2}
+
+
 def _cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask low to high in Mậu Binh order (2 lowest, A highest, then suit):
     Tiến Lên order with the 2s (indices 48..51) moved to the front."""
@@ -208,14 +211,23 @@ class Arrangement:
     def _from_masks(
         cls, back: int, middle: int, front: int, instant: str | None = None, value: float | None = None
     ) -> Arrangement:
-        """An arrangement from masks the core has already checked (no re-validation)."""
+        """An arrangement from masks the core has already checked (no re-validation); the card
+        tuples are built on first read (the solver's callers often want only the masks)."""
         self = object.__new__(cls)
-        for name, mask in (("back", back), ("middle", middle), ("front", front)):
-            object.__setattr__(self, name, _cards(mask))
         object.__setattr__(self, "instant", instant)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "_masks", (back, middle, front))
         return self
+
+    def __getattr__(self, name: str) -> tuple[Card, ...]:
+        # Only reached for a hand not built yet (see _from_masks).
+        position = _POSITIONS.get(name)
+        masks = self.__dict__.get("_masks")
+        if position is None or masks is None:
+            raise AttributeError(name)
+        cards = _cards(masks[position])
+        object.__setattr__(self, name, cards)
+        return cards
 
     @property
     def masks(self) -> tuple[int, int, int]:

@@ -1,0 +1,256 @@
+"""Load test of the reference server: N concurrent tables, four bot *clients* each, over real
+WebSockets on the loopback interface.
+
+Each client joins its seat by token and, whenever its state frame offers legal actions, picks
+one (after ``--think`` seconds, the pace of a player) and sends it. Reported: accepted actions
+per second, the latency from a client's send to the state frame that acknowledges it (p50,
+p90, p99, max), refused frames, protocol errors, and lost actions (actions a client saw
+acknowledged that the server's stored row does not hold, or the reverse). The machine's load
+average is printed with the figures, since the server shares the machine with these clients.
+
+Bounded in count and time: ``--tables`` tables play ``--hands`` hands each, and the run stops
+after ``--timeout`` seconds whatever happens.
+
+    python benches/server_load.py --tables 200 --think 1.0     # 200 tables at a player's pace
+    python benches/server_load.py --tables 200 --think 0       # saturated: as fast as it goes
+    python benches/server_load.py --url http://127.0.0.1:8000  # a server that is already running
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    acked: dict[str, int] = field(default_factory=dict)
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def seat_client(
+    ws_url: str, table: str, seat: int, token: str, args: argparse.Namespace, stats: Stats, rng: random.Random
+) -> None:
+    """One player's client: acts whenever its frame offers legal actions."""
+    async with connect(f"{ws_url}/ws/{table}", max_size=2**22, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "id": 0}))
+        next_id, sent_at, hands_done = 1, 0.0, 0
+        waiting: int | None = None
+        async for raw in ws:
+            frame = json.loads(raw)
+            kind = frame["type"]
+            if kind == "error":
+                if frame.get("ack") is not None and frame["ack"] == waiting:
+                    waiting = None
+                    if frame["code"] in ("not_your_turn", "game_over", "hand_not_over") or frame[
+                        "code"
+                    ].startswith("invalid"):
+                        stats.refused += 1  # a stale choice in a multi-seat window: the engine said no
+                    else:
+                        stats.errors.append(frame["code"])
+                else:
+                    stats.errors.append(frame["code"])
+                continue
+            if kind != "state":
+                continue
+            if frame.get("ack") is not None and frame["ack"] == waiting:
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.acked[table] = stats.acked.get(table, 0) + 1
+                waiting = None
+            if frame["table"]["is_over"]:
+                hands_done = frame["table"]["hand_number"]
+                if hands_done >= args.hands:
+                    if seat == 0:
+                        stats.finished += 1
+                    return
+                if seat == 0 and waiting is None:
+                    waiting, next_id = next_id, next_id + 1
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "next_hand", "id": waiting}))
+                continue
+            legal = frame["legal_actions"]
+            if legal and waiting is None:
+                if args.think:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+                action = rng.choice(legal)
+                waiting, next_id = next_id, next_id + 1
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action, "id": waiting}))
+
+
+async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[str]]:
+    stats = Stats()
+    seats: list[tuple[str, int, str]] = []
+    tables: list[str] = []
+    for _ in range(args.tables):
+        t = _post(f"{base}/api/tables", {"game": args.game, "seats": [None] * 4, "turn_seconds": 3600})
+        tables.append(t["id"])
+        for s in range(4):
+            seats.append((t["id"], s, _post(f"{base}/api/tables/{t['id']}/join", {"seat": s})["token"]))
+    ws_url = base.replace("http://", "ws://")
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    tasks = [
+        asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random())))
+        for t, s, tok in seats
+    ]
+    done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            stats.errors.append(repr(task.exception()))
+    return stats, time.perf_counter() - start, tables
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--game", default="tienlen")
+    p.add_argument("--hands", type=int, default=1, help="hands each table plays")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
+    p.add_argument("--timeout", type=float, default=180.0, help="stop the run after this many seconds")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--url", default=None, help="bench this running server instead of starting one")
+    p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+
+    server: subprocess.Popen[bytes] | None = None
+    tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
+    db = tmp / "tables.sqlite"
+    base = args.url
+    if base is None:
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        cmd = [
+            sys.executable,
+            "-m",
+            "vncards",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+        ]
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
+        for _ in range(300):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(base + "/api/tables", timeout=1).read()
+                break
+            time.sleep(0.1)
+    pid = server.pid if server is not None else args.server_pid
+    try:
+        cpu0, client0 = (_cpu_seconds(pid) if pid else 0.0), time.process_time()
+        stats, wall, tables = asyncio.run(run(args, base))
+        server_cpu = _cpu_seconds(pid) - cpu0 if pid else None
+        client_cpu = time.process_time() - client0
+        with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
+            served = {t["id"]: t["seq"] for t in json.loads(r.read())}
+        stored = dict(served)
+        if server is not None:
+            with sqlite3.connect(db) as con:
+                stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(30)
+    # Every action a client saw acknowledged is in the table's count, served and stored.
+    lost = sum(abs(stored[t] - stats.acked.get(t, 0)) + abs(served[t] - stored[t]) for t in tables)
+    lat = sorted(stats.latencies)
+
+    def pct(q: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
+
+    result = {
+        "tables": args.tables,
+        "game": args.game,
+        "hands_per_table": args.hands,
+        "think_s": args.think,
+        "tables_finished": stats.finished,
+        "actions": len(lat),
+        "wall_s": round(wall, 2),
+        "actions_per_s": round(len(lat) / wall, 1),
+        "latency_ms": {
+            "p50": round(pct(0.50), 2),
+            "p90": round(pct(0.90), 2),
+            "p99": round(pct(0.99), 2),
+            "max": round(1000 * lat[-1], 2) if lat else None,
+            "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        },
+        "refused_stale": stats.refused,
+        "errors": len(stats.errors),
+        "error_kinds": sorted(set(stats.errors))[:5],
+        "lost_actions": lost,
+        "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 3) if server_cpu and lat else None,
+        "client_cpu_ms_per_action": round(1000 * client_cpu / len(lat), 3) if lat else None,
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(
+        f"server load: {args.tables} tables × 4 WebSocket clients, {args.game}, {args.hands} hand(s), think {args.think} s"
+    )
+    print(f"  finished tables   {stats.finished}/{args.tables} in {wall:.1f} s")
+    print(f"  actions           {len(lat)}  ({result['actions_per_s']} accepted actions/s)")
+    lm = result["latency_ms"]
+    print(
+        f"  send→view latency p50 {lm['p50']} ms  p90 {lm['p90']} ms  p99 {lm['p99']} ms  max {lm['max']} ms"
+    )
+    print(
+        f"  refused (stale)   {stats.refused}   errors {len(stats.errors)} {result['error_kinds']}   lost {lost}"
+    )
+    print(
+        f"  CPU per action    server {result['server_cpu_ms_per_action']} ms, "
+        f"bench clients {result['client_cpu_ms_per_action']} ms (includes table setup)"
+    )
+    print(f"  load average      {result['loadavg']} on {os.cpu_count()} CPUs (the clients share the machine)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""A reference game server for vncards: tables in a lobby, seats joined by link, bots in empty
+seats, turn timers, SQLite persistence and a browser table (install the ``server`` extra).
+
+The engine is the only authority: each client message becomes one ``apply`` on the table's
+game, each seat is sent only its own ``view(seat)`` and spectators ``public_view()``. Run it
+with ``vncards serve`` or embed it::
+
+    import uvicorn
+    from vncards.server import ServerConfig, create_app
+
+    uvicorn.run(create_app(ServerConfig(db="tables.sqlite")), host="127.0.0.1", port=8000)
+
+See ``docs/server.md`` for the protocol and how to build your own server on vncards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .app import GameServer, ServerConfig, create_app
+from .session import ActionRefused, TableSession
+from .store import TableStore
+
+__all__ = [
+    "create_app",
+    "ServerConfig",
+    "GameServer",
+    "TableSession",
+    "TableStore",
+    "ActionRefused",
+    "serve",
+    "load_key",
+]
+
+
+def load_key(path: str | Path) -> bytes:
+    """The server's snapshot-signing key from ``path``, made (32 random bytes, mode 0600) if
+    the file does not exist yet."""
+    import os
+    import secrets
+
+    p = Path(path)
+    if not p.exists():
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(secrets.token_bytes(32))
+    key = p.read_bytes()
+    if len(key) < 16:
+        raise ValueError(f"{p}: a snapshot key needs at least 16 bytes")
+    return key
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "tables.sqlite",
+    *,
+    bot_delay: float = 0.6,
+    turn_seconds: float | None = None,
+    sign: bool = True,
+    log_level: str = "info",
+) -> None:
+    """Run the server until interrupted (what ``vncards serve`` does). Snapshots are signed
+    with a key kept next to the database (``tables.sqlite.key``) unless ``sign`` is false or
+    the database is ``":memory:"``."""
+    import uvicorn
+
+    key = load_key(db + ".key") if sign and db != ":memory:" else None
+    config = ServerConfig(db=db, key=key, bot_delay=bot_delay, turn_seconds=turn_seconds)
+    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536)

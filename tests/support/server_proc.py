@@ -1,0 +1,80 @@
+"""Start ``vncards serve`` in a subprocess on a free 127.0.0.1 port, for the browser and
+fault tests; every process is killed at the end of its ``with`` block."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """One ``vncards serve`` process."""
+
+    def __init__(self, db: Path, port: int, *extra: str) -> None:
+        self.db, self.port, self.extra = db, port, extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "vncards", "serve", "--host", "127.0.0.1"]
+        cmd += ["--port", str(self.port), "--db", str(self.db), *self.extra]
+        log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.db.with_suffix('.log').read_text()[-2000:]}")
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(self.url + "/api/tables", timeout=1).read()
+                return
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL, no goodbye."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        req = urllib.request.Request(
+            self.url + path, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+
+@contextlib.contextmanager
+def running_server(db: Path, *extra: str) -> Iterator[Server]:
+    server = Server(db, free_port(), *extra)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()

@@ -1,0 +1,151 @@
+"""A real browser at the table: ``vncards serve`` on 127.0.0.1 and Debian's Chromium driven
+headless through Selenium play one whole hand of each game from the page against bots, and
+save a screenshot of each finished table under ``test-output/``."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from support.server_proc import Server, running_server  # noqa: E402
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
+GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
+    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with running_server(tmp_path_factory.mktemp("browser") / "tables.sqlite", "--bot-delay", "0") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1400",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _seq(driver: Any) -> str:
+    return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-seq") or "")
+
+
+def _wait(driver: Any, cond: Any, timeout: float = 15.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            got = cond()
+        except (StaleElementReferenceException, WebDriverException):
+            got = None
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("the page did not get there in time")
+
+
+def _buttons(driver: Any) -> list[Any]:
+    return driver.find_elements(By.CSS_SELECTOR, "#actions button.act")
+
+
+def _my_move(driver: Any, game: str) -> bool:
+    """One move made the way a player makes it: cards clicked in the hand where the game
+    plays cards, rows filled by the solver's suggestion in Mậu Binh, buttons otherwise.
+    False if the page had no move to offer after all (a frame redrew it)."""
+    buttons = _buttons(driver)
+    types = [b.get_attribute("data-type") for b in buttons]
+    if not buttons:
+        return False
+    if game == "maubinh":
+        if "confirm" in types:
+            buttons[types.index("confirm")].click()
+            return True
+        driver.find_element(By.ID, "suggest").click()
+        rows = driver.find_elements(By.CSS_SELECTOR, ".rows .row .card")
+        assert len(rows) == 13, "the suggestion fills the three rows"
+        driver.find_element(By.ID, "arrange").click()
+        return True
+    if "play" in types:
+        # Select the cards of the first legal play in the hand, then play the selection.
+        cards = buttons[types.index("play")].find_elements(By.CSS_SELECTOR, ".card")
+        texts = [c.get_attribute("data-card") for c in cards]
+        driver.find_element(By.ID, "clear-selection").click()
+        for text in texts:
+            driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{text}"]').click()
+        driver.find_element(By.ID, "play-selected").click()
+        return True
+    if "discard" in types:
+        card = (
+            buttons[types.index("discard")].find_element(By.CSS_SELECTOR, ".piece").get_attribute("data-card")
+        )
+        pieces = driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')
+        if not pieces:
+            return False
+        pieces[0].click()
+        return True
+    preferred = [t for t in ("win", "claim", "decline_sam", "pass") if t in types]
+    buttons[types.index(preferred[0]) if preferred else 0].click()
+    return True
+
+
+def _play_hand(driver: Any, server: Server, game: str) -> None:
+    table = server.post("/api/tables", {"game": game, "seats": [None, "greedy", "greedy", "greedy"]})
+    driver.get(f"{server.url}/t/{table['id']}?seat=0")
+    _wait(driver, lambda: _seq(driver) != "")
+    for _ in range(400):
+        if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
+            break
+        if not _buttons(driver):
+            time.sleep(0.05)
+            continue
+        before = _seq(driver)
+        try:
+            if not _my_move(driver, game):
+                continue
+        except StaleElementReferenceException:
+            continue  # a bot's move redrew the page under the click: look again
+        assert not driver.find_element(By.ID, "err").text, driver.find_element(By.ID, "err").text
+        _wait(driver, lambda before=before: _seq(driver) != before)
+    else:
+        raise AssertionError(f"{game}: the hand did not end")
+    settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
+    assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
+    assert driver.find_element(By.ID, "next-hand").is_displayed()
+    OUTPUT.mkdir(exist_ok=True)
+    driver.save_screenshot(str(OUTPUT / f"table-{game}.png"))
+    stored = server.get("/api/tables")
+    row = next(t for t in stored if t["id"] == table["id"])
+    assert row["is_over"] and sum(row["totals"]) == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_hand_from_the_page(browser: Any, server: Server, game: str) -> None:
+    _play_hand(browser, server, game)
