@@ -118,16 +118,43 @@ def test_same_construction_keywords(name: str) -> None:
     assert a.to_json() == b.to_json() == c.to_json()
 
 
+def _other_values(option: dict[str, Any]) -> list[Any]:
+    """The values of a schema option other than its default (for an int: one either side)."""
+    if option["values"] is None:
+        return [option["default"] + 1, option["default"] - 1]
+    return [v for v in option["values"] if v != option["default"]]
+
+
 @pytest.mark.parametrize("name", VARIANTS)
 def test_rules_dict_overrides_the_preset(name: str) -> None:
-    option = games.rules_schema(name)[0]
-    other = next(v for v in (option["values"] or [option["default"] + 1]) if v != option["default"])
-    try:
-        game = games.new_game(name, rules={option["name"]: other}, seed=1)
-    except RulesError:
-        pytest.skip("that single override is inconsistent on its own")
-    assert getattr(game.rules, option["name"]) == other
-    assert game.rules.replace(**{option["name"]: option["default"]}) == games.spec(name).rules()
+    """Every option can be moved off the preset by a dict of overrides: on its own, or, where
+    that single override is inconsistent (a RulesError naming it), together with one other
+    option. Putting the defaults back gives the preset again."""
+    schema = games.rules_schema(name)
+    preset = games.spec(name).rules()
+    for option in schema:
+        key = option["name"]
+        accepted = None
+        for other in _other_values(option):
+            candidates = [{key: other}] + [
+                {key: other, o["name"]: v} for o in schema if o["name"] != key for v in _other_values(o)
+            ]
+            for overrides in candidates:
+                try:
+                    game = games.new_game(name, rules=overrides, seed=1)
+                except RulesError as e:
+                    if len(overrides) == 1:
+                        assert key in str(e)
+                    continue
+                accepted = overrides
+                break
+            if accepted is not None:
+                break
+        assert accepted is not None, f"{name}: no consistent value of {key} off the preset"
+        for k, v in accepted.items():
+            assert getattr(game.rules, k) == v
+        defaults = {o["name"]: o["default"] for o in schema if o["name"] in accepted}
+        assert game.rules.replace(**defaults) == preset
 
 
 def test_options_keyword_is_a_deprecated_alias() -> None:

@@ -15,7 +15,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -141,6 +141,25 @@ def _cards(mask: int) -> tuple[Card, ...]:
     return tuple(cards[-twos:] + cards[:-twos]) if twos else tuple(cards)
 
 
+def _checked_hand_masks(parts: Sequence[Any], to_mask: Callable[[Any, str], int]) -> tuple[int, int, int]:
+    """The card masks of ``(back, middle, front)``, each read by ``to_mask(part, name)`` and
+    checked for its size (5, 5, 3) before the next is read, then for a card in two hands
+    (``IllegalMoveError("invalid_arrangement")``). The one check behind :class:`Arrangement`
+    and a table's ``arrange`` action."""
+    masks = []
+    for part, name, size in zip(parts, ("back", "middle", "front"), (5, 5, 3), strict=True):
+        mask = to_mask(part, name)
+        if mask.bit_count() != size:
+            raise IllegalMoveError(
+                "invalid_arrangement", f"the {name} needs {size} cards, not {mask.bit_count()}"
+            )
+        masks.append(mask)
+    back, middle, front = masks
+    if back & middle or back & front or middle & front:
+        raise IllegalMoveError("invalid_arrangement", "a card is in two hands")
+    return back, middle, front
+
+
 @dataclass(frozen=True)
 class Arrangement:
     """Three hands: ``back`` (5 cards), ``middle`` (5 cards), ``front`` (3 cards).
@@ -165,18 +184,12 @@ class Arrangement:
     value: float | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        masks = []
-        for name, size in (("back", 5), ("middle", 5), ("front", 3)):
-            mask = _core.cards_to_mask(getattr(self, name))
-            if mask.bit_count() != size:
-                raise IllegalMoveError(
-                    "invalid_arrangement", f"the {name} needs {size} cards, not {mask.bit_count()}"
-                )
-            masks.append(mask)
+        masks = _checked_hand_masks(
+            (self.back, self.middle, self.front), lambda part, _name: _core.cards_to_mask(part)
+        )
+        for name, mask in zip(("back", "middle", "front"), masks, strict=True):
             object.__setattr__(self, name, _cards(mask))
-        if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
-            raise IllegalMoveError("invalid_arrangement", "a card is in two hands")
-        object.__setattr__(self, "_masks", tuple(masks))
+        object.__setattr__(self, "_masks", masks)
 
     @classmethod
     def parse(cls, text: str) -> Arrangement:

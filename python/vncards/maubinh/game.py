@@ -28,7 +28,7 @@ from ..errors import IllegalMoveError
 from ..inputs import LATER, SEAT, ActionSpec, check_text, parse_cards, plain_dict
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
-from .core import Arrangement, _cards, best_arrangement, is_fouled
+from .core import Arrangement, _cards, _checked_hand_masks, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
 
 __all__ = ["Game"]
@@ -355,15 +355,4 @@ def _arrangement_masks(arrangement: Any) -> tuple[int, int, int]:
         parts = list(arrangement)
         if len(parts) != 3:
             raise IllegalMoveError("invalid_arrangement", "an arrangement is (back, middle, front)")
-    masks = []
-    for part, name, size in zip(parts, _POSITIONS, (5, 5, 3), strict=True):
-        mask = parse_cards(part, name)
-        if mask.bit_count() != size:
-            raise IllegalMoveError(
-                "invalid_arrangement", f"the {name} needs {size} cards, not {mask.bit_count()}"
-            )
-        masks.append(mask)
-    back, middle, front = masks
-    if back & middle or back & front or middle & front:
-        raise IllegalMoveError("invalid_arrangement", "a card is in two hands")
-    return back, middle, front
+    return _checked_hand_masks(parts, parse_cards)
