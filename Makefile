@@ -46,8 +46,8 @@ lint: ## rustfmt, clippy, ruff, mypy --strict and stubtest
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
-	$(PYTHON) -m ruff check python tests benches scripts
-	$(PYTHON) -m ruff format --check python tests benches scripts
+	$(PYTHON) -m ruff check python tests benches scripts examples
+	$(PYTHON) -m ruff format --check python tests benches scripts examples
 	$(PYTHON) -m mypy --strict python/vncards
 	$(PYTHON) -m mypy.stubtest vncards._core --allowlist stubtest-allowlist.txt
 

@@ -4,6 +4,7 @@
 //! `cargo test` and `cargo bench` run without Python.
 
 pub mod cards;
+pub mod encode;
 pub mod error;
 pub mod maubinh;
 pub mod rng;

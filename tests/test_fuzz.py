@@ -251,6 +251,15 @@ CORE: dict[str, Callable[[D], Any]] = {
     "RolloutSetup": _setup,
     "PlayList": _play_list,
     "cards_to_mask": lambda d: _core.cards_to_mask(d(card_args())),
+    "encode_card_rows": lambda d: _core.encode_card_rows(
+        d(
+            st.lists(
+                st.one_of(card_args(), tusac_args(), ints, st.lists(st.lists(card_args())), st.none()),
+                max_size=4,
+            )
+        ),
+        d(st.sampled_from(["52", "tusac", "french", "28", "uno", ""])),
+    ),
     "mask_to_cards": lambda d: _core.mask_to_cards(d(masks())),
     "mask_to_text": lambda d: _core.mask_to_text(d(masks()), d(st.booleans())),
     "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),

@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 
 mod cards;
+mod encode;
 mod errors;
 mod guard;
 mod maubinh;
@@ -31,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     samloc::register(m)?;
     tusac::register(m)?;
     maubinh::register(m)?;
+    encode::register(m)?;
     rollout::register(m)?;
     Ok(())
 }

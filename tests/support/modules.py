@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pkgutil
 
 import vncards
+
+# Integrations whose framework is an optional extra: walked only where it is installed.
+OPTIONAL = {"vncards.integrations.pettingzoo": "pettingzoo", "vncards.integrations.openspiel": "pyspiel"}
 
 
 def module_names() -> list[str]:
@@ -13,4 +17,4 @@ def module_names() -> list[str]:
     for info in pkgutil.walk_packages(vncards.__path__, "vncards."):
         if info.name.split(".")[-1] != "__main__":
             names.add(info.name)
-    return sorted(names)
+    return sorted(n for n in names if n not in OPTIONAL or importlib.util.find_spec(OPTIONAL[n]))

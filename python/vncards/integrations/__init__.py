@@ -1,0 +1,10 @@
+"""Learning environments for the five games.
+
+- :mod:`vncards.integrations.encoding`: observation vectors and per-action card features
+  (numpy, built in Rust), the same for every framework.
+- :mod:`vncards.integrations.pettingzoo`: PettingZoo ``AECEnv`` per variant (extra
+  ``pettingzoo``).
+- :mod:`vncards.integrations.openspiel`: OpenSpiel Python games (extra ``openspiel``).
+
+The framework modules import their framework lazily: ``import vncards`` pulls neither.
+"""

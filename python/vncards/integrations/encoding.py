@@ -1,0 +1,150 @@
+"""Observation vectors and per-action card features for learning agents.
+
+Everything here is built from what :meth:`~vncards.surface.GameSurface.view` shows one seat
+(never another seat's hidden card), with the card rows made in Rust
+(``_core.encode_card_rows``): no per-card Python loop.
+
+**Observation** (float32, values in ``[0, 1]``), seat-relative (the observing seat first, the
+others in turn order after it), for ``P`` seats:
+
+- Tiến Lên / Sâm Lốc (52-card rows): own hand, the cards on the table, the card the next
+  play must include, then the cards each seat has played (``P`` rows); then per seat its card
+  count / 13, passed, out, to act, owns the table; then Sâm Lốc's phase flag.
+- Mậu Binh: own hand, own arrangement (back, middle, front rows); per seat arranged,
+  confirmed, to act; own arrangement fouled.
+- Tứ Sắc (28-kind rows of counts / 4): own hand, the dead pile, the offered card, then the
+  cards each seat has exposed (``P`` rows); per seat its card count / 28, to act, offered by;
+  the stock / 100; the phase (discard or claim).
+
+**Action features** (uint8, one row per legal action in ``legal_actions(seat)`` order): the
+cards the action puts down: ``(n, 52)`` for Tiến Lên and Sâm Lốc (a pass is a zero row),
+``(n, 28)`` counts for Tứ Sắc, ``(n, 3, 52)`` (back, middle, front) for Mậu Binh's ranked
+arrangements.
+
+>>> from vncards import games
+>>> game = games.new_game("tienlen", seed=7)
+>>> seat = game.pending_seats[0]
+>>> obs = observation(game.view(seat), 4)
+>>> obs.dtype, obs.shape == (observation_size("tienlen", 4),)
+(dtype('float32'), True)
+>>> int(obs[:52].sum())
+13
+>>> feats = action_cards("tienlen", game.legal_actions(seat))
+>>> feats.shape[1], int(feats[0].sum())
+(52, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+
+__all__ = ["DECKS", "observation", "observation_size", "action_cards", "card_rows"]
+
+#: The deck of each game: ``"52"`` (French, Card.index) or ``"tusac"`` (28 kinds, 4 copies).
+DECKS = {"tienlen": "52", "tienlen-north": "52", "samloc": "52", "maubinh": "52", "tusac": "tusac"}
+
+_WIDTH = {"52": 52, "tusac": 28}
+# Scale of a Tứ Sắc count row (4 copies) and of the scalar counts.
+_TUSAC_COPIES = 4.0
+_TUSAC_HAND = 28.0
+_TUSAC_STOCK = 100.0
+
+
+def card_rows(groups: Sequence[Any], deck: str = "52") -> npt.NDArray[np.uint8]:
+    """``_core.encode_card_rows``: one uint8 count row per group of card texts."""
+    return _core.encode_card_rows(groups, deck)
+
+
+def _order(seat: int, players: int) -> list[int]:
+    """Seats from ``seat`` on, in turn order."""
+    return [(seat + i) % players for i in range(players)]
+
+
+def _flags(seats: Any, order: list[int]) -> list[float]:
+    chosen = set(seats or ())
+    return [1.0 if s in chosen else 0.0 for s in order]
+
+
+def _shedding(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    table = view["table"]
+    rows = card_rows(
+        [view["hand"], None if table is None else table["cards"], view["must_include"]]
+        + [view["played"][s] for s in order]
+    )
+    counts = view["hand_counts"]
+    to_act = view["pending_seats"]
+    scalars = (
+        [counts[s] / 13.0 for s in order]
+        + _flags(view["passed"], order)
+        + _flags(view["out"], order)
+        + _flags(to_act, order)
+        + _flags([] if table is None else [table["seat"]], order)
+        + ([1.0 if view.get("phase") == "play" else 0.0] if view["game"] == "samloc" else [])
+    )
+    return np.concatenate([rows.ravel().astype(np.float32), np.asarray(scalars, np.float32)])
+
+
+def _maubinh(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    arrangement = view["arrangement"] or [None, None, None]
+    rows = card_rows([view["hand"], *arrangement])
+    scalars = (
+        [1.0 if view["arranged"][s] else 0.0 for s in order]
+        + [1.0 if view["confirmed"][s] else 0.0 for s in order]
+        + _flags(view["pending_seats"], order)
+        + [1.0 if view["fouled"] else 0.0]
+    )
+    return np.concatenate([rows.ravel().astype(np.float32), np.asarray(scalars, np.float32)])
+
+
+def _tusac(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    offer = view["offer"]
+    exposed = [[m["cards"] for m in view["exposed"][s]] for s in order]  # one row per seat
+    rows = card_rows(
+        [view["hand"], view["dead"], None if offer is None else offer["card"], *exposed], "tusac"
+    )
+    counts = view["hand_counts"]
+    scalars = (
+        [counts[s] / _TUSAC_HAND for s in order]
+        + _flags(view["pending_seats"], order)
+        + _flags([] if offer is None else [offer["seat"]], order)
+        + [min(view["stock"] / _TUSAC_STOCK, 1.0), 1.0 if view["phase"] == "claim" else 0.0]
+    )
+    return np.concatenate([rows.ravel().astype(np.float32) / _TUSAC_COPIES, np.asarray(scalars, np.float32)])
+
+
+_OBSERVERS = {"52": _shedding, "maubinh": _maubinh, "tusac": _tusac}
+
+
+def observation(view: Mapping[str, Any], players: int) -> npt.NDArray[np.float32]:
+    """The float32 observation vector of ``view`` (one seat's :meth:`view`), ``players`` seats."""
+    name = str(view["game"])
+    order = _order(int(view["seat"]), players)
+    encode = _OBSERVERS.get(name, _shedding)
+    return encode(view, order)
+
+
+def observation_size(game: str, players: int) -> int:
+    """The length of :func:`observation` for ``game`` (a variant name) with ``players`` seats."""
+    if game == "maubinh":
+        return 4 * 52 + 3 * players + 1
+    if game == "tusac":
+        return (3 + players) * 28 + 3 * players + 2
+    return (3 + players) * 52 + 5 * players + (1 if game == "samloc" else 0)
+
+
+def _action_groups(actions: Sequence[Mapping[str, Any]]) -> list[Any]:
+    return [a.get("cards", a.get("card")) for a in actions]
+
+
+def action_cards(game: str, actions: Sequence[Mapping[str, Any]]) -> npt.NDArray[np.uint8]:
+    """Per-action card features of ``actions`` (a seat's legal-action list) for ``game``."""
+    if game == "maubinh":
+        groups = [g for a in actions for g in (a.get("back"), a.get("middle"), a.get("front"))]
+        return card_rows(groups).reshape(len(actions), 3, 52)
+    return card_rows(_action_groups(actions), DECKS[game])

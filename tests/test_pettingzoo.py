@@ -1,0 +1,137 @@
+"""PettingZoo environments: the API checks of PettingZoo itself, seeding, truncation,
+instant wins at the deal and the action-count bound."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from vncards.integrations.pettingzoo import VARIANTS, VncardsEnv, tienlen_v0
+from vncards.integrations.spaces import ACTION_BOUND, legal_list
+
+NAMES = list(VARIANTS)
+# api_test's advice for plain Box observations; the dict with an action mask is intended.
+pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+SLOW = os.environ.get("VNCARDS_PROFILE") == "slow"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_api_test(name: str) -> None:
+    api_test(VARIANTS[name].env(), num_cycles=300, verbose_progress=False)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_seed_test(name: str) -> None:
+    seed_test(VARIANTS[name].env, num_cycles=100)
+
+
+def _play(env: VncardsEnv | object, rnd: random.Random) -> int:
+    steps = 0
+    for _agent in env.agent_iter(10_000):  # type: ignore[attr-defined]
+        obs, _r, terminated, truncated, _i = env.last()  # type: ignore[attr-defined]
+        if terminated or truncated:
+            action = None
+        else:
+            action = rnd.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            steps += 1
+        env.step(action)  # type: ignore[attr-defined]
+    return steps
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_max_cycles_truncates_every_agent(name: str) -> None:
+    env = VARIANTS[name].raw_env(max_cycles=3)
+    env.reset(seed=1)
+    if env.game.is_over:
+        env.reset(seed=2)
+    steps = _play(env, random.Random(0))
+    assert steps <= 3 and env.agents == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_full_hands_pay_the_settlement(name: str) -> None:
+    rnd = random.Random(4)
+    env = VARIANTS[name].raw_env()
+    for seed in range(3):
+        env.reset(seed=seed)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter(10_000):
+            obs, reward, terminated, truncated, _ = env.last()
+            totals[agent] += reward
+            mask = obs["action_mask"]
+            assert mask.shape == (ACTION_BOUND[env.name],)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            assert mask.sum() == len(env.legal_actions(agent)) > 0
+            assert env.action_features(agent).shape[0] == mask.sum()
+            env.step(rnd.choice(np.flatnonzero(mask).tolist()))
+        settlement = env.game.settlement
+        assert settlement is not None and sum(settlement) == 0
+        assert [totals[a] for a in env.possible_agents] == [float(u) for u in settlement]
+
+
+def test_instant_win_at_the_deal_is_a_terminal_first_step() -> None:
+    env = tienlen_v0.raw_env()
+    for seed in range(2000):
+        env.reset(seed=seed)
+        if env.game.is_over:
+            break
+    else:
+        pytest.fail("no instant win in 2000 deals")
+    assert all(env.terminations.values()) and all(env.infos[a]["instant_win"] for a in env.agents)
+    rewards = [env._cumulative_rewards[a] for a in env.possible_agents]
+    assert sum(rewards) == 0 and any(rewards)
+    assert not env.observe(env.agent_selection)["action_mask"].any()
+    assert _play(env, random.Random(0)) == 0 and env.agents == []
+    api_test(tienlen_v0.env(), num_cycles=10, verbose_progress=False)
+
+
+def test_observation_key_is_configurable() -> None:
+    env = tienlen_v0.raw_env(observation_key="observations")
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)
+    assert set(obs) == {"observations", "action_mask"}
+    assert env.observation_space(env.agent_selection).contains(obs)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_action_bound_holds_over_random_states(name: str) -> None:
+    """len(legal actions) <= ACTION_BOUND over many random states (100k per game in the slow
+    profile)."""
+    from vncards import games
+
+    game_name = VARIANTS[name].game
+    target = 100_000 if SLOW else 600
+    rnd = random.Random(name)
+    states = 0
+    most = 0
+    seed = 0
+    while states < target:
+        seed += 1
+        game = games.new_game(game_name, players=rnd.choice([2, 3, 4]), seed=seed)
+        while not game.is_over and states < target:
+            seat = rnd.choice(game.pending_seats)
+            n = len(legal_list(game_name, game, seat))
+            most = max(most, n)
+            assert 0 < n <= ACTION_BOUND[game_name]
+            states += 1
+            game.apply(rnd.choice(game.legal_actions(seat)))
+    assert most > 1
+
+
+def test_example_random_vs_greedy_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    import runpy
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "random_vs_greedy.py"
+    module = runpy.run_path(str(path))
+    module["main"]("samloc_v0", 3)
+    assert "player_0 (random)" in capsys.readouterr().out
