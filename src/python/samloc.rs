@@ -5,7 +5,8 @@
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use super::shedding::{
-    hand_arg, hand_mask, mask_arg, table_arg, timing_loop, PlayList, PyCombo, PySheddingRules,
+    hand_arg, hand_mask, mask_arg, play_list, table_arg, timing_loop, PlayList, PyCombo,
+    PySheddingRules,
 };
 use crate::cards::CardSet;
 use crate::error::Error;
@@ -32,20 +33,9 @@ fn samloc_legal_plays(
     must_include: u64,
 ) -> PyResult<PlayList> {
     guard(|| {
-        let r = &rules.get().0;
-        let hand = hand_arg(hand, r)?;
-        let table = table_arg(table, r)?;
-        let mut out = Vec::new();
-        samloc::legal_plays_into_bao_mot(
-            hand,
-            table.as_ref(),
-            r,
-            mask_arg(must_include)?,
-            PlayFilter::All,
-            bao_mot,
-            &mut out,
-        );
-        Ok(PlayList(out))
+        play_list(hand, table, rules, must_include, |h, t, r, m, out| {
+            samloc::legal_plays_into_bao_mot(h, t, r, m, PlayFilter::All, bao_mot, out)
+        })
     })
 }
 

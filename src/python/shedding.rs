@@ -265,18 +265,28 @@ fn shedding_legal_plays(
     filter: &str,
 ) -> PyResult<PlayList> {
     guard(|| {
+        let filter = filter_arg(filter)?;
+        play_list(hand, table, rules, must_include, |h, t, r, m, out| {
+            shedding::legal_plays_into(h, t, r, m, filter, out)
+        })
+    })
+}
+
+/// The checked arguments of a `legal_plays` binding handed to a move generator (`fill`), whose
+/// plays come back as a lazy `PlayList`: one path for Tiến Lên's and Sâm Lốc's generators.
+pub(super) fn play_list(
+    hand: &Bound<'_, PyAny>,
+    table: Option<&Bound<'_, PyAny>>,
+    rules: &Bound<'_, PySheddingRules>,
+    must_include: u64,
+    fill: impl FnOnce(CardSet, Option<&Combo>, &Rules, CardSet, &mut Vec<Combo>),
+) -> PyResult<PlayList> {
+    guard(|| {
         let r = &rules.get().0;
         let hand = hand_arg(hand, r)?;
         let table = table_arg(table, r)?;
         let mut out = Vec::new();
-        shedding::legal_plays_into(
-            hand,
-            table.as_ref(),
-            r,
-            mask_arg(must_include)?,
-            filter_arg(filter)?,
-            &mut out,
-        );
+        fill(hand, table.as_ref(), r, mask_arg(must_include)?, &mut out);
         Ok(PlayList(out))
     })
 }
