@@ -50,14 +50,18 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _step(game: Any, rnd: random.Random) -> bool:
-    """One random legal action (or the next hand); False once the game is done."""
+def _step(game: Any, rnd: random.Random | None) -> bool:
+    """One random legal action (``rnd`` None: the game's ``auto_play``), or the next hand;
+    False once the game is done."""
     if game.is_over:
         if hasattr(game, "next_hand") and game.hand_number < HANDS:
             game.apply({"type": "next_hand"})
             return True
         return False
     seat = game.pending_seats[0]
+    if rnd is None:
+        game.auto_play(seat)
+        return True
     legal = game.legal_actions(seat)
     game.apply(legal[rnd.randrange(len(legal))])
     return True
@@ -78,8 +82,8 @@ def _fingerprint(game: TableGame) -> dict[str, str]:
     return out
 
 
-def _play(name: str, players: int, rules: dict[str, Any], seed: int) -> dict[str, Any]:
-    rnd = random.Random(seed)
+def _play(name: str, players: int, rules: dict[str, Any], seed: int, auto: bool = False) -> dict[str, Any]:
+    rnd = None if auto else random.Random(seed)
     game: Any = new_game(name, players=players, rules=rules, seed=seed)
     marks: dict[str, Any] = {}
     steps = 0
@@ -113,6 +117,10 @@ def observed() -> dict[str, Any]:
     for name, players, rules in CASES:
         for seed in SEEDS:
             out[f"{name}/{players}/{_dump(rules)}/{seed}"] = _play(name, players, rules, seed)
+    # auto_play ends hands the way good players do (wins, Sâm made, cóng, finishing on a 2).
+    for name, players, rules in CASES:
+        for seed in range(10, 13):
+            out[f"auto/{name}/{players}/{_dump(rules)}/{seed}"] = _play(name, players, rules, seed, auto=True)
     for seed in range(2):
         out[f"from_position/{seed}"] = _from_position(seed)
     # One whole snapshot text of each game, for a readable diff when something changes.
