@@ -150,5 +150,7 @@ def test_snapshots_events_and_actions_are_unchanged(part: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/test_log_golden.py --write")
-    GOLDEN.write_text(json.dumps(observed(), ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    GOLDEN.write_text(
+        json.dumps(observed(), ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     print(f"wrote {GOLDEN}")

@@ -64,6 +64,7 @@ from typing import Any, ClassVar, TypeVar
 from ._core import Rng
 from .errors import RulesError, SnapshotError, VncardsError
 from .inputs import ActionSpec, parse_action, parse_seat
+from .journal import Journal
 from .ledger import Ledger
 from .rules import RulesBase, rules_mismatch
 from .snapshot import (
@@ -145,7 +146,7 @@ def _make_atomic(cls: type, bases: bool = False) -> None:
             setattr(cls, name, property(_atomic(value.fget), fset, value.fdel, value.__doc__))
 
 
-class TableGame(GameSurface):
+class TableGame(GameSurface, Journal):
     """Base class of every game: see the module docstring for what a game adds."""
 
     GAME: ClassVar[str] = ""
@@ -164,8 +165,6 @@ class TableGame(GameSurface):
     _players: int
     _rules: Any
     _rng: Rng
-    _events: list[dict[str, Any]]
-    _actions: list[dict[str, Any]]
     _ledger: Ledger
     _origin: dict[str, Any] | None
     _lock: threading.RLock
@@ -186,7 +185,7 @@ class TableGame(GameSurface):
                 f"{self.GAME} takes {self.MIN_PLAYERS}–{self.MAX_PLAYERS} players, not {players}"
             )
         if rules is None:
-            rules = self.Rules()
+            rules = _DEFAULT_RULES.get(self.Rules) or _DEFAULT_RULES.setdefault(self.Rules, self.Rules())
         elif isinstance(rules, Mapping):
             rules = self.Rules().replace(**rules)
         if not isinstance(rules, self.Rules):
@@ -195,8 +194,7 @@ class TableGame(GameSurface):
         self._players = players
         self._rules = rules
         self._rng = rng
-        self._events = []
-        self._actions = []
+        self._init_journal()
         self._ledger = Ledger(players)
         self._origin = None
 
@@ -235,7 +233,7 @@ class TableGame(GameSurface):
     def events(self) -> list[dict[str, Any]]:
         """Everything that happened, in order, as JSON-safe dicts: the server's full log (it may
         hold what some seats may not see: forward :meth:`events_for` instead). A deep copy."""
-        return json_copy(self._events)  # type: ignore[no-any-return]
+        return self._logged(events=True)
 
     def events_for(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may know, in order: ``events`` with every field private to
@@ -248,19 +246,17 @@ class TableGame(GameSurface):
 
     def _redacted(self, seat: int | None) -> list[dict[str, Any]]:
         private = self.PRIVATE_FIELDS
-        out = []
-        for event in self._events:
-            e = json_copy(event)
+        out = self._logged(events=True)
+        for e in out:
             for name, owner in private.get(e["type"], {}).items():
                 if name in e and e.get(owner) != seat:
                     e[name] = _blank(e[name])
-            out.append(e)
         return out
 
     @property
     def actions(self) -> list[dict[str, Any]]:
         """The accepted actions, in order: with the seed, enough to replay the game (a copy)."""
-        return json_copy(self._actions)  # type: ignore[no-any-return]
+        return self._logged(events=False)
 
     @property
     def ledger(self) -> list[dict[str, Any]]:
@@ -290,12 +286,6 @@ class TableGame(GameSurface):
         a plain dict of parsed values, or IllegalMoveError / InvalidCardError (TypeError for
         objects no JSON decoder makes). Nothing about the game changes."""
         return parse_action(action, self.ACTIONS, self._players)
-
-    def _emit(self, kind: str, **fields: Any) -> None:
-        self._events.append({"type": kind, **fields})
-
-    def _log(self, action: dict[str, Any]) -> None:
-        self._actions.append(action)
 
     @classmethod
     def replay(
@@ -350,8 +340,8 @@ class TableGame(GameSurface):
             "setup": self._setup(),
             "rng": {"key": self._rng.key.hex(), "position": self._rng.position},
             "origin": json_copy(self._origin),
-            "events": json_copy(self._events),
-            "actions": json_copy(self._actions),
+            "events": self._logged(events=True),
+            "actions": self._logged(events=False),
             "ledger": self._ledger.entries,
             "state": json_copy(self._dump_state()),
         }
@@ -426,7 +416,7 @@ class TableGame(GameSurface):
         events = expect_list(o["events"], "origin.events")
         for i, e in enumerate(events):
             expect_str(expect_dict(e, f"origin.events[{i}]").get("type"), f"origin.events[{i}].type")
-        game._events = json_copy(events)
+        game._load_events(events)
         game._ledger = Ledger.from_entries(players, o["ledger"])
         state = expect_dict(o["state"], "state")
         try:
@@ -491,6 +481,10 @@ class TableGame(GameSurface):
                 path = first_difference(d[name], derived[name], name) or name
                 raise SnapshotError(f"{path}: does not match the replay of the actions")
         return game
+
+
+#: ``Rules()`` of each game, made once: rules are frozen, so tables share them.
+_DEFAULT_RULES: dict[type, Any] = {}
 
 
 def _digest(data: Any) -> str:
