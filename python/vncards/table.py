@@ -14,6 +14,10 @@ implements:
 - ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
   generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
+and declares how its logged actions and events are stored, ``ACTION_LOG`` and ``EVENT_LOG``
+(:mod:`vncards.journal`): it logs with ``self._log(action)`` / ``self._emit(kind, **fields)``
+(values as those codecs take them, e.g. a card mask), and every read builds fresh dicts.
+
 Conventions for every game:
 
 - An illegal call raises :class:`~vncards.errors.IllegalMoveError` *before* anything changes.
