@@ -161,12 +161,18 @@ def WORD(words: Iterable[str]) -> Codec:
     return Codec(encode=index.__getitem__, render=vocabulary.__getitem__)
 
 
-class _Optional(Codec):
+class _Compound(Codec):
+    """A codec built on another (``inner``), of varying width."""
+
     __slots__ = ("inner",)
 
     def __init__(self, inner: Codec) -> None:
         super().__init__(width=None)
         self.inner = inner
+
+
+class _Optional(_Compound):
+    __slots__ = ()
 
     def put(self, ints: array[int], value: Any, log: Journal) -> None:
         if value is None:
@@ -188,16 +194,12 @@ def OPTIONAL(inner: Codec) -> Codec:
     return _Optional(inner)
 
 
-class _List(Codec):
-    __slots__ = ("item",)
-
-    def __init__(self, item: Codec) -> None:
-        super().__init__(width=None)
-        self.item = item
+class _List(_Compound):
+    __slots__ = ()
 
     def put(self, ints: array[int], value: Any, log: Journal) -> None:
         ints.append(len(value))
-        item = self.item
+        item = self.inner
         if item.scalar:
             ints.extend(map(item.encode, value))
         else:
@@ -207,7 +209,7 @@ class _List(Codec):
     def take(self, ints: Sequence[int], i: int, objects: list[Any]) -> tuple[Any, int]:
         n = ints[i]
         i += 1
-        item = self.item
+        item = self.inner
         if item.scalar:
             return list(map(item.render, ints[i : i + n])), i + n
         out = []
@@ -379,29 +381,27 @@ class Journal:
         """``_log`` of an action of type ``kind`` whose field values are given in the order
         of its ``ACTION_LOG`` entry (no dict to build: for the hot paths)."""
         ints = self._ACTION_INTS.get(kind)
-        if ints is None:
-            n = -1
+        if ints is not None and len(values) == ints[2] and not ints[3]:
+            self._ints.fromlist([ints[0], *values])
         else:
-            number, _, n, encoders = ints
-        if len(values) == n and not encoders:
-            self._ints.fromlist([number, *values])
-        else:
-            self._log_other(
-                {"type": kind, **dict(zip(self._SCHEMA.actions[kind].names, values, strict=True))}
-            )
+            self._values_other(kind, values, event=False)
 
     def _emit_values(self, kind: str, *values: Any) -> None:
         """``_emit`` of an event of type ``kind`` whose field values are given in the order of
         its ``EVENT_LOG`` entry."""
         ints = self._EVENT_INTS.get(kind)
-        if ints is None:
-            n = -1
+        if ints is not None and len(values) == ints[2] and not ints[3]:
+            self._ints.fromlist([ints[0], *values])
         else:
-            number, _, n, encoders = ints
-        if len(values) == n and not encoders:
-            self._ints.fromlist([number, *values])
+            self._values_other(kind, values, event=True)
+
+    def _values_other(self, kind: str, values: tuple[Any, ...], event: bool) -> None:
+        record = (self._SCHEMA.events if event else self._SCHEMA.actions)[kind]
+        fields = dict(zip(record.names, values, strict=True))
+        if event:
+            self._emit_other(kind, fields)
         else:
-            self._emit_other(kind, dict(zip(self._SCHEMA.events[kind].names, values, strict=True)))
+            self._log_other({"type": kind, **fields})
 
     def _log_other(self, action: Mapping[str, Any]) -> None:
         record = self._SCHEMA.actions.get(action["type"])
