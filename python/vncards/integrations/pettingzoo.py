@@ -103,7 +103,7 @@ class VncardsEnv(AECEnv):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: gym_spaces.Discrete(bound) for a in self.possible_agents}
+        self.action_spaces: dict[str, Any] = {a: gym_spaces.Discrete(bound) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: TableGame = games.new_game(game, players=players, rules=rules, seed=0)
         self._legal: list[dict[str, Any]] = []
