@@ -217,7 +217,9 @@ def _blocks(
             seat_positions = []
             for k in sorted(cards):
                 if used[k] == _TUSAC_COPIES:
-                    raise SnapshotError(f"hands[{s}]: the deck holds only {_TUSAC_COPIES} {_core.TuSacCard(k)}")
+                    raise SnapshotError(
+                        f"hands[{s}]: the deck holds only {_TUSAC_COPIES} {_core.TuSacCard(k)}"
+                    )
                 seat_positions.append(_TUSAC_COPIES * k + used[k])
                 used[k] += 1
             positions.append(seat_positions)
