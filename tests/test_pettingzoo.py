@@ -112,3 +112,30 @@ def test_example_random_vs_greedy_runs(capsys: pytest.CaptureFixture[str]) -> No
     assert "player_0 (random)" in out
     if importlib.util.find_spec("ray") is not None and importlib.util.find_spec("tree") is not None:
         assert "RLlib env: PettingZooEnv" in out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reset_from_given_hands(name: str) -> None:
+    from vncards import VncardsError, games
+
+    env = VARIANTS[name].raw_env(players=2)
+    game_name = VARIANTS[name].game
+    source = games.new_game(game_name, players=2, seed=3).to_dict()["state"]
+    if game_name == "tusac":
+        hand = " ".join([*source["hands"][0].split(), *(c for m in source["exposed"][0] for c in m["cards"])])
+    else:
+        hand = " ".join(str(c) for c in games.new_game(game_name, players=2, seed=3).hand(0))  # type: ignore[attr-defined]
+    for seed in range(3):
+        env.reset(seed=seed, options={"hands": [hand, None]})
+        state = env.game.to_dict()["state"]
+        if game_name == "tusac":
+            got = [*state["hands"][0].split(), *(c for m in state["exposed"][0] for c in m["cards"])]
+        else:
+            got = [str(c) for c in env.game.hand(0)]  # type: ignore[attr-defined]
+        assert sorted(got) == sorted(hand.split())
+        _play(env, random.Random(seed))
+        assert env.agents == []
+    with pytest.raises(VncardsError):
+        env.reset(seed=0, options={"hands": [hand, hand]})
+    with pytest.raises(VncardsError):
+        env.reset(seed=0, options={"hands": [hand]})
