@@ -3,7 +3,6 @@ instant wins at the deal (the action-count bound: test_action_bounds.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import numpy as np
@@ -110,7 +109,11 @@ def test_example_random_vs_greedy_runs(capsys: pytest.CaptureFixture[str]) -> No
     module["main"]("samloc_v0", 3)
     out = capsys.readouterr().out
     assert "player_0 (random)" in out
-    if importlib.util.find_spec("ray") is not None and importlib.util.find_spec("tree") is not None:
+    try:
+        import ray.rllib.env.wrappers.pettingzoo_env  # noqa: F401
+    except ImportError:
+        assert "RLlib not available" in out
+    else:
         assert "RLlib env: PettingZooEnv" in out
 
 
