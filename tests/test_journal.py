@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from vncards import _core, maubinh, tienlen
 from vncards.games import GAMES, new_game
 from vncards.journal import BOOL, CARDS, INDEX, INT, JSON, LIST, OPTIONAL, WORD, Codec, Journal, cards_text
+from vncards.snapshot import json_copy
 
 WORDS = ("single", "pair", "triple")
 
@@ -113,6 +114,7 @@ def test_every_codec_reads_back_what_a_list_of_dicts_holds(recs: list[Any]) -> N
             events.append({"type": kind, **want})
     assert t._logged(events=False) == actions
     assert t._logged(events=True) == events
+    assert t._event_count() == len(events)
     # The same JSON text, key order included.
     assert json.dumps(t._logged(events=True)) == json.dumps(events)
     assert json.dumps(t._logged(events=False)) == json.dumps(actions)
@@ -159,10 +161,64 @@ def test_a_mistaken_record_raises_and_logs_nothing(call: Any) -> None:
 
 def test_cards_text_is_mask_to_text() -> None:
     rnd = random.Random(5)
-    samples = [0, (1 << 52) - 1] + [1 << i for i in range(52)]
+    samples = [0, (1 << 52) - 1] + [s << (4 * r) for r in range(13) for s in range(16)]
     samples += [rnd.getrandbits(52) & rnd.getrandbits(52) & rnd.getrandbits(52) for _ in range(2000)]
-    for m in samples:
+    for m in samples + samples:  # the second time from the caches
         assert cards_text(m) == _core.mask_to_text(m)
+
+
+class Fixed(Journal):
+    """Records of fixed width through every kind of codec (read by generated renderers)."""
+
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "mix": {
+            "n": INT,
+            "word": WORD(WORDS),
+            "combo": INDEX(WORDS),
+            "cards": CARDS,
+            "flag": BOOL,
+            "label": Codec(render=str),
+            "extra": JSON,
+        },
+        "cards": {"cards": CARDS},
+        "empty": {},
+    }
+
+
+@given(
+    st.lists(st.tuples(ints64, st.sampled_from(WORDS), st.integers(0, 2), masks, st.booleans(), json_values))
+)
+def test_generated_renderers_read_what_was_logged(recs: list[Any]) -> None:
+    t = Fixed()
+    t._init_journal()
+    want = []
+    for n, word, kind, mask, flag, extra in recs:
+        t._emit("mix", n=n, word=word, combo=kind, cards=mask, flag=flag, label=n, extra=copy.deepcopy(extra))
+        t._emit("cards", cards=mask)
+        t._emit("empty")
+        text = _core.mask_to_text(mask)
+        want += [
+            {"type": "mix", "n": n, "word": word, "combo": WORDS[kind], "cards": text, "flag": flag}
+            | {"label": str(n), "extra": extra},
+            {"type": "cards", "cards": text},
+            {"type": "empty"},
+        ]
+    got = t._logged(events=True)
+    assert json.dumps(got) == json.dumps(want)
+    assert t._event_count() == len(want) and t._logged(events=False) == []
+    for e in got:  # fresh copies: editing one read leaves the log as it was
+        if isinstance(e.get("extra"), list | dict):
+            e["extra"].clear()
+    assert json.dumps(t._logged(events=True)) == json.dumps(want)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_event_count_is_the_number_of_events_every_seat_is_sent(name: str) -> None:
+    for seed in range(4):
+        g = _play_out(name, seed)
+        n = g._event_count()
+        assert n == len(g.events) == len(g.public_events())
+        assert all(len(g.events_for(s)) == n for s in range(g.players))
 
 
 def _play_out(name: str, seed: int, hands: int = 2) -> Any:
@@ -249,3 +305,38 @@ def test_tables_share_their_default_rules() -> None:
     ranked = new_game("tienlen-north", rules={"ending": "ranked", "scoring": "ranked"}).rules
     assert ranked.ending == "ranked" and new_game("tienlen-north").rules.ending == "first_out"
     assert new_game("tienlen-north").rules == tienlen.Rules.north()
+
+
+def _containers(value: Any) -> list[int]:
+    """The ids of every list and dict in ``value`` (tuples are looked into)."""
+    if isinstance(value, dict):
+        return [id(value), *(i for v in value.values() for i in _containers(v))]
+    inner = [i for v in value for i in _containers(v)] if isinstance(value, list | tuple) else []
+    return [id(value), *inner] if isinstance(value, list) else inner
+
+
+json_with_tuples = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(json_with_tuples)
+def test_json_copy_is_a_deep_copy_with_tuples_as_lists(value: Any) -> None:
+    got = json_copy(value)
+    assert json.dumps(got) == json.dumps(value)  # equal, key order included (tuples dump as lists)
+    assert not set(_containers(got)) & set(_containers(value))  # nothing shared
+    assert not isinstance(got, tuple) and not any(isinstance(x, tuple) for x in _walk(got))
+
+
+def _walk(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [v for x in value.values() for v in (x, *_walk(x))]
+    if isinstance(value, list | tuple):
+        return [v for x in value for v in (x, *_walk(x))]
+    return []

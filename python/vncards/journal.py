@@ -33,6 +33,7 @@ vocabulary, an int of 64 bits): anything else is a mistake in the game and raise
 
 from __future__ import annotations
 
+import functools
 import operator
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -73,16 +74,23 @@ def _apply(fn: Callable[[Any], Any], value: Any) -> Any:
 _call: Callable[[Callable[[Any], Any], Any], Any] = getattr(operator, "call", _apply)
 
 
-class _CardTexts(dict[int, str]):
-    """Texts of single-card masks; any other mask is written out by ``mask_to_text``."""
+def _same_rank_masks() -> Iterable[int]:
+    """Masks of one to four cards of one rank (single cards, pairs, triples, quads)."""
+    for rank in range(13):
+        for suits in range(1, 16):
+            yield suits << (4 * rank)
 
-    def __missing__(self, mask: int) -> str:
-        return mask_to_text(mask)
+
+# Texts of the commonest masks, read with one dict lookup; any other mask is written out by
+# ``mask_to_text`` behind a small bounded cache (a server reads the same game's masks again).
+_CARD_TEXTS: dict[int, str] = {m: mask_to_text(m) for m in _same_rank_masks()}
+_card_text_get = _CARD_TEXTS.get
+_other_text: Callable[[int], str] = functools.lru_cache(maxsize=4096)(mask_to_text)
 
 
-_CARD_TEXTS = _CardTexts({1 << i: mask_to_text(1 << i) for i in range(52)})
-#: ``mask_to_text(mask)``, looked up for a single card (most plays).
-cards_text: Callable[[int], str] = _CARD_TEXTS.__getitem__
+def cards_text(mask: int) -> str:
+    """``mask_to_text(mask)``, looked up for the commonest masks."""
+    return _card_text_get(mask) or _other_text(mask)
 
 
 class Codec:
@@ -113,6 +121,10 @@ class Codec:
     def take(self, ints: Sequence[int], i: int, objects: list[Any]) -> tuple[Any, int]:
         """The JSON value stored from ``ints[i]`` on, and the index after it."""
         return self.render(ints[i]), i + 1
+
+    def skip(self, ints: Sequence[int], i: int) -> int:
+        """The index after the value stored from ``ints[i]`` on."""
+        return i + 1
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Codec:
         return self  # immutable
@@ -188,6 +200,9 @@ class _Optional(_Compound):
             return None, i + 1
         return self.inner.take(ints, i, objects)
 
+    def skip(self, ints: Sequence[int], i: int) -> int:
+        return i + 1 if ints[i] == _NONE else self.inner.skip(ints, i)
+
 
 def OPTIONAL(inner: Codec) -> Codec:
     """None, or a value of ``inner``."""
@@ -217,6 +232,16 @@ class _List(_Compound):
             v, i = item.take(ints, i, objects)
             out.append(v)
         return out, i
+
+    def skip(self, ints: Sequence[int], i: int) -> int:
+        n = ints[i]
+        i += 1
+        width = self.inner.width
+        if width is not None:
+            return i + n * width
+        for _ in range(n):
+            i = self.inner.skip(ints, i)
+        return i
 
 
 def LIST(item: Codec) -> Codec:
@@ -277,11 +302,60 @@ class _Record:
             d[name], i = codec.take(ints, i, objects)
         return d, i
 
+    def skip(self, ints: Sequence[int], i: int) -> int:
+        """The index after the record's fields stored from ``ints[i]`` on."""
+        for codec in self.codecs:
+            i = codec.skip(ints, i)
+        return i
+
+    def renderer(self) -> Callable[[list[int], int, list[Any]], dict[str, Any]]:
+        """For a record of fixed width: a function of ``(ints, i, objects)`` that builds the
+        dict of the record whose number is ``ints[i]`` in one expression (made once per type:
+        reads render a record with one call, no call per field of an int)."""
+        assert self.width is not None
+        constants: dict[str, Any] = {"_text": _card_text_get, "_other_text": _other_text}
+        parts = [f"'type': {self.name!r}"]
+        k = 1
+        for j, (name, codec) in enumerate(zip(self.names, self.codecs, strict=True)):
+            value, render = f"ints[i + {k}]", codec.render
+            if not codec.scalar:
+                constants[f"c{j}"] = codec
+                expr = f"c{j}.take(ints, i + {k}, objects)[0]"
+            elif render is _INT:
+                expr = value
+            elif render is bool:
+                expr = f"({value} != 0)"
+            elif render is cards_text:
+                expr = f"(_text(v{j} := {value}) or _other_text(v{j}))"
+            elif isinstance(getattr(render, "__self__", None), tuple) and render.__name__ == "__getitem__":
+                constants[f"r{j}"] = render.__self__  # type: ignore[attr-defined]
+                expr = f"r{j}[{value}]"
+            else:
+                constants[f"r{j}"] = render
+                expr = f"r{j}({value})"
+            parts.append(f"{name!r}: {expr}")
+            k += 1 if codec.width is None else codec.width
+        source = f"def render(ints, i, objects):\n    return {{{', '.join(parts)}}}\n"
+        exec(compile(source, f"<journal record {self.name}>", "exec"), constants)
+        return constants["render"]  # type: ignore[no-any-return]
+
+
+def _read_object(ints: list[int], i: int, objects: list[Any]) -> Any:
+    return json_copy(objects[ints[i + 1]])
+
+
+def _skipped(ints: list[int], i: int, objects: list[Any]) -> Any:
+    raise AssertionError("a record of the other log is skipped, never read")
+
+
+# How one record number is read (see Schema._plan).
+_Step = tuple[Callable[..., Any], int]
+
 
 class Schema:
     """The listed action and event types of a game (``{type: {field: codec}}`` each)."""
 
-    __slots__ = ("actions", "events", "records")
+    __slots__ = ("actions", "events", "records", "plans")
 
     def __init__(
         self, actions: Mapping[str, Fields] | None = None, events: Mapping[str, Fields] | None = None
@@ -294,6 +368,26 @@ class Schema:
                 record = _Record(len(self.records), name, event, fields)
                 self.records.append(record)
                 table[name] = record
+        #: How :meth:`Journal._logged` reads each record number, for the actions and the events.
+        self.plans = (self._plan(event=False), self._plan(event=True))
+
+    def _plan(self, event: bool) -> tuple[_Step, ...]:
+        """``(read, step)`` by record number: ``step > 0``, a record of this log ``step`` ints
+        long that ``read(ints, i, objects)`` renders; ``step < 0``, one of the other log to
+        skip; ``0``, one of varying width, ``read`` gives ``(dict or None, next index)``."""
+        plan: list[_Step] = []
+        for number, record in enumerate(self.records):
+            if record is None:
+                mine = (number == _OBJECT_EVENT) == event
+                plan.append((_read_object, 2) if mine else (_skipped, -2))
+            elif record.width is not None:
+                step = 1 + record.width
+                plan.append((record.renderer(), step) if record.event == event else (_skipped, -step))
+            elif record.event == event:
+                plan.append((lambda ints, i, objects, r=record: r.take(ints, i + 1, objects), 0))
+            else:
+                plan.append((lambda ints, i, objects, r=record: (None, r.skip(ints, i + 1)), 0))
+        return tuple(plan)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Schema:
         return self  # immutable
@@ -444,8 +538,11 @@ class Journal:
             raise
 
     def _keep_record(self, number: int, value: dict[str, Any]) -> None:
-        self._ints.append(number)
-        self._ints.append(self._keep(value))
+        objects = self._objects
+        if objects is None:
+            objects = self._objects = []
+        self._ints.fromlist([number, len(objects)])
+        objects.append(value)
 
     def _load_events(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Append events given as JSON dicts (e.g. a position's history), kept as they are."""
@@ -454,29 +551,35 @@ class Journal:
 
     def _logged(self, events: bool) -> list[dict[str, Any]]:
         """The logged events (or actions), in order, as fresh JSON dicts."""
-        ints, objects, records = self._ints.tolist(), self._objects or [], self._SCHEMA.records
+        ints, objects, plan = self._ints.tolist(), self._objects, self._SCHEMA.plans[events]
         out: list[dict[str, Any]] = []
         append = out.append
         i, n = 0, len(ints)
         while i < n:
-            number = ints[i]
-            if number <= _OBJECT_EVENT:
-                if (number == _OBJECT_EVENT) == events:
-                    append(json_copy(objects[ints[i + 1]]))
-                i += 2
-                continue
-            record = records[number]
-            assert record is not None
-            if record.event != events and record.width is not None:
-                i += 1 + record.width
-            elif record.scalar:
-                j = i + 1 + len(record.names)
-                d = {"type": record.name}
-                d.update(zip(record.names, map(_call, record.renders, ints[i + 1 : j]), strict=True))
-                append(d)
-                i = j
+            read, step = plan[ints[i]]
+            if step > 0:
+                append(read(ints, i, objects))
+                i += step
+            elif step:
+                i -= step
             else:
-                d, i = record.take(ints, i + 1, objects)
-                if record.event == events:
+                d, i = read(ints, i, objects)
+                if d is not None:
                     append(d)
         return out
+
+    def _event_count(self) -> int:
+        """``len(self._logged(events=True))``, without building the dicts."""
+        ints, objects, plan = self._ints.tolist(), self._objects, self._SCHEMA.plans[True]
+        count, i, n = 0, 0, len(ints)
+        while i < n:
+            read, step = plan[ints[i]]
+            if step > 0:
+                count += 1
+                i += step
+            elif step:
+                i -= step
+            else:
+                d, i = read(ints, i, objects)
+                count += d is not None
+        return count

@@ -132,13 +132,24 @@ def verify(data: Any, key: bytes) -> dict[str, Any]:
     return body
 
 
+# Values json_copy returns as they are, tested inline (no call per number or string).
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+_all_atoms = _ATOMS.issuperset
+
+
 def json_copy(value: Any) -> Any:
     """A deep copy of JSON-shaped data (tuples become lists): what callers get is theirs."""
     t = type(value)
     if t is dict:
-        return {k: json_copy(v) for k, v in value.items()}
+        out = value.copy()
+        for k, v in value.items():
+            if type(v) not in _ATOMS:
+                out[k] = json_copy(v)
+        return out
     if t is list or t is tuple:
-        return [json_copy(v) for v in value]
+        if _all_atoms(map(type, value)):
+            return list(value)
+        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
     return value
 
 

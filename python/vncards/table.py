@@ -296,10 +296,14 @@ class TableGame(GameSurface, Journal):
     def _redacted(self, seat: int | None) -> list[dict[str, Any]]:
         private = self.PRIVATE_FIELDS
         out = self._logged(events=True)
-        for e in out:
-            for name, owner in private.get(e["type"], {}).items():
-                if name in e and e.get(owner) != seat:
-                    e[name] = _blank(e[name])
+        if private:
+            hidden = private.get
+            for e in out:
+                fields = hidden(e["type"])
+                if fields:
+                    for name, owner in fields.items():
+                        if name in e and e.get(owner) != seat:
+                            e[name] = _blank(e[name])
         return out
 
     @property
@@ -379,18 +383,23 @@ class TableGame(GameSurface, Journal):
     def to_dict(self) -> dict[str, Any]:
         """The full state as JSON-safe data (a deep copy). It holds every hidden card and the
         RNG key (every later deal of the session follows from it): never send it to a client."""
+        return self._to_dict(with_actions=True)
+
+    def _to_dict(self, with_actions: bool) -> dict[str, Any]:
+        """``to_dict()``; without the actions (``[]``) when ``with_actions`` is false (the
+        replay check of a snapshot compares everything else)."""
         return {
             "format": "vncards",
             "game": self.GAME,
             "version": self.SNAPSHOT_VERSION,
             "players": self._players,
             "rules": self._rules.to_dict(),
-            "rules_sha256": _digest(self._rules.to_dict()),
+            "rules_sha256": _rules_digest(self._rules),
             "setup": self._setup(),
             "rng": {"key": self._rng.key.hex(), "position": self._rng.position},
             "origin": json_copy(self._origin),
             "events": self._logged(events=True),
-            "actions": self._logged(events=False),
+            "actions": self._logged(events=False) if with_actions else [],
             "ledger": self._ledger.entries,
             "state": json_copy(self._dump_state()),
         }
@@ -488,7 +497,7 @@ class TableGame(GameSurface, Journal):
             return data
         upgraded = dict(data, version=cls.SNAPSHOT_VERSION, origin=None)
         upgraded["setup"] = {k: data["state"].get(k) for k in cls.SETUP}
-        upgraded["rules_sha256"] = _digest(cls._rules_from(data["rules"]).to_dict())
+        upgraded["rules_sha256"] = _rules_digest(cls._rules_from(data["rules"]))
         return upgraded
 
     @classmethod
@@ -505,7 +514,7 @@ class TableGame(GameSurface, Journal):
         rules = cls._rules_from(d["rules"])
         # The replay cannot tell options that have not mattered yet: a digest catches an edit
         # of the rules alone (a checksum, not a signature: sign against forgery).
-        expect(d["rules_sha256"] == _digest(rules.to_dict()), "rules_sha256: does not match the rules")
+        expect(d["rules_sha256"] == _rules_digest(rules), "rules_sha256: does not match the rules")
         setup = expect_dict(d["setup"], "setup", cls.SETUP)
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])
@@ -524,7 +533,7 @@ class TableGame(GameSurface, Journal):
                 game.apply(action)
             except (VncardsError, TypeError) as e:
                 raise SnapshotError(f"actions[{i}]: {e}") from None
-        derived = game.to_dict()
+        derived = game._to_dict(with_actions=False)
         for name in ("setup", "state", "events", "ledger", "rng", "origin"):
             if d[name] != derived[name]:
                 path = first_difference(d[name], derived[name], name) or name
@@ -538,6 +547,19 @@ _DEFAULT_RULES: dict[type, Any] = {}
 
 def _digest(data: Any) -> str:
     return hashlib.sha256(canonical_text(data).encode("ascii")).hexdigest()
+
+
+#: ``_digest(rules.to_dict())`` by rules (frozen, hashable), for the snapshots; a few at most.
+_RULES_DIGESTS: dict[Any, str] = {}
+
+
+def _rules_digest(rules: Any) -> str:
+    digest = _RULES_DIGESTS.get(rules)
+    if digest is None:
+        if len(_RULES_DIGESTS) >= 64:
+            _RULES_DIGESTS.clear()
+        digest = _RULES_DIGESTS[rules] = _digest(rules.to_dict())
+    return digest
 
 
 def _rng_key(value: Any) -> bytes:

@@ -476,7 +476,8 @@ class TableSession:
 
     def event_count(self, seat: int | None) -> int:
         """How many engine events ``seat`` has been sent in full."""
-        return len(self.game.public_events() if seat is None else self.game.events_for(seat))
+        count: int = self.game._event_count()  # redaction blanks fields: every seat sees every event
+        return count
 
     def summary(self) -> dict[str, Any]:
         """One line of the lobby."""

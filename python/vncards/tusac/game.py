@@ -52,7 +52,7 @@ from .. import _core
 from .._core import TuSacCard
 from ..errors import IllegalMoveError, RulesError
 from ..inputs import SEAT, ActionSpec, as_list, check_text, parse_choice, parse_seat, plain_dict
-from ..journal import BOOL, INDEX, INT, LIST, OPTIONAL, WORD, Codec
+from ..journal import BOOL, INDEX, INT, LIST, OPTIONAL, Codec
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
 from .core import Meld
@@ -76,11 +76,13 @@ _CLAIM_MELDS = (
     "claimed_quad",
 )
 _PHASES = ("discard", "claim", "over")
-# How the actions and events are logged (vncards.journal): a card by its kind (events are
-# given the kind, the logged action dicts its text). Claims, a third of the actions at most,
-# are kept as the dicts given.
-_CARD = WORD(CODES)
+# How the actions and events are logged (vncards.journal): a card by its kind, read as its
+# code. Claims, a third of the actions at most, are kept as the dicts given.
 _KIND = INDEX(CODES)
+
+
+#: ``_SEATS_FROM[players][seat]``: the seats in playing order from ``seat`` on.
+_SEATS_FROM = {n: tuple(tuple((s + d) % n for d in range(n)) for s in range(n)) for n in range(1, 9)}
 
 
 def _count(hand: int, k: int) -> int:
@@ -149,7 +151,7 @@ class Game(TableGame):
         "pass": ActionSpec(seat=SEAT),
     }
     ACTION_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
-        "discard": {"seat": INT, "card": _CARD},
+        "discard": {"seat": INT, "card": _KIND},
         "win": {"seat": INT},
         "pass": {"seat": INT},
     }
@@ -294,20 +296,24 @@ class Game(TableGame):
             return [self._to_discard]
         if self._phase != "claim":
             return []
+        assert self._offer is not None
+        # The seats with options that have not answered, by distance from the offer's seat.
+        options, responses = self._options, self._responses
+        by_distance = _SEATS_FROM[self._players][self._offer["seat"]]
+        waiting = [s for s in by_distance if s in options and s not in responses]
         if self._rules.claim_window == "every_seat":
             # Every seat but the discarder answers, always: which seats are still pending is
             # then a function of who has answered, never of the hands (an early close for
             # seats that cannot outrank the best claim would tell the table what they hold).
-            return sorted((s for s in self._options if s not in self._responses), key=self._distance)
+            return waiting
         best = self._best_response()
         out = []
-        for seat, (win, claims, _must) in self._options.items():
-            if seat in self._responses:
-                continue
+        for seat in waiting:
+            win, claims, _must = options[seat]
             potential = 3 if win is not None else max((_PRIORITY.get(m, 0) for m, _ in claims), default=-1)
             if best is None or self._key(seat, potential) > best[0]:
                 out.append(seat)
-        return sorted(out, key=self._distance)
+        return out
 
     def _resolve(self) -> None:
         assert self._offer is not None
@@ -341,7 +347,7 @@ class Game(TableGame):
         """The offer goes dead and the next seat turns up a card; False when the hand is drawn."""
         assert self._offer is not None
         self._dead.append(self._offer["card"])
-        self._emit("dead", card=self._offer["card"])
+        self._emit_values("dead", self._offer["card"])
         # For a discard the next seat turns up; for a turned-up card, the seat after the turner.
         turner = (self._offer["seat"] + 1) % self._players
         self._options = {}
@@ -352,7 +358,7 @@ class Game(TableGame):
             return False
         k = self._stock.pop()
         self._offer = {"card": k, "source": "stock", "seat": turner, "penalty": False}
-        self._emit("turn_up", seat=turner, card=k, stock=len(self._stock))
+        self._emit_values("turn_up", turner, k, len(self._stock))
         return True
 
     def _offer_dead(self) -> None:
@@ -534,13 +540,19 @@ class Game(TableGame):
         kind, seat = a["type"], a["seat"]
         if self._phase == "over":
             raise IllegalMoveError("game_over", "the hand is over")
-        logged = self._do_discard(seat, a) if kind == "discard" else self._do_response(seat, kind, a)
-        self._log(logged)
+        if kind == "discard":
+            self._log_values("discard", seat, self._do_discard(seat, a))
+        elif kind == "claim":
+            self._log(self._do_response(seat, kind, a))
+        else:
+            self._do_response(seat, kind, a)
+            self._log_values(kind, seat)  # a win or a pass: {"type": kind, "seat": seat}
 
-    def _do_discard(self, seat: int, action: Mapping[str, Any]) -> dict[str, Any]:
+    def _do_discard(self, seat: int, action: Mapping[str, Any]) -> int:
+        """Discard the card of ``action``; its kind."""
         if self._phase != "discard" or seat != self._to_discard:
             raise IllegalMoveError("not_your_turn", f"seat {seat} has nothing to discard now")
-        k = action["card"]
+        k: int = action["card"]
         hand = self._hands[seat]
         if not _count(hand, k):
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} holds no {CODES[k]}")
@@ -551,11 +563,11 @@ class Game(TableGame):
             raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
         penalty = self._rules.discard_rule == "penalize" and k not in rac
         self._hands[seat] = hand - (1 << (3 * k))
-        self._emit("discard", seat=seat, card=k, opening=self._opening)
+        self._emit_values("discard", seat, k, self._opening)
         self._opening = False
         self._to_discard = None
         self._open_offer({"card": k, "source": "discard", "seat": seat, "penalty": penalty})
-        return {"type": "discard", "seat": seat, "card": CODES[k]}
+        return k
 
     def _do_response(self, seat: int, kind: str, action: Mapping[str, Any]) -> dict[str, Any]:
         if kind == "win" and self._phase == "discard" and self._opening and seat == self._dealer:
