@@ -244,17 +244,25 @@ impl Iterator for CardIter {
 }
 impl ExactSizeIterator for CardIter {}
 
+impl CardSet {
+    /// The `Display` text, built straight into one `String` (no formatting machinery: it is
+    /// the text of every logged play and hand).
+    pub fn text(self) -> String {
+        let mut s = String::with_capacity(self.len() as usize * 6);
+        for c in self.iter() {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(RANK_TEXT[c.rank() as usize]);
+            s.push(SUIT_TEXT[c.suit() as usize]);
+        }
+        s
+    }
+}
+
 impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for c in self.iter() {
-            if !first {
-                f.write_str(" ")?;
-            }
-            first = false;
-            write!(f, "{c}")?;
-        }
-        Ok(())
+        f.write_str(&self.text())
     }
 }
 
@@ -486,5 +494,25 @@ mod tests {
         let order: Vec<String> = s.iter().map(|c| c.to_string()).collect();
         assert_eq!(order, ["3♠", "3♥", "5♦", "2♥"]);
         assert_eq!(s.to_string(), "3♠ 3♥ 5♦ 2♥");
+    }
+
+    #[test]
+    fn text_is_the_cards_joined_by_spaces() {
+        let mut m: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            m = m
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            for set in [
+                CardSet(m & FULL_DECK),
+                CardSet(m & (m >> 7) & FULL_DECK),
+                CardSet(m & m >> 3 & m >> 9 & FULL_DECK),
+            ] {
+                let joined: Vec<String> = set.iter().map(|c| c.to_string()).collect();
+                assert_eq!(set.text(), joined.join(" "));
+            }
+        }
+        assert_eq!(CardSet(0).text(), "");
+        assert_eq!(CardSet(FULL_DECK).text().split(' ').count(), 52);
     }
 }

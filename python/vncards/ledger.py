@@ -21,13 +21,14 @@ __all__ = ["Ledger"]
 
 
 class Ledger:
-    """Append-only list of ``{"from", "to", "units", "reason"}`` payments between seats."""
+    """Append-only list of ``{"from", "to", "units", "reason"}`` payments between seats (kept
+    as ``(from, to, units, reason)`` tuples: a third of the dicts' memory)."""
 
     __slots__ = ("_players", "_entries")
 
     def __init__(self, players: int) -> None:
         self._players = players
-        self._entries: list[dict[str, Any]] = []
+        self._entries: list[tuple[int, int, int, str]] = []
 
     def pay(self, payer: int, payee: int, units: int, reason: str) -> None:
         """Record that ``payer`` pays ``payee`` ``units`` (> 0) for ``reason``; 0 is skipped."""
@@ -36,19 +37,19 @@ class Ledger:
         if not (0 <= payer < self._players and 0 <= payee < self._players) or payer == payee:
             raise ValueError(f"bad payment seats {payer} -> {payee}")
         if units:
-            self._entries.append({"from": payer, "to": payee, "units": units, "reason": reason})
+            self._entries.append((payer, payee, units, reason))
 
     @property
     def entries(self) -> list[dict[str, Any]]:
         """A copy of the itemised payments, in the order they were recorded."""
-        return [dict(e) for e in self._entries]
+        return [{"from": a, "to": b, "units": u, "reason": r} for a, b, u, r in self._entries]
 
     def totals(self) -> list[int]:
         """Net units per seat (positive = won); sums to zero."""
         out = [0] * self._players
-        for e in self._entries:
-            out[e["from"]] -= e["units"]
-            out[e["to"]] += e["units"]
+        for payer, payee, units, _ in self._entries:
+            out[payer] -= units
+            out[payee] += units
         return out
 
     def __len__(self) -> int:

@@ -219,7 +219,7 @@ fn mask_to_text(mask: &Bound<'_, PyAny>, ascii: bool) -> PyResult<String> {
         Ok(if ascii {
             set.iter().map(|c| c.ascii()).collect::<Vec<_>>().join(" ")
         } else {
-            set.to_string()
+            set.text()
         })
     })
 }
