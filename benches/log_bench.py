@@ -1,6 +1,7 @@
 """CPU time of the logs' reads and writes, per game: ``apply`` (the replay of finished hands'
 actions on fresh tables, per action), ``events``, ``actions``, ``events_for(0)``, ``to_json``
-and ``from_json`` of one finished hand (per call). Figures are µs of CPU time
+and ``from_json`` of one finished hand (per call); and a server's state frame for a seat that
+has all but the last two events (Tiến Lên, with the ``server`` extra). Figures are µs of CPU time
 (``time.process_time``), the minimum over rounds.
 
     python benches/log_bench.py [--rounds 7]
@@ -25,7 +26,7 @@ from typing import Any
 
 GAMES = ("tienlen", "samloc", "tusac", "maubinh")
 READS = ("events", "actions", "events_for(0)", "to_json", "from_json")
-FIGURES = [f"{g} {f}" for g in GAMES for f in ("apply", *READS)]
+FIGURES = [f"{g} {f}" for g in GAMES for f in ("apply", *READS)] + ["tienlen server frame"]
 
 
 def _finished(cls: Any, seed: int) -> Any:
@@ -69,15 +70,25 @@ def _measures() -> dict[str, Callable[[], float]]:
         out[f"{name} events_for(0)"] = lambda g=game: _per_call(lambda: g.events_for(0), 100)
         out[f"{name} to_json"] = lambda g=game: _per_call(g.to_json, 100)
         out[f"{name} from_json"] = lambda c=cls, t=text: _per_call(lambda: c.from_json(t), 20)
+    try:
+        from vncards.server.session import TableSession
+    except ImportError:  # no server extra: no frame figure
+        return out
+    session = TableSession.create("bench", "tienlen")
+    session.game = _finished(CLASSES["tienlen"].load().Game, 1)
+    sent = len(session.game.events) - 2
+    out["tienlen server frame"] = lambda: _per_call(lambda: session.frame(0, sent, with_table=False), 100)
     return out
 
 
 def _worker() -> None:
-    """Answer figure names read from stdin with one measurement each (JSON)."""
+    """Answer figure names read from stdin with one measurement each (JSON; null for a figure
+    this install cannot take)."""
     measures = _measures()
     print("ready", flush=True)
     for line in sys.stdin:
-        print(json.dumps(measures[line.strip()]()), flush=True)
+        measure = measures.get(line.strip())
+        print(json.dumps(None if measure is None else measure()), flush=True)
 
 
 def _spawn(pythonpath: str | None) -> subprocess.Popen[str]:
@@ -95,11 +106,12 @@ def _spawn(pythonpath: str | None) -> subprocess.Popen[str]:
     return proc
 
 
-def _ask(proc: subprocess.Popen[str], name: str) -> float:
+def _ask(proc: subprocess.Popen[str], name: str) -> float | None:
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(name + "\n")
     proc.stdin.flush()
-    return float(json.loads(proc.stdout.readline()))
+    answer = json.loads(proc.stdout.readline())
+    return None if answer is None else float(answer)
 
 
 def main() -> None:
@@ -120,15 +132,16 @@ def main() -> None:
         for name in FIGURES:
             for side in order:
                 t = _ask(sides[side], name)
-                best[name][side] = min(t, best[name].get(side, t))
+                if t is not None:
+                    best[name][side] = min(t, best[name].get(side, t))
     print(f"µs of CPU time per call (per action for apply), min of {args.rounds} rounds")
     if args.against:
         print(f"{'':26}{'other':>10}{'this':>10}{'this/other':>12}")
-        for name in FIGURES:
+        for name in [n for n in FIGURES if len(best[n]) == 2]:
             this, other = best[name]["this"], best[name]["other"]
             print(f"{name:26}{other:10.2f}{this:10.2f}{this / other:12.3f}")
     else:
-        for name in FIGURES:
+        for name in [n for n in FIGURES if best[n]]:
             print(f"{name:26}{best[name]['this']:10.2f}")
     for proc in sides.values():
         assert proc.stdin is not None

@@ -115,6 +115,9 @@ def test_every_codec_reads_back_what_a_list_of_dicts_holds(recs: list[Any]) -> N
     assert t._logged(events=False) == actions
     assert t._logged(events=True) == events
     assert t._event_count() == len(events)
+    for start in range(len(recs) + 2):  # a reader from a position on builds only the rest
+        assert t._logged(events=True, start=start) == events[start:]
+        assert t._logged(events=False, start=start) == actions[start:]
     # The same JSON text, key order included.
     assert json.dumps(t._logged(events=True)) == json.dumps(events)
     assert json.dumps(t._logged(events=False)) == json.dumps(actions)
@@ -219,6 +222,9 @@ def test_event_count_is_the_number_of_events_every_seat_is_sent(name: str) -> No
         n = g._event_count()
         assert n == len(g.events) == len(g.public_events())
         assert all(len(g.events_for(s)) == n for s in range(g.players))
+        for start in (0, 1, n // 2, n - 1, n, n + 3):
+            assert g._redacted(None, start) == g.public_events()[start:]
+            assert all(g._redacted(s, start) == g.events_for(s)[start:] for s in range(g.players))
 
 
 def _play_out(name: str, seed: int, hands: int = 2) -> Any:

@@ -550,12 +550,14 @@ class Journal:
         for e in events:
             self._keep_record(_OBJECT_EVENT, json_copy(e))
 
-    def _logged(self, events: bool) -> list[dict[str, Any]]:
-        """The logged events (or actions), in order, as fresh JSON dicts."""
+    def _logged(self, events: bool, start: int = 0) -> list[dict[str, Any]]:
+        """The logged events (or actions), in order, as fresh JSON dicts; from the one numbered
+        ``start`` on (``start >= 0``: the ones before are passed over, not built)."""
         ints, objects, plan = self._ints.tolist(), self._objects, self._SCHEMA.plans[events]
+        i, _ = _pass_over(ints, objects, plan, start) if start else (0, 0)
         out: list[dict[str, Any]] = []
         append = out.append
-        i, n = 0, len(ints)
+        n = len(ints)
         while i < n:
             read, step = plan[ints[i]]
             if step > 0:
@@ -571,16 +573,24 @@ class Journal:
 
     def _event_count(self) -> int:
         """``len(self._logged(events=True))``, without building the dicts."""
-        ints, objects, plan = self._ints.tolist(), self._objects, self._SCHEMA.plans[True]
-        count, i, n = 0, 0, len(ints)
-        while i < n:
-            read, step = plan[ints[i]]
-            if step > 0:
-                count += 1
-                i += step
-            elif step:
-                i -= step
-            else:
-                d, i = read(ints, i, objects)
-                count += d is not None
-        return count
+        ints = self._ints.tolist()
+        return _pass_over(ints, self._objects, self._SCHEMA.plans[True], len(ints))[1]
+
+
+def _pass_over(
+    ints: list[int], objects: list[Any] | None, plan: tuple[_Step, ...], count: int
+) -> tuple[int, int]:
+    """Pass over the first ``count`` records of the log ``plan`` reads (all, if fewer): the
+    index after them and how many there were."""
+    passed, i, n = 0, 0, len(ints)
+    while i < n and passed < count:
+        read, step = plan[ints[i]]
+        if step > 0:
+            passed += 1
+            i += step
+        elif step:
+            i -= step
+        else:
+            d, i = read(ints, i, objects)
+            passed += d is not None
+    return i, passed

@@ -293,9 +293,11 @@ class TableGame(GameSurface, Journal):
         """The events a spectator may know: every private field blanked."""
         return self._redacted(None)
 
-    def _redacted(self, seat: int | None) -> list[dict[str, Any]]:
+    def _redacted(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """``events_for(seat)`` (every private field blanked for ``None``), from the event
+        numbered ``start`` on (``start >= 0``)."""
         private = self.PRIVATE_FIELDS
-        out = self._logged(events=True)
+        out = self._logged(events=True, start=start)
         if private:
             hidden = private.get
             for e in out:

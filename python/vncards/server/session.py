@@ -452,12 +452,14 @@ class TableSession:
         if seat is None:
             view = game.public_view()
             legal: list[dict[str, Any]] = []
-            events = game.public_events()
         else:
-            view = game.view(seat)
+            view = game.view(seat)  # checks the seat
             pending = not game.is_over and seat in game.pending_seats
             legal = game.legal_actions(seat) if pending else []
-            events = game.events_for(seat)
+        if events_from >= 0:  # only the events not sent yet are built
+            events = game._redacted(seat, events_from)
+        else:
+            events = (game.public_events() if seat is None else game.events_for(seat))[events_from:]
         first_log = self.log[0]["n"] if self.log else self.log_count + 1
         frame = {
             "type": "state",
@@ -467,7 +469,7 @@ class TableSession:
             "view": view,
             "legal_actions": legal,
             "events_from": events_from,
-            "events": events[events_from:],
+            "events": events,
             "log": [e for e in self.log if e["n"] > max(log_from, first_log - 1)],
         }
         if with_table:
