@@ -7,10 +7,12 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vncards.games import new_game
 from vncards.parallel import WorkerError, worker_context
-from vncards.simulate import BotStats, Summary, game_seeds, simulate
+from vncards.simulate import BotStats, GameSeeds, Summary, game_seeds, simulate
 
 RUN: dict[str, Any] = {"game_name": "tienlen", "games": 24, "bot_names": ["greedy", "random"], "seed": 11}
 
@@ -100,3 +102,28 @@ def test_a_failing_worker_task_is_a_clear_error() -> None:
     with Exploding(2, mp_context=worker_context()) as pool, pytest.raises(WorkerError) as e:
         simulate(**RUN, executor=pool, batch_size=5)
     assert "tienlen games" in str(e.value) and "the worker ran out of luck" in str(e.value)
+
+
+def numpy_game_seeds(seed: int, index: int, players: int) -> GameSeeds:
+    """The definition game_seeds computes without numpy objects: SeedSequence itself."""
+    import numpy as np
+
+    def seed_of(sequence: np.random.SeedSequence) -> int:
+        return int.from_bytes(sequence.generate_state(8, np.uint32).astype("<u4").tobytes(), "little")
+
+    game = np.random.SeedSequence(seed, spawn_key=(index,))
+    return GameSeeds(seed_of(game), tuple(seed_of(child) for child in game.spawn(players)))
+
+
+@given(
+    st.one_of(st.integers(0, 2**40), st.integers(0, 2**300)),
+    st.one_of(st.integers(0, 10_000), st.integers(0, 2**80)),
+    st.integers(1, 4),
+)
+def test_game_seeds_are_numpys_seed_sequence(seed: int, index: int, players: int) -> None:
+    assert game_seeds(seed, index, players) == numpy_game_seeds(seed, index, players)
+
+
+@pytest.mark.parametrize("seed,index", [(0, 0), (2**32 - 1, 2**32), (2**128, 1), (2**128 - 1, 7)])
+def test_game_seeds_at_word_boundaries(seed: int, index: int) -> None:
+    assert game_seeds(seed, index, 4) == numpy_game_seeds(seed, index, 4)

@@ -20,7 +20,12 @@ GOLDEN = pathlib.Path(__file__).parent / "data" / "simulate_golden.json"
 
 #: (name, simulate keywords): every game with its cheap bots, odd seat counts, duplicate mode.
 RUNS: dict[str, dict[str, Any]] = {
-    "tienlen greedy/random": {"game_name": "tienlen", "games": 200, "bot_names": ["greedy", "random"], "seed": 3},
+    "tienlen greedy/random": {
+        "game_name": "tienlen",
+        "games": 200,
+        "bot_names": ["greedy", "random"],
+        "seed": 3,
+    },
     "tienlen random": {"game_name": "tienlen", "games": 200, "bot_names": ["random"], "seed": 4},
     "tienlen greedy x3": {"game_name": "tienlen", "games": 30, "bot_names": ["greedy"] * 3, "seed": 5},
     "tienlen greedy x2 duplicate": {
@@ -43,14 +48,24 @@ RUNS: dict[str, dict[str, Any]] = {
         "bot_names": ["greedy", "random"],
         "seed": 8,
     },
-    "samloc greedy/random": {"game_name": "samloc", "games": 200, "bot_names": ["greedy", "random"], "seed": 9},
+    "samloc greedy/random": {
+        "game_name": "samloc",
+        "games": 200,
+        "bot_names": ["greedy", "random"],
+        "seed": 9,
+    },
     "samloc montecarlo/greedy": {
         "game_name": "samloc",
         "games": 4,
         "bot_names": ["montecarlo", "greedy"],
         "seed": 10,
     },
-    "maubinh greedy/random": {"game_name": "maubinh", "games": 30, "bot_names": ["greedy", "random"], "seed": 11},
+    "maubinh greedy/random": {
+        "game_name": "maubinh",
+        "games": 30,
+        "bot_names": ["greedy", "random"],
+        "seed": 11,
+    },
     "tusac greedy/random": {"game_name": "tusac", "games": 20, "bot_names": ["greedy", "random"], "seed": 12},
 }
 
@@ -75,9 +90,7 @@ def log_digest(game_name: str, bot: str, seed: int, index: int) -> str:
 def record() -> dict[str, Any]:
     return {
         "summaries": {name: summary_of(run) for name, run in RUNS.items()},
-        "logs": {
-            f"{g} {b} seed {s}": [log_digest(g, b, s, i) for i in range(n)] for g, b, s, n in LOGS
-        },
+        "logs": {f"{g} {b} seed {s}": [log_digest(g, b, s, i) for i in range(n)] for g, b, s, n in LOGS},
     }
 
 

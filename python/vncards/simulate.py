@@ -12,6 +12,7 @@ workers or the batch size.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,11 +20,9 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from .bots import Bot, decide, make_bot
+from .bots import Bot, bot_factory, decider, make_bot
 from .errors import RulesError
-from .games import new_game
+from .games import new_game, spec
 from .parallel import batch_ranges, run_batches
 from .table import TableGame
 
@@ -189,11 +188,12 @@ class Summary:
 
 def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) -> TableGame:
     """Plays ``game`` to the end, asking the bot of each pending seat for its action."""
+    moves = [decider(bot) for bot in bots]
     for _ in range(max_actions):
         if game.is_over:
             return game
         seat = game.pending_seats[0]
-        game.apply(decide(bots[seat], game, seat))
+        game.apply(moves[seat](game, seat))
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
@@ -205,9 +205,76 @@ class GameSeeds:
     bots: tuple[int, ...]
 
 
-def _seed_of(sequence: np.random.SeedSequence) -> int:
-    """A 256-bit seed (what :class:`vncards.Rng` takes) drawn from ``sequence``."""
-    return int.from_bytes(sequence.generate_state(8, np.uint32).astype("<u4").tobytes(), "little")
+# numpy's SeedSequence (``numpy/random/bit_generator.pyx``) written out over Python ints, so a
+# game's streams cost microseconds instead of a SeedSequence object each, and the run seed's
+# share of the mixing is done once per run (:func:`_run_pool`). The tests check it against
+# numpy's own for small and huge seeds and indexes.
+_U32 = 0xFFFF_FFFF
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_POOL = 4
+
+
+def _words(n: int) -> list[int]:
+    """``n`` as little-endian 32-bit words (0 is one word), as SeedSequence reads an int."""
+    out = [n & _U32]
+    while n := n >> 32:
+        out.append(n & _U32)
+    return out
+
+
+def _mix_in(pool: list[int], hash_const: int, words: list[int]) -> tuple[list[int], int]:
+    """The pool after hashing ``words`` into every pool word (the last loop of
+    ``SeedSequence.mix_entropy``), and the hash constant after them."""
+    pool = pool.copy()
+    for w in words:
+        for dst in range(_POOL):
+            value = w ^ hash_const
+            hash_const = hash_const * _MULT_A & _U32
+            value = value * hash_const & _U32
+            value ^= value >> 16
+            mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
+            pool[dst] = mixed ^ mixed >> 16
+    return pool, hash_const
+
+
+@functools.lru_cache(maxsize=16)
+def _run_pool(seed: int) -> tuple[list[int], int]:
+    """The entropy pool of ``SeedSequence(seed, spawn_key=key)`` before ``key`` is mixed in
+    (the same for every game of a run), and the hash constant at that point. Callers copy."""
+    entropy = _words(seed)
+    entropy += [0] * (_POOL - len(entropy))  # padded to the pool: a spawn key follows
+    hash_const = _INIT_A
+    pool = []
+    for w in entropy[:_POOL]:
+        value = w ^ hash_const
+        hash_const = hash_const * _MULT_A & _U32
+        value = value * hash_const & _U32
+        pool.append(value ^ value >> 16)
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                value = pool[src] ^ hash_const
+                hash_const = hash_const * _MULT_A & _U32
+                value = value * hash_const & _U32
+                value ^= value >> 16
+                mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
+                pool[dst] = mixed ^ mixed >> 16
+    return _mix_in(pool, hash_const, entropy[_POOL:])
+
+
+def _state_seed(pool: list[int]) -> int:
+    """``generate_state(8, uint32)`` of the pool as one little-endian 256-bit int (the seed
+    :class:`vncards.Rng` takes)."""
+    hash_const = _INIT_B
+    seed = 0
+    for i in range(8):
+        value = pool[i % _POOL] ^ hash_const
+        hash_const = hash_const * _MULT_B & _U32
+        value = value * hash_const & _U32
+        seed |= (value ^ value >> 16) << 32 * i
+    return seed
 
 
 def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
@@ -222,36 +289,27 @@ def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
     """
     if seed < 0 or index < 0:
         raise ValueError(f"seed and game index must be non-negative, not {seed} and {index}")
-    game = np.random.SeedSequence(seed, spawn_key=(index,))
-    return GameSeeds(_seed_of(game), tuple(_seed_of(child) for child in game.spawn(players)))
+    # The game's sequence is SeedSequence(seed, spawn_key=(index,)); its k-th spawned child
+    # has spawn_key (index, k).
+    pool, hash_const = _mix_in(*_run_pool(seed), _words(index))
+    bots = tuple(_state_seed(_mix_in(pool, hash_const, _words(k))[0]) for k in range(players))
+    return GameSeeds(_state_seed(pool), bots)
 
 
-def _one(
-    game_name: str,
-    players: int,
-    options: dict[str, Any],
-    bot_names: Sequence[str],
-    seed: int,
-    index: int,
-    duplicate: bool = False,
-) -> GameResult:
-    rotation = index % players
-    positions = tuple((s + rotation) % players for s in range(players))
-    seats = tuple(bot_names[p] for p in positions)
-    # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
-    seeds = game_seeds(seed, index // players if duplicate else index, players)
-    game = new_game(game_name, players, options, seed=seeds.deal)
-    bots = [make_bot(name, game_name, seed=seeds.bots[s], rules=game.rules) for s, name in enumerate(seats)]
-    play_game(game, bots)
-    settlement = game.settlement or [0] * players
-    events = game.events
-    counts = Counter(str(e["type"]) for e in events)
+def _tallies(game: TableGame, players: int) -> tuple[dict[str, int], tuple[dict[str, int], ...]]:
+    """Counts of the game's event types, in all and per seat named by the event's ``seat``."""
+    log = game._events
+    if not (isinstance(log, list) and all(type(e) is dict for e in log)):
+        log = game.events  # a log kept in another form: read the public copy
+    counts: Counter[str] = Counter()
     per_seat: list[Counter[str]] = [Counter() for _ in range(players)]
-    for e in events:
+    for e in log:
+        kind = str(e["type"])
+        counts[kind] += 1
         seat = e.get("seat")
-        if isinstance(seat, int) and 0 <= seat < players:
-            per_seat[seat][str(e["type"])] += 1
-    return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)), positions)
+        if type(seat) is int and 0 <= seat < players:
+            per_seat[seat][kind] += 1
+    return dict(counts), tuple(map(dict, per_seat))
 
 
 @dataclass(frozen=True)
@@ -271,11 +329,25 @@ class _Batch:
 
 
 def _play_batch(batch: _Batch) -> Summary:
+    """The batch's games, summed: the game class, the rules and the bots' factories are
+    looked up once per batch."""
+    game_spec = spec(batch.game)
+    cls = game_spec.game_class()
+    rules = game_spec.rules_from(batch.options)
+    makers = {name: bot_factory(name, batch.game, rules) for name in set(batch.bots)}
+    players = batch.players
     summary = Summary(batch.game, 0)
-    for i in batch.games:
-        summary.add(
-            _one(batch.game, batch.players, batch.options, batch.bots, batch.seed, i, batch.duplicate)
-        )
+    for index in batch.games:
+        rotation = index % players
+        positions = tuple((s + rotation) % players for s in range(players))
+        seats = tuple(batch.bots[p] for p in positions)
+        # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
+        seeds = game_seeds(batch.seed, index // players if batch.duplicate else index, players)
+        game = cls(players=players, rules=rules, seed=seeds.deal)
+        play_game(game, [makers[name](seeds.bots[s]) for s, name in enumerate(seats)])
+        settlement = game.settlement or [0] * players
+        events, seat_events = _tallies(game, players)
+        summary.add(GameResult(dict(enumerate(settlement)), seats, events, seat_events, positions))
     return summary
 
 
