@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -26,6 +28,15 @@ def fail_on_three(x: int) -> int:
 def die_on_three(x: int) -> int:
     if x == 3:
         os._exit(7)  # a worker process killed mid-batch
+    return x
+
+
+def die_in_a_worker(x: int) -> int:
+    """Kills any worker process that runs it; in the calling process (which plays batches
+    too with ``jobs=``), it takes a while, so the workers get some of the batches."""
+    if multiprocessing.parent_process() is not None:
+        os._exit(7)
+    time.sleep(0.05)
     return x
 
 
@@ -62,7 +73,7 @@ def test_a_failing_batch_is_a_clear_error(jobs: int) -> None:
 
 def test_a_dead_worker_process_is_an_error_not_a_hang() -> None:
     with pytest.raises(WorkerError, match="BrokenProcessPool"):
-        list(run_batches(die_on_three, list(range(6)), jobs=2))
+        list(run_batches(die_in_a_worker, list(range(400)), jobs=2))
     with (
         ProcessPoolExecutor(2, mp_context=worker_context()) as pool,
         pytest.raises(WorkerError, match="BrokenProcessPool"),

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from multiprocessing import forkserver
 from typing import TypeVar
 
 from .errors import WorkerError
 
-__all__ = ["WorkerError", "batch_ranges", "run_batches", "worker_context"]
+__all__ = ["PRELOAD", "WorkerError", "batch_ranges", "run_batches", "worker_context"]
 
 B = TypeVar("B")
 R = TypeVar("R")
@@ -49,8 +52,11 @@ def run_batches(
     (in completion order, which differs between runs: merge results order-independently).
 
     ``executor``: where the batches run; ``work`` and the batches must pickle. Without one,
-    a :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` processes (default: one per
-    core) runs them, or this process when ``jobs == 1`` or there is a single batch.
+    ``jobs`` processes (default: one per core) run them: this process and ``jobs - 1`` local
+    worker processes (:func:`worker_context`). This process starts on the last batches at once,
+    while the workers start up, then the workers take batches from the front and this process
+    from the back until none is left: no core waits for another's start-up, and a short run
+    never waits for workers at all. ``jobs == 1`` or a single batch: this process alone.
 
     A batch that raises becomes a :class:`WorkerError` naming the batch, with the worker's
     exception as its cause; leaving the loop early (that error, Ctrl-C, ``break``) cancels every
@@ -62,38 +68,109 @@ def run_batches(
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(batches) <= 1:
         for batch in batches:
-            try:
-                result = work(batch)
-            except Exception as e:
-                raise _failed(batch, e) from e
-            yield batch, result
+            yield batch, _here(work, batch)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context())
-    try:
-        yield from _on(pool, work, batches)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    yield from _shared(work, batches, jobs - 1)
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
     """How to start local worker processes: ``forkserver`` where there is one, else ``spawn``.
     Never a plain ``fork`` of this process: the Rust core's thread pool (rayon) does not
     survive a fork, and a forked worker that uses it waits forever. Pass it to your own pool:
-    ``ProcessPoolExecutor(4, mp_context=worker_context())``."""
+    ``ProcessPoolExecutor(4, mp_context=worker_context())``.
+
+    The fork server imports vncards and its games once (:data:`PRELOAD`, besides any modules
+    already asked for), so each worker starts in milliseconds rather than importing them anew."""
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    asked = getattr(forkserver._forkserver, "_preload_modules", ["__main__"])
+    if not set(PRELOAD) <= set(asked):
+        context.set_forkserver_preload(list(dict.fromkeys([*asked, *PRELOAD])))
+    return context
+
+
+#: Modules the fork server imports before it forks workers (those missing are skipped).
+PRELOAD = (
+    "vncards.simulate",
+    "vncards.bots.catalog",
+    "vncards.tienlen",
+    "vncards.samloc",
+    "vncards.maubinh",
+    "vncards.tusac",
+)
+
+
+def _here(work: Callable[[B], R], batch: B) -> R:
+    """``work(batch)`` in this process, a failure named like a worker's."""
+    try:
+        return work(batch)
+    except Exception as e:
+        raise _failed(batch, e) from e
+
+
+def _started() -> None:
+    """A no-op task: its submission starts a worker process."""
+
+
+def _shared(work: Callable[[B], R], batches: Sequence[B], workers: int) -> Iterator[tuple[B, R]]:
+    """The batches on this process and ``workers`` local processes (see :func:`run_batches`)."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=worker_context())
+    up = threading.Event()
+
+    def start() -> None:
+        # Starting the fork server takes a few tenths of a second: not on this thread.
+        try:
+            for _ in range(workers):
+                pool.submit(_started)
+        except RuntimeError:
+            pass  # this process finished every batch first and shut the pool down
+        finally:
+            up.set()
+
+    starter = threading.Thread(target=start, name="vncards-workers-start", daemon=True)
+    starter.start()
+    todo = deque(batches)
+    pending: dict[Future[R], B] = {}
+    try:
+        while todo and not up.is_set():
+            batch = todo.pop()
+            yield batch, _here(work, batch)
+        # The workers are up: they take batches from the front (each has one running and one
+        # waiting), this process from the back, until none is left.
+        while todo:
+            while todo and len(pending) < 2 * workers:
+                batch = todo.popleft()
+                pending[pool.submit(work, batch)] = batch
+            if todo:
+                batch = todo.pop()
+                yield batch, _here(work, batch)
+            for done in [f for f in pending if f.done()]:
+                yield _result(pending, done)
+        for done in as_completed(list(pending)):
+            yield _result(pending, done)
+    finally:
+        # The pool's own thread cancels what has not started (cancelling here could race with
+        # it marking the futures of a broken pool failed).
+        starter.join()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(pending: dict[Future[R], B], future: Future[R]) -> tuple[B, R]:
+    """The finished ``future``'s batch and result, taken out of ``pending``."""
+    batch = pending.pop(future)  # drop the reference: results can be large
+    try:
+        return batch, future.result()
+    except Exception as e:
+        raise _failed(batch, e) from e
 
 
 def _on(executor: Executor, work: Callable[[B], R], batches: Sequence[B]) -> Iterator[tuple[B, R]]:
     pending: dict[Future[R], B] = {executor.submit(work, b): b for b in batches}
     try:
-        for future in as_completed(pending):
-            batch = pending.pop(future)  # drop the reference: results can be large
-            try:
-                result = future.result()
-            except Exception as e:
-                raise _failed(batch, e) from e
-            yield batch, result
+        for future in as_completed(list(pending)):
+            yield _result(pending, future)
     finally:
         for future in pending:
             future.cancel()

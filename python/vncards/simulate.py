@@ -372,8 +372,9 @@ def simulate(
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results.
 
     ``seed`` (a non-negative int) fixes the run (see :func:`game_seeds`). ``executor``: any
-    :class:`concurrent.futures.Executor` to run the batches on; without one, ``jobs`` local
-    processes (default: one per core; 1 plays in this process). ``batch_size``: games per task
+    :class:`concurrent.futures.Executor` to run the batches on; without one, ``jobs`` processes
+    (default: one per core): this one and ``jobs - 1`` local workers
+    (:func:`vncards.parallel.run_batches`; ``jobs=1``: this process alone). ``batch_size``: games per task
     (default: up to 200, fewer for short runs so every worker gets some). ``progress`` is called
     with the number of games of each batch as it completes. Neither the executor, the number
     of workers nor the batch size changes the result.
