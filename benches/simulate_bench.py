@@ -27,16 +27,18 @@ pays. The speed-up is only meaningful on an idle machine: the load average is pr
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from vncards import Rng
 from vncards._core import cards_to_mask, rollout_greedy_choice
 from vncards.bots import make_bot
 from vncards.bots.shedding import tienlen_setup
-from vncards.games import new_game
+from vncards.games import new_game, spec
 from vncards.simulate import GameSeeds, game_seeds, play_game, simulate
 
 _TWOS = 0xF << 48
@@ -52,8 +54,9 @@ def run_seeds(game_name: str, games: int, seed: int = 0) -> list[GameSeeds]:
 def plain_random(game_name: str, seeds: Sequence[GameSeeds]) -> int:
     """Random games through ``legal_actions``/``apply``; returns the number of moves."""
     moves = 0
+    rules = spec(game_name).rules()  # once, as simulate does
     for s in seeds:
-        g = new_game(game_name, seed=s.deal)
+        g = new_game(game_name, rules=rules, seed=s.deal)
         rngs = [Rng(b) for b in s.bots]
         while not g.is_over:
             seat = g.pending_seats[0]
@@ -67,12 +70,12 @@ def plain_greedy(game_name: str, seeds: Sequence[GameSeeds]) -> int:
     """The greedy bot's Tiến Lên policy written out by hand over the public per-move API;
     returns the number of moves."""
     moves = 0
-    setups: dict[object, object] = {}
+    rules = spec(game_name).rules()
+    players = new_game(game_name, rules=rules).players
+    setup = tienlen_setup(rules, players)
+    spare_twos = rules.finish_on_two != "allowed"
     for s in seeds:
-        g = new_game(game_name, seed=s.deal)
-        rules, players = g.rules, g.players
-        setup = setups.get(rules) or setups.setdefault(rules, tienlen_setup(rules, players))
-        spare_twos = rules.finish_on_two != "allowed"
+        g: Any = new_game(game_name, rules=rules, seed=s.deal)  # a shedding game
         while not g.is_over:
             moves += 1
             seat = g.pending_seats[0]
@@ -120,8 +123,9 @@ def recorded_games(game_name: str, seeds: Sequence[GameSeeds], bot: str) -> Reco
 def replay_loop(game_name: str, recorded: Recorded) -> int:
     """The recorded games again through ``legal_actions``/``apply`` (the engine's share)."""
     moves = 0
+    rules = spec(game_name).rules()
     for seed, actions in recorded:
-        g = new_game(game_name, seed=seed)
+        g = new_game(game_name, rules=rules, seed=seed)
         for action in actions:
             g.legal_actions(g.pending_seats[0])
             g.apply(action)
@@ -193,8 +197,8 @@ def workers(g: str, sizes: Sequence[int], rounds: int) -> None:
     print(f"  {'games':>7}  {'jobs=1 games/s':>15}  {'jobs=2 games/s':>15}  {'speed-up':>8}")
     for n in sizes:
         rows: dict[str, Callable[[], object]] = {
-            "1": lambda n=n: simulate(g, n, ["random"], jobs=1),
-            "2": lambda n=n: simulate(g, n, ["random"], jobs=2),
+            "1": functools.partial(simulate, g, n, ["random"], jobs=1),
+            "2": functools.partial(simulate, g, n, ["random"], jobs=2),
         }
         rates = medians(rows, dict.fromkeys(rows, n), rounds)
         print(f"  {n:>7,}  {rates['1']:>15,.0f}  {rates['2']:>15,.0f}  {rates['2'] / rates['1']:>7.2f}x")

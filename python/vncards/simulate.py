@@ -355,6 +355,21 @@ def _play_batch(batch: _Batch) -> Summary:
 BATCH_SIZE = 200
 
 
+def game_ranges(games: int) -> list[range]:
+    """The default batches of a run: up to :data:`BATCH_SIZE` games (fewer for short runs, so
+    every worker gets some), and the last two batches' worth cut into eighths, so that the
+    workers run out of work together rather than one waiting for another's last batch.
+
+    >>> ranges = game_ranges(4000)
+    >>> len(ranges), len(ranges[0]), len(ranges[-2]), sum(map(len, ranges))
+    (47, 125, 15, 4000)
+    """
+    size = max(1, min(BATCH_SIZE, games // 32))
+    head = max(0, games - 2 * size)
+    tail = batch_ranges(games - head, max(1, size // 8))
+    return [*batch_ranges(head, size), *(range(head + r.start, head + r.stop) for r in tail)]
+
+
 def simulate(
     game_name: str,
     games: int,
@@ -401,11 +416,8 @@ def simulate(
         make_bot(n, game_name, seed=0)
     if duplicate:
         games = -(-games // players) * players
-    size = batch_size or max(1, min(BATCH_SIZE, games // 32))
-    batches = [
-        _Batch(game_name, players, dict(options or {}), names, seed, r, duplicate)
-        for r in batch_ranges(games, size)
-    ]
+    ranges = batch_ranges(games, batch_size) if batch_size else game_ranges(games)
+    batches = [_Batch(game_name, players, dict(options or {}), names, seed, r, duplicate) for r in ranges]
     summary = Summary(game_name, 0)
     # Bots in list order whatever order the batches finish in.
     summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}

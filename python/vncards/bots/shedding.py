@@ -264,11 +264,10 @@ class _SheddingBot:
         """:meth:`choose` for ``turn``, reading the seat's facts from the game itself (no view
         dict, no action dict but the chosen one) where the game offers lazy moves."""
         legal = turn.legal_actions
-        if not isinstance(legal, PlayMoves) or not legal:
-            return self.choose(turn.view, legal)
-        if len(legal) == 1:
-            return legal[0]
-        return self._play(_SeatFacts(turn.game, turn.seat), legal)
+        size = len(legal) if isinstance(legal, PlayMoves) else 0
+        if size > 1:
+            return self._play(_SeatFacts(turn.game, turn.seat), legal)
+        return legal[0] if size == 1 else self.choose(turn.view, legal)
 
     def _declare(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         v = SheddingView.read(view)
