@@ -52,10 +52,22 @@ def test_batch_size_must_be_positive() -> None:
         batch_ranges(5, 0)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_every_batch_once_with_its_result(jobs: int) -> None:
     out = dict(run_batches(square, list(range(10)), jobs=jobs))
     assert out == {x: x * x for x in range(10)}
+
+
+def where(x: int) -> tuple[int, int]:
+    time.sleep(0.002)
+    return x, os.getpid()
+
+
+def test_this_process_plays_batches_while_the_workers_start() -> None:
+    # No core waits for the workers' start-up: this process starts on the last batches.
+    out = list(run_batches(where, list(range(40)), jobs=2))
+    assert sorted(b for b, _ in out) == list(range(40))
+    assert [b for b, (_, pid) in out if pid == os.getpid()][:1] == [39]
 
 
 def test_any_executor() -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from vncards.games import new_game
 from vncards.parallel import WorkerError, worker_context
-from vncards.simulate import BotStats, GameSeeds, Summary, game_seeds, simulate
+from vncards.simulate import BATCH_SIZE, BotStats, GameSeeds, Summary, game_ranges, game_seeds, simulate
 
 RUN: dict[str, Any] = {"game_name": "tienlen", "games": 24, "bot_names": ["greedy", "random"], "seed": 11}
 
@@ -66,6 +66,22 @@ def test_process_pools_give_the_same_totals(reference: dict[str, Any], workers: 
     with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
         assert totals(simulate(**RUN, executor=pool, batch_size=5)) == reference
     assert totals(simulate(**RUN, jobs=workers, batch_size=3)) == reference
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_worker_count_does_not_change_a_longer_run(jobs: int) -> None:
+    # Default batches (tapered), this process and its workers each playing some of them.
+    run: dict[str, Any] = {"game_name": "tienlen", "games": 300, "bot_names": ["random"], "seed": 5}
+    assert totals(simulate(**run, jobs=jobs)) == totals(simulate(**run, jobs=1))
+
+
+@pytest.mark.parametrize("games", [0, 1, 7, 64, 999, 6401, 50_000])
+def test_default_batches_cover_every_game_once(games: int) -> None:
+    ranges = game_ranges(games)
+    assert [i for r in ranges for i in r] == list(range(games))
+    assert all(0 < len(r) <= BATCH_SIZE for r in ranges)
+    if games >= 64:
+        assert len(ranges[-1]) <= len(ranges[0]) // 8 + 1  # the run ends on small batches
 
 
 def test_any_executor_and_progress_counts_every_game(reference: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "Summary",
     "GameSeeds",
     "game_seeds",
+    "game_ranges",
     "play_game",
     "simulate",
     "wilson_interval",
