@@ -3,10 +3,10 @@ action, the per-game lock's share of an apply, copies (deepcopy vs pickle), per-
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import inspect
 import pickle
+import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -48,6 +48,75 @@ def without_locks(cls: type) -> Iterator[None]:
             setattr(klass, name, value)
 
 
+def apply_all(starts: list[Any], played: list[Any]) -> float:
+    """Seconds to apply every logged action of ``played`` to fresh copies of ``starts``."""
+    games = [copy.deepcopy(s) for s in starts]
+    t = time.perf_counter()
+    for g, h in zip(games, played, strict=True):
+        for action in h._actions:
+            g.apply(action)
+    return time.perf_counter() - t
+
+
+def lock_share(label: str, cls: Any, rounds: int = 31) -> None:
+    """The lock's share of an apply: the median over interleaved rounds of (locked / bare - 1),
+    and how many locked calls one action makes (1: no public method re-enters another)."""
+    played = [finished(cls, seed) for seed in range(20)]
+    starts = [cls(players=4, rules=g.rules, seed=g.rng_key, **g._setup()) for g in played]
+    n_actions = sum(len(g.actions) for g in played)
+    calls = locked_calls(starts, played)
+    ratios, locked_times = [], []
+    for _ in range(rounds):  # interleaved, so load on the machine hits both alike
+        locked = apply_all(starts, played)
+        with without_locks(cls):
+            bare = apply_all(starts, played)
+        ratios.append(locked / bare - 1)
+        locked_times.append(locked)
+    share = statistics.median(ratios)
+    report(f"{label} apply, locked", min(locked_times) / n_actions * 1e6, "µs/action")
+    print(
+        f"  lock cost: {share * 100:+.2f}% of an apply (median of {rounds} rounds; goal < 2%), "
+        f"{calls / n_actions:.2f} locked calls per action"
+    )
+
+
+def locked_calls(starts: list[Any], played: list[Any]) -> int:
+    """How many lock wrappers run while the actions of ``played`` are applied."""
+    games = [copy.deepcopy(s) for s in starts]
+    count = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call" and frame.f_code.co_filename.startswith("<atomic "):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        for g, h in zip(games, played, strict=True):
+            for action in h._actions:
+                g.apply(action)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def lock_overhead_ns(n: int = 200_000, rounds: int = 7) -> float:
+    """Nanoseconds a locked property read costs over the bare one (median of rounds)."""
+    g = tienlen.Game(seed=1)
+    bare = inspect.unwrap(type(g).players.fget)
+    diffs = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _ in range(n):
+            g.players  # noqa: B018
+        locked = time.perf_counter() - t
+        t = time.perf_counter()
+        for _ in range(n):
+            bare(g)
+        diffs.append((locked - (time.perf_counter() - t)) / n * 1e9)
+    return statistics.median(diffs)
+
+
 def main() -> None:
     print("snapshots: restoring finished hands (from_json = bounded parse + replay + compare)")
     for label, cls in (
@@ -71,26 +140,17 @@ def main() -> None:
         chars = sum(len(t) for t in texts) // len(texts)
         print(f"  ({actions / len(games):.0f} actions and {chars} characters per snapshot on average)")
 
-    print("the per-game lock: apply with and without it (the actions of 20 finished Tiến Lên hands)")
+    print("the per-game lock: apply with and without it (the actions of 20 finished hands per game)")
+    for label, cls in (
+        ("Tiến Lên", tienlen.Game),
+        ("Sâm Lốc", samloc.Game),
+        ("Mậu Binh", maubinh.Game),
+        ("Tứ Sắc", tusac.Game),
+    ):
+        lock_share(label, cls)
+    overhead = lock_overhead_ns()
+    print(f"one locked call costs {overhead:.0f} ns more than the bare method (a property read)")
     hands = [finished(tienlen.Game, seed) for seed in range(20)]
-    starts = [tienlen.Game(players=4, rules=g.rules, seed=g.rng_key) for g in hands]
-    n_actions = sum(len(g.actions) for g in hands)
-    timings: dict[bool, list[float]] = {True: [], False: []}
-    for _ in range(20):  # interleaved rounds, so load on the machine hits both alike
-        for locked in (True, False):
-            games = [copy.deepcopy(s) for s in starts]
-            with contextlib.ExitStack() as stack:
-                if not locked:
-                    stack.enter_context(without_locks(tienlen.Game))
-                t = time.perf_counter()
-                for g, h in zip(games, hands, strict=True):
-                    for action in h._actions:
-                        g.apply(action)
-                timings[locked].append(time.perf_counter() - t)
-    with_lock, no_lock = min(timings[True]), min(timings[False])
-    report("Tiến Lên apply, locked", with_lock / n_actions * 1e6, "µs/action")
-    report("Tiến Lên apply, no lock", no_lock / n_actions * 1e6, "µs/action")
-    print(f"lock cost: {(with_lock / no_lock - 1) * 100:+.2f}% of an apply (goal < 2%)")
 
     print("copies of a mid-game Tứ Sắc table and a finished Tiến Lên hand")
     mid: Any = tusac.Game(seed=3)

@@ -158,3 +158,63 @@ def test_batch_apis_agree_across_threads() -> None:
         lambda hs: [str(a) for a in maubinh.best_arrangements(hs)], [hands13[:4], hands13[4:8]], 4
     )
     same_from_many_threads(lambda hs: list(maubinh.hand_ranks(hs)), [fives[:100], fives[100:]], 4)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_action_takes_the_lock_once(name: str) -> None:
+    """The lock's cost stays one acquire per action: no public (locked) method calls another
+    while an action is applied (internal calls go to the private bodies)."""
+    game: Any = FACTORIES[name](5)
+    rng = random.Random(5)
+    entered = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal entered
+        if event == "call" and frame.f_code.co_filename.startswith("<atomic "):
+            entered += 1
+
+    steps = 0
+    while not game.is_over and steps < 200:
+        seat = rng.choice(game.pending_seats)
+        action = rng.choice(game.legal_actions(seat))
+        entered = 0
+        sys.setprofile(profile)
+        try:
+            game.apply(action)
+        finally:
+            sys.setprofile(None)
+        assert entered == 1, f"{action} took the lock {entered} times"
+        steps += 1
+    assert steps > 0
+
+
+def test_lock_wrappers_keep_the_signature_and_defaults() -> None:
+    """A wrapper has its method's own parameters, defaults and keywords (no ``*args``), and
+    ``__wrapped__`` is the method."""
+    import inspect
+
+    from vncards.table import _atomic
+
+    class Probe:
+        def __init__(self) -> None:
+            self._lock = threading.RLock()
+
+        def method(self, a: int, /, b: int = 2, *rest: int, c: int = 3, **more: int) -> tuple[Any, ...]:
+            assert self._lock._is_owned()  # type: ignore[attr-defined]
+            return a, b, rest, c, more
+
+    bare = Probe.method
+    Probe.method = _atomic(bare)  # type: ignore[method-assign]
+    p = Probe()
+    assert p.method(1) == (1, 2, (), 3, {})
+    assert p.method(1, 5, 6, 7, c=8, d=9) == (1, 5, (6, 7), 8, {"d": 9})
+    assert inspect.signature(Probe.method) == inspect.signature(bare)
+    assert Probe.method.__wrapped__ is bare  # type: ignore[attr-defined]
+    assert not p._lock._is_owned()  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        p.method(a=1)  # positional-only stays positional-only
+    for cls in (tienlen.Game, samloc.Game, maubinh.Game, tusac.Game):
+        for name in ("apply", "legal_actions", "view", "to_json"):
+            fn = getattr(cls, name)
+            assert getattr(fn, "__atomic__", False), (cls, name)
+            assert not fn.__code__.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)

@@ -76,6 +76,9 @@ class Game(TableGame):
     @property
     def is_over(self) -> bool:
         """True once every seat has confirmed or forfeited (hands revealed and settled)."""
+        return self._all_in()
+
+    def _all_in(self) -> bool:
         return all(self._confirmed)
 
     @property
@@ -102,7 +105,7 @@ class Game(TableGame):
 
     def _check_open(self, seat: Any) -> int:
         checked: int = self._check_seat(seat)
-        if self.is_over:
+        if self._all_in():
             raise IllegalMoveError("game_over", "the hand is over")
         if self._confirmed[checked]:
             raise IllegalMoveError("already_confirmed", f"seat {checked} has already confirmed")
@@ -146,6 +149,9 @@ class Game(TableGame):
 
     def confirm(self, seat: int) -> None:
         """Lock the seat's arrangement; when every seat is in, reveal and settle."""
+        self._confirm(seat)
+
+    def _confirm(self, seat: Any) -> None:
         seat = self._check_open(seat)
         if self._arranged[seat] is None:
             raise IllegalMoveError("no_arrangement", f"seat {seat} has not arranged yet")
@@ -156,13 +162,19 @@ class Game(TableGame):
 
     def auto_arrange(self, seat: int) -> None:
         """Arrange ``seat`` with the solver (``objective="expected"``) and confirm."""
+        self._auto_arrange(seat)
+
+    def _auto_arrange(self, seat: Any) -> None:
         seat = self._check_open(seat)
         best = best_arrangement(_cards(self._hands[seat]), self._rules)
         self._set_arrangement(seat, best.masks)
-        self.confirm(seat)
+        self._confirm(seat)
 
     def forfeit(self, seat: int) -> None:
         """The seat leaves the hand: it counts as fouled (binh lủng)."""
+        self._forfeit(seat)
+
+    def _forfeit(self, seat: Any) -> None:
         seat = self._check_open(seat)
         self._forfeited[seat] = True
         self._confirmed[seat] = True
@@ -174,9 +186,9 @@ class Game(TableGame):
         """Timeout move: confirm the seat's arrangement if it has one, else auto-arrange."""
         seat = self._check_open(seat)
         if self._arranged[seat] is not None:
-            self.confirm(seat)
+            self._confirm(seat)
         else:
-            self.auto_arrange(seat)
+            self._auto_arrange(seat)
 
     def _settle_seats(self) -> list[tuple[int, int, int] | None]:
         return [None if self._forfeited[s] else self._arranged[s] for s in range(self._players)]
@@ -194,7 +206,7 @@ class Game(TableGame):
         return result, list(payments)
 
     def _maybe_finish(self) -> None:
-        if not self.is_over:
+        if not self._all_in():
             return
         result, payments = self._compute_result()
         for payer, payee, units, reason in payments:
@@ -218,18 +230,18 @@ class Game(TableGame):
         if kind == "arrange":
             self._set_arrangement(seat, _arrangement_masks([a[p] for p in _POSITIONS]))
         elif kind == "confirm":
-            self.confirm(seat)
+            self._confirm(seat)
         elif kind == "auto_arrange":
-            self.auto_arrange(seat)
+            self._auto_arrange(seat)
         else:
-            self.forfeit(seat)
+            self._forfeit(seat)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Actions open now for ``seat``: the solver's suggested ``arrange``, ``confirm`` once
         the seat has an arrangement, and ``forfeit`` (any other arrangement of its own cards
         is accepted too)."""
         s = self._check_seat(seat)
-        if self.is_over or self._confirmed[s]:
+        if self._all_in() or self._confirmed[s]:
             return []
         best = best_arrangement(_cards(self._hands[s]), self._rules)
         out: list[dict[str, Any]] = [
@@ -323,7 +335,7 @@ class Game(TableGame):
         self._hands, self._arranged = hands, arranged
         self._confirmed, self._forfeited = confirmed, forfeited
         self._result = None
-        if self.is_over:
+        if self._all_in():
             result, payments = self._compute_result()
             want = [{"from": f, "to": t, "units": u, "reason": why} for f, t, u, why in payments]
             expect(self._ledger.entries == want, "ledger does not match the revealed hands")

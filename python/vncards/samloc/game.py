@@ -115,6 +115,9 @@ class Game(SheddingGame):
     def declare_sam(self, seat: int) -> None:
         """Seat ``seat`` declares Sâm (báo Sâm): it claims to play out its ten cards with no
         play of its beaten. It leads every round; any beat of its play blocks the Sâm."""
+        self._declare_sam(seat)
+
+    def _declare_sam(self, seat: Any) -> None:
         seat = self._require_declaration(seat)
         self._log({"type": "declare_sam", "seat": seat})
         self._sam_phase = False
@@ -124,6 +127,9 @@ class Game(SheddingGame):
 
     def decline_sam(self, seat: int) -> None:
         """Seat ``seat`` does not declare Sâm; after the last seat, the nominal leader leads."""
+        self._decline_sam(seat)
+
+    def _decline_sam(self, seat: Any) -> None:
         seat = self._require_declaration(seat)
         self._log({"type": "decline_sam", "seat": seat})
         self._declined += 1
@@ -132,7 +138,7 @@ class Game(SheddingGame):
             self._sam_phase = False
             self._open_lead()
         else:
-            self._turn = self.next_seat(seat)
+            self._turn = (seat + 1) % self._players
 
     # -- play: báo 1, Sâm, finishing on a 2 -----------------------------------------------------
 
@@ -151,10 +157,9 @@ class Game(SheddingGame):
         self._refuse_in_declarations(seat)
         super()._play(seat, cards)
 
-    def pass_turn(self, seat: int) -> None:
-        """Seat ``seat`` passes for the rest of the round."""
+    def _pass_turn(self, seat: Any) -> None:
         self._refuse_in_declarations(seat)
-        super().pass_turn(seat)
+        super()._pass_turn(seat)
         # A one-card seat that passes did not go out with its next play.
         self._violations.pop(seat, None)
 
@@ -269,13 +274,13 @@ class Game(SheddingGame):
     def apply(self, action: Mapping[str, Any]) -> None:
         """Carry out an action dict: ``{"type": "declare_sam" | "decline_sam", "seat": s}``, or
         a play, pass or ``next_hand`` (see the shedding flow)."""
-        super().apply(action)
+        self._dispatch(self._parse_action(action))
 
     def _dispatch(self, a: dict[str, Any]) -> None:
         if a["type"] == "declare_sam":
-            self.declare_sam(a["seat"])
+            self._declare_sam(a["seat"])
         elif a["type"] == "decline_sam":
-            self.decline_sam(a["seat"])
+            self._decline_sam(a["seat"])
         else:
             super()._dispatch(a)
 
@@ -298,7 +303,7 @@ class Game(SheddingGame):
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat``: decline Sâm; in play, as the shedding flow's bot."""
         if self._sam_phase and not self._over:
-            self.decline_sam(seat)
+            self._decline_sam(seat)
             return
         super().auto_play(seat)
 

@@ -156,6 +156,9 @@ class SheddingGame(TableGame):
         """Deal the next hand once this one is over: the previous winner leads with any play
         (after an instant win, or a hand nobody won, the first-lead rule applies again). The
         ledger and ``settlement`` keep adding up over the hands; ``hand_number`` counts them."""
+        self._next_hand()
+
+    def _next_hand(self) -> None:
         if not self._over:
             raise IllegalMoveError("hand_not_over", "the current hand is still being played")
         self._log({"type": "next_hand"})
@@ -170,6 +173,9 @@ class SheddingGame(TableGame):
     @property
     def hand_settlement(self) -> list[int] | None:
         """Units won per seat in the current hand only, once it is over."""
+        return self._hand_settlement()
+
+    def _hand_settlement(self) -> list[int] | None:
         if not self._over:
             return None
         out = [0] * self._players
@@ -347,6 +353,9 @@ class SheddingGame(TableGame):
 
     def pass_turn(self, seat: int) -> None:
         """Seat ``seat`` passes: it is out of the round until a new round starts."""
+        self._pass_turn(seat)
+
+    def _pass_turn(self, seat: Any) -> None:
         seat = self._require_turn(seat)
         if self._table is None:
             raise IllegalMoveError("cannot_pass_on_lead", "the leader of a round must play")
@@ -363,9 +372,9 @@ class SheddingGame(TableGame):
     def _dispatch(self, a: dict[str, Any]) -> None:
         kind = a["type"]
         if kind == "next_hand":
-            self.next_hand()
+            self._next_hand()
         elif kind == "pass":
-            self.pass_turn(a["seat"])
+            self._pass_turn(a["seat"])
         else:
             self._play(a["seat"], a["cards"])
 
@@ -396,7 +405,7 @@ class SheddingGame(TableGame):
         if ordinary:
             self._play(seat, min(ordinary, key=lambda c: c.top).mask)
         else:
-            self.pass_turn(seat)
+            self._pass_turn(seat)
 
     def describe(self, action: Mapping[str, Any]) -> str:
         """Short human text of an action dict."""
@@ -525,7 +534,7 @@ class SheddingGame(TableGame):
             hand_number=self._hand_number,
             winner=winner,
             order=self._order + self._cong,
-            settlement=self.hand_settlement,
+            settlement=self._hand_settlement(),
             hands=[mask_to_text(m) for m in self._hands],
         )
 
