@@ -18,7 +18,7 @@ and respects báo 1 (plays its highest single while another seat holds one card)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rollout_sam_success
@@ -121,20 +121,8 @@ class SheddingView:
     def of_game(cls, game: Any, seat: int) -> SheddingView:
         """The same facts as ``read(game.view(seat))`` for the seat to act, read from the
         game's own masks (no view dict, no card text)."""
-        f = _SeatFacts(game, seat)
-        return cls(
-            me=f.me,
-            hand=f.hand,
-            counts=f.counts,
-            unseen=f.unseen,
-            played_any=f.played_any,
-            table=f.table,
-            table_seat=f.table_seat,
-            passed=f.passed,
-            out=f.out,
-            must=f.must,
-            sam=f.sam,
-        )
+        facts = _SeatFacts(game, seat)
+        return cls(**{f.name: getattr(facts, f.name) for f in fields(cls)})
 
     @property
     def players(self) -> int:
