@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from .errors import WorkerError
 
-__all__ = ["PRELOAD", "WorkerError", "batch_ranges", "run_batches", "worker_context"]
+__all__ = ["WorkerError", "batch_ranges", "run_batches", "worker_context"]
 
 B = TypeVar("B")
 R = TypeVar("R")
@@ -47,6 +47,7 @@ def run_batches(
     *,
     executor: Executor | None = None,
     jobs: int | None = None,
+    preload: Sequence[str] = (),
 ) -> Iterator[tuple[B, R]]:
     """Runs ``work(batch)`` for every batch and yields ``(batch, result)`` as batches complete
     (in completion order, which differs between runs: merge results order-independently).
@@ -57,6 +58,7 @@ def run_batches(
     while the workers start up, then the workers take batches from the front and this process
     from the back until none is left: no core waits for another's start-up, and a short run
     never waits for workers at all. ``jobs == 1`` or a single batch: this process alone.
+    ``preload``: modules the workers need besides ``work``'s own (see :func:`worker_context`).
 
     A batch that raises becomes a :class:`WorkerError` naming the batch, with the worker's
     exception as its cause; leaving the loop early (that error, Ctrl-C, ``break``) cancels every
@@ -70,36 +72,26 @@ def run_batches(
         for batch in batches:
             yield batch, _here(work, batch)
         return
-    yield from _shared(work, batches, jobs - 1)
+    yield from _shared(work, batches, jobs - 1, worker_context([work.__module__, *preload]))
 
 
-def worker_context() -> multiprocessing.context.BaseContext:
+def worker_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
     """How to start local worker processes: ``forkserver`` where there is one, else ``spawn``.
     Never a plain ``fork`` of this process: the Rust core's thread pool (rayon) does not
     survive a fork, and a forked worker that uses it waits forever. Pass it to your own pool:
     ``ProcessPoolExecutor(4, mp_context=worker_context())``.
 
-    The fork server imports vncards and its games once (:data:`PRELOAD`, besides any modules
-    already asked for), so each worker starts in milliseconds rather than importing them anew."""
+    ``preload``: modules the fork server imports before it forks any worker (besides those
+    already asked for; it starts once per process, so only the first call's list counts), so
+    each worker starts in milliseconds instead of importing them anew."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     asked = getattr(forkserver._forkserver, "_preload_modules", ["__main__"])
-    if not set(PRELOAD) <= set(asked):
-        context.set_forkserver_preload(list(dict.fromkeys([*asked, *PRELOAD])))
+    if not set(preload) <= set(asked):
+        context.set_forkserver_preload(list(dict.fromkeys([*asked, *preload])))
     return context
-
-
-#: Modules the fork server imports before it forks workers (those missing are skipped).
-PRELOAD = (
-    "vncards.simulate",
-    "vncards.bots.catalog",
-    "vncards.tienlen",
-    "vncards.samloc",
-    "vncards.maubinh",
-    "vncards.tusac",
-)
 
 
 def _here(work: Callable[[B], R], batch: B) -> R:
@@ -114,22 +106,29 @@ def _started() -> None:
     """A no-op task: its submission starts a worker process."""
 
 
-def _shared(work: Callable[[B], R], batches: Sequence[B], workers: int) -> Iterator[tuple[B, R]]:
+def _shared(
+    work: Callable[[B], R], batches: Sequence[B], workers: int, context: multiprocessing.context.BaseContext
+) -> Iterator[tuple[B, R]]:
     """The batches on this process and ``workers`` local processes (see :func:`run_batches`)."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=worker_context())
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
     up = threading.Event()
+    handover = threading.Lock()
+    left = False  # this process has left the loop (finished, failed or stopped)
 
     def start() -> None:
-        # Starting the fork server takes a few tenths of a second: not on this thread.
+        # Starting the fork server takes a few tenths of a second: not on the caller's thread.
         try:
             for _ in range(workers):
                 pool.submit(_started)
-        except RuntimeError:
-            pass  # this process finished every batch first and shut the pool down
         finally:
-            up.set()
+            with handover:
+                up.set()
+                orphaned = left
+            if orphaned:  # the caller did not wait for the pool: close it here
+                pool.shutdown(wait=True, cancel_futures=True)
 
-    starter = threading.Thread(target=start, name="vncards-workers-start", daemon=True)
+    # Not a daemon: at exit Python waits for it to close the pool it started.
+    starter = threading.Thread(target=start, name="vncards-workers-start")
     starter.start()
     todo = deque(batches)
     pending: dict[Future[R], B] = {}
@@ -151,10 +150,15 @@ def _shared(work: Callable[[B], R], batches: Sequence[B], workers: int) -> Itera
         for done in as_completed(list(pending)):
             yield _result(pending, done)
     finally:
-        # The pool's own thread cancels what has not started (cancelling here could race with
-        # it marking the futures of a broken pool failed).
-        starter.join()
-        pool.shutdown(wait=True, cancel_futures=True)
+        with handover:
+            left = True
+            ready = up.is_set()
+        if ready:
+            # The pool's own thread cancels what has not started (cancelling here could race
+            # with it marking the futures of a broken pool failed).
+            starter.join()
+            pool.shutdown(wait=True, cancel_futures=True)
+        # else: a short run, done before the workers were up; the starter closes the pool.
 
 
 def _result(pending: dict[Future[R], B], future: Future[R]) -> tuple[B, R]:

@@ -423,7 +423,8 @@ def simulate(
     # Bots in list order whatever order the batches finish in.
     summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}
     summary.positions = {p: BotStats(n) for p, n in enumerate(names)}
-    for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs):
+    preload = [spec(game_name).module]  # what local workers import before they fork
+    for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs, preload=preload):
         summary.merge(part)
         if progress:
             progress(len(batch.games))
