@@ -19,7 +19,6 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from multiprocessing import forkserver
 from typing import TypeVar
 
 from .errors import WorkerError
@@ -87,6 +86,8 @@ def worker_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseC
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
+    from multiprocessing import forkserver  # where there is one
+
     context = multiprocessing.get_context("forkserver")
     asked = getattr(forkserver._forkserver, "_preload_modules", ["__main__"])
     if not set(preload) <= set(asked):
