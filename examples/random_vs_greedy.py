@@ -4,8 +4,9 @@ it puts down) and plays the largest; random picks any legal action.
 
     pip install 'vncards[pettingzoo]' && python examples/random_vs_greedy.py [GAME_v0] [HANDS]
 
-The last lines show how RLlib would take the env (its ``PettingZooEnv`` wrapper, with the
-observation under the key its action-masking modules read), if Ray is installed.
+The last lines build RLlib's ``PettingZooEnv`` wrapper around the env (the observation under
+the key RLlib's action-masking modules read) and take a few masked steps through it, if RLlib
+is installed (``pip install 'vncards[rllib]'``; no torch is needed until you train).
 """
 
 from __future__ import annotations
@@ -46,11 +47,23 @@ def main(name: str = "tienlen_v0", hands: int = 200) -> None:
 
     try:
         from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-    except ImportError:
-        print("(Ray RLlib not installed: skipping the PettingZooEnv wrapper)")
+    except ImportError as e:
+        print(f"(RLlib not available: {e}; pip install 'vncards[rllib]')")
         return
     rllib_env = PettingZooEnv(VARIANTS[name].env(observation_key="observations"))
-    print("RLlib env:", type(rllib_env).__name__, sorted(rllib_env.get_agent_ids()))
+    obs, _ = rllib_env.reset(seed=1)
+    for _ in range(4):
+        (agent,) = obs  # the agent to act, with its observation and action mask
+        action = rnd.choice(np.flatnonzero(obs[agent]["action_mask"]).tolist())
+        obs, _rewards, terminated, _, _ = rllib_env.step({agent: action})
+        if terminated["__all__"]:
+            break
+    print(
+        "RLlib env:",
+        type(rllib_env).__name__,
+        sorted(rllib_env.possible_agents),
+        rllib_env.action_space[agent],
+    )
 
 
 if __name__ == "__main__":

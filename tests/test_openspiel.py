@@ -36,3 +36,111 @@ def test_clone_is_independent_and_tensors_come_from_the_encoder(name: str) -> No
     np.testing.assert_array_equal(np.asarray(state.information_state_tensor(player), np.float32), want)
     np.testing.assert_array_equal(np.asarray(state.observation_tensor(player), np.float32), want)
     assert len(state.legal_actions()) <= game.num_distinct_actions()
+
+
+# -- starting from given hands ------------------------------------------------------------------
+
+
+def seeded_hands(name: str, players: int, seed: int) -> list[str]:
+    """Every seat's dealt cards in a seeded game of ``name`` (Tứ Sắc: concealed and quằn)."""
+    from vncards import games
+
+    state = games.new_game(name, players=players, seed=seed).to_dict()["state"]
+    if name == "tusac":
+        return [
+            " ".join([*state["hands"][s].split(), *(c for m in state["exposed"][s] for c in m["cards"])])
+            for s in range(players)
+        ]
+    from vncards.cards import cards_text
+
+    return [
+        cards_text(state["hands"][s] | state["played"][s]) if "played" in state else ""
+        for s in range(players)
+    ]
+
+
+def hands_of(name: str, table: object, players: int) -> list[list[str]]:
+    state = table.to_dict()["state"]  # type: ignore[attr-defined]
+    if name == "tusac":
+        return [
+            sorted([*state["hands"][s].split(), *(c for m in state["exposed"][s] for c in m["cards"])])
+            for s in range(players)
+        ]
+    return [sorted(str(c) for c in table.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_sim_test_from_given_hands(name: str) -> None:
+    """Every seat given, and one seat left to the chance node: OpenSpiel's random simulation
+    plays on from there, and every outcome of the chance node deals the given hands."""
+    players = 3
+    hands = seeded_hands(name, players, 5) if name != "maubinh" else maubinh_hands(players, 5)
+    for given in (hands, [hands[0], None, hands[2]]):
+        game = pyspiel.load_game(
+            openspiel.GAME_NAMES[name], {"players": players, "hands": openspiel.hands_parameter(given)}
+        )
+        assert game.get_parameters()["hands"] == openspiel.hands_parameter(given)
+        pyspiel.random_sim_test(game, num_sims=1 if name == "tusac" else 2, serialize=False, verbose=False)
+        for outcome in (0, 9, openspiel.DEAL_OUTCOMES - 1):
+            state = game.new_initial_state()
+            assert state.is_chance_node()
+            state.apply_action(outcome)
+            got = hands_of(name, state.table, players)
+            for s, h in enumerate(given):
+                if h is not None:
+                    assert got[s] == sorted(h.split())
+
+
+def maubinh_hands(players: int, seed: int) -> list[str]:
+    from vncards import games
+
+    game = games.new_game("maubinh", players=players, seed=seed)
+    return [" ".join(str(c) for c in game.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+
+
+def test_given_hands_keep_the_deal_rules() -> None:
+    """The game's own deal runs on the given hands: an instant win ends the hand at once,
+    and the 3♠ leads."""
+    four_twos = "2♠ 2♣ 2♦ 2♥ 3♥ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠"
+    game = pyspiel.load_game("python_vncards_tienlen", {"players": 2, "hands": f"{four_twos}|"})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    assert state.is_terminal() and state.returns()[0] > 0 and sum(state.returns()) == 0
+    spades = "3♠ 3♥ 5♠ 5♥ 7♠ 8♥ 9♠ 10♥ J♠ Q♥ K♠ A♥ 2♥"
+    game = pyspiel.load_game("python_vncards_tienlen", {"players": 2, "hands": f"|{spades}"})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.current_player() == 1 and state.table.to_dict()["state"]["must"] == 1
+
+
+BAD_HANDS = {
+    # (variant, players, hands parameter, error text)
+    "wrong count": ("samloc", 2, "3♠ 4♠ 5♠|", "hands[0]: samloc deals 10 cards a seat, not 3"),
+    "duplicate in a hand": ("tienlen", 2, "3♠ 3♠|", 'hands[0]: duplicate card: "3♠"'),
+    "duplicate across hands": (
+        "maubinh",
+        2,
+        "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠|A♠ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥",
+        "hands[1]: A♠ is also in hands[0]",
+    ),
+    "not a card": ("tienlen-north", 2, "3♠ 1♥|", "hands[0]: "),
+    "wrong number of hands": ("tienlen", 3, "|", "hands: 2 given for 3 players"),
+    "tusac fifth copy": ("tusac", 2, " ".join(["KR"] * 5 + ["AR"] * 16) + "|", "hands[0]: "),
+    "tusac not a card": ("tusac", 2, "KR ZZ|", "hands[0]: not a Tứ Sắc card"),
+    "tusac non-dealer count": (
+        "tusac",
+        2,
+        "|KR KR",
+        "hands[1]: tusac deals 20 cards to a seat that is not the dealer, not 2",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_HANDS))
+def test_bad_hands_are_refused_with_a_vncards_error(case: str) -> None:
+    from vncards import VncardsError
+
+    name, players, text, message = BAD_HANDS[case]
+    with pytest.raises(VncardsError) as info:
+        pyspiel.load_game(openspiel.GAME_NAMES[name], {"players": players, "hands": text})
+    assert message in str(info.value)

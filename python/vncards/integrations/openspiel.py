@@ -5,6 +5,16 @@
 - **Chance**: the first node is an explicit chance node, *the deal*: ``DEAL_OUTCOMES``
   equally likely outcomes, outcome ``k`` deals the game with seed ``k`` (which also fixes
   the order of Tứ Sắc's stock). After it every node is a player node.
+- **Given hands**: the ``"hands"`` parameter starts every game from the hands you give, one
+  per seat separated by ``|`` (card text such as ``3♠ 4♥`` or ``3s 4h``; Tứ Sắc codes
+  ``KR PW``; seat 0 is Tứ Sắc's dealer and holds 21), a blank seat dealt at random. The
+  hands are validated when the game is loaded
+  (:func:`vncards.integrations.deals.deal_from_hands`: a
+  :class:`~vncards.VncardsError` names the hand and the fault). The deal stays a chance node:
+  outcome ``k`` deals the given hands with seed ``k`` deciding only what they leave open (the
+  blank seats, Tứ Sắc's stock order, Sâm Lốc's drawn leader), and the game's own deal rules
+  follow (instant wins, the first lead). :func:`hands_parameter` writes the parameter from
+  lists of cards.
 - **Actions**: an action is an index into the player's legal-action list
   (:mod:`vncards.integrations.spaces`), ``num_distinct_actions = ACTION_BOUND[game]``; the
   ``"players"`` parameter sets the seat count (default 4).
@@ -23,18 +33,30 @@ True
 >>> state.apply_action(7)
 >>> state.current_player() in range(4) and len(state.information_state_tensor()) == game.information_state_tensor_size()
 True
+
+From given hands (two seats of Sâm Lốc, ten cards each):
+
+>>> hands = hands_parameter(["3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♥", "3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ K♣"])
+>>> game = pyspiel.load_game("python_vncards_samloc", {"players": 2, "hands": hands})
+>>> state = game.new_initial_state()
+>>> state.apply_action(0)
+>>> " ".join(map(str, state.table.hand(0)))
+'3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♥'
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .. import games
+from ..errors import SnapshotError
 from ..table import TableGame
 from . import encoding
+from .deals import deal_from_hands
 from .spaces import ACTION_BOUND, apply_index, legal_list
 
 try:
@@ -44,7 +66,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards.integrations.openspiel needs OpenSpiel: pip install 'vncards[openspiel]'"
     ) from e
 
-__all__ = ["DEAL_OUTCOMES", "GAME_NAMES", "VncardsGame", "VncardsState", "game_class"]
+__all__ = ["DEAL_OUTCOMES", "GAME_NAMES", "VncardsGame", "VncardsState", "game_class", "hands_parameter"]
 
 #: How many deals the chance node chooses among (each a seed of ``games.new_game``).
 DEAL_OUTCOMES = 1 << 12
@@ -72,7 +94,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 4},
+        parameter_specification={"players": 4, "hands": ""},
     )
 
 
@@ -84,6 +106,13 @@ class VncardsGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.players = int(params.get("players", 4))
+        self.hands_text = str(params.get("hands", ""))
+        #: The given hands (None: every seat dealt at random), checked by one deal now.
+        self.hands = _split_hands(self.hands_text)
+        if self.hands is not None:
+            if len(self.hands) != self.players:
+                raise SnapshotError(f"hands: {len(self.hands)} given for {self.players} players")
+            deal_from_hands(self.variant, self.hands, seed=0)
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_BOUND[self.variant],
             max_chance_outcomes=DEAL_OUTCOMES,
@@ -93,7 +122,7 @@ class VncardsGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=_MAX_LENGTH.get(self.variant, _DEFAULT_LENGTH),
         )
-        super().__init__(_game_type(self.variant), info, {"players": self.players})
+        super().__init__(_game_type(self.variant), info, {"players": self.players, "hands": self.hands_text})
 
     def new_initial_state(self) -> VncardsState:
         """The state before the deal (a chance node)."""
@@ -122,6 +151,7 @@ class VncardsState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.variant = game.variant
         self.players = game.players
+        self.hands = game.hands
         self._box = _Box(None)
         self._legal: list[dict[str, Any]] = []
 
@@ -156,7 +186,11 @@ class VncardsState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         table = self.table
         if table is None:
-            table = self._box.table = games.new_game(self.variant, players=self.players, seed=int(action))
+            if self.hands is None:
+                table = games.new_game(self.variant, players=self.players, seed=int(action))
+            else:
+                table = deal_from_hands(self.variant, self.hands, seed=int(action))
+            self._box.table = table
         else:
             apply_index(self.variant, table, self._legal[int(action)])
         if not table.is_over:
@@ -206,6 +240,22 @@ class _Observer:
         view = state.table.view(player)
         view.pop("legal_actions", None)
         return json.dumps(view, ensure_ascii=False, sort_keys=True)
+
+
+def hands_parameter(hands: Sequence[str | Sequence[str] | None]) -> str:
+    """The ``"hands"`` game parameter for ``hands`` (per seat: card text, a list of card
+    texts, or None for a seat dealt at random).
+
+    >>> hands_parameter(["3♠ 4♠", ["5♥", "6♥"], None])
+    '3♠ 4♠|5♥ 6♥|'
+    """
+    return "|".join("" if h is None else h if isinstance(h, str) else " ".join(map(str, h)) for h in hands)
+
+
+def _split_hands(text: str) -> list[str | None] | None:
+    if not text.strip():
+        return None
+    return [h.strip() or None for h in text.split("|")]
 
 
 def game_class(name: str) -> type[VncardsGame]:

@@ -20,6 +20,10 @@ Each variant object has ``env(**kwargs)`` (wrapped like PettingZoo's classic gam
   rewards and ``infos[agent]["instant_win"] = True``; each agent then takes the usual dead
   step (``step(None)``). Observations are built from each seat's view as always.
 - **max_cycles**: after that many steps every agent is truncated (reward 0).
+- **Given hands**: ``reset(seed, options={"hands": [...]})`` deals those hands (one entry per
+  seat, ``None`` for a seat dealt at random; validated by
+  :func:`vncards.integrations.deals.deal_from_hands`, which raises a
+  :class:`~vncards.VncardsError` for bad hands); the seed decides the rest.
 
 >>> from vncards.integrations.pettingzoo import tienlen_v0
 >>> env = tienlen_v0.env()
@@ -42,8 +46,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import games
+from ..errors import SnapshotError
 from ..table import TableGame
 from . import encoding
+from .deals import deal_from_hands
 from .spaces import ACTION_BOUND, apply_index, legal_list
 
 try:
@@ -103,7 +109,7 @@ class VncardsEnv(AECEnv):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: gym_spaces.Discrete(bound) for a in self.possible_agents}
+        self.action_spaces: dict[str, Any] = {a: gym_spaces.Discrete(bound) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: TableGame = games.new_game(game, players=players, rules=rules, seed=0)
         self._legal: list[dict[str, Any]] = []
@@ -141,7 +147,13 @@ class VncardsEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, _MAX_SEED))
-        self.game = games.new_game(self.name, players=self.players, rules=self.rules, seed=game_seed)
+        hands = (options or {}).get("hands")
+        if hands is None:
+            self.game = games.new_game(self.name, players=self.players, rules=self.rules, seed=game_seed)
+        else:
+            if len(hands) != self.players:
+                raise SnapshotError(f"hands: {len(hands)} given for {self.players} players")
+            self.game = deal_from_hands(self.name, hands, rules=self.rules, seed=game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -15,13 +15,35 @@ Shared by the PettingZoo and OpenSpiel integrations (no framework import here).
   = 16. The full space (72,072 splits) is mostly fouled or dominated; an agent chooses
   among the solver's candidates, each scored by its 3-row card features. Choosing one
   arranges and confirms it.
-- Tứ Sắc: a discard names one of the 28 kinds, plus "win" (29); a claim answer is win, pass,
-  or one claim per (meld, cards used) of the offered card: the cards used are a multiset of
-  at most three cards of the kinds that meld with the offered one (at most 8 kinds: the
-  other pieces of its colour and the other colours' soldiers), fewer than ``8 + 36 + 120``
-  multisets of size 1-3, each under one meld name; so ``TUSAC_BOUND = 256``.
+- Tứ Sắc: ``TUSAC_BOUND = 22``, which some states reach (the bound is tight). A seat's
+  legal actions are either a discard turn or its answers to an offered card:
 
-The tests check every bound over many random states (100k in the slow profile).
+  - *Discard turn*: one ``discard`` per kind the seat may discard, plus ``win`` at the
+    opening only. A seat discards from its concealed hand, one action per distinct kind in
+    it: the dealer holds 21 cards at the opening discard, every other seat is dealt 20, and
+    every later discard follows a claim, which never adds to the concealed hand (the claimed
+    card goes with 0-3 concealed cards into an exposed meld). So at most 21 discards + 1 win
+    = 22; a dealer dealt 21 distinct kinds that already make complete melds (Tướng–Sĩ–Tượng
+    of four colours, Xe–Pháo–Mã of three) has exactly that under the default options (the
+    Tướng may be discarded as the tỳ).
+  - *Answers*: ``win``, ``pass`` and one ``claim`` per (meld, cards used) the offered card
+    can join: the pair (one copy), the claimed triple (two copies), the set of its colour
+    (Tướng–Sĩ–Tượng or Xe–Pháo–Mã: one way), a lone Tướng, and for a Chốt three soldiers
+    (two of the three other colours' Chốt: 3 ways) or four soldiers (1). A khạp of the card
+    (three copies) allows only the khui (the claimed quad: mandatory, and a khạp is never
+    split), so at most 6 claims (Chốt: pair, triple, 3 + 1 soldiers; Tướng: 4; the other
+    pieces: 3) + win + pass = 8, which the entitled seat reaches holding two white Chốt and
+    one of each other colour when a white Chốt is discarded, under ``triple_optional``
+    (otherwise the triple is mandatory: it is the only claim and there is no pass).
+
+  The options only decide which of these actions are offered (``discard_rule="enforce"``
+  keeps the rác discards, a mandatory triple is then the only claim, no Tướng tỳ, the bài
+  bụng rules, the odd-total and lệnh rules for ``win``, ``claim_window``: a seat with
+  nothing to claim only passes); none adds another kind of action, so 22 bounds every option
+  set. The tests build both worst cases.
+
+The tests check every bound over random states: a few thousand per game in the normal suite,
+100,000 per game with ``VNCARDS_PROFILE=slow`` (``tests/test_action_bounds.py``).
 """
 
 from __future__ import annotations
@@ -32,9 +54,11 @@ from typing import Any
 from .. import games
 from ..table import TableGame
 
-__all__ = ["ACTION_BOUND", "MAUBINH_ARRANGEMENTS", "VARIANTS", "legal_list", "apply_index"]
+__all__ = ["ACTION_BOUND", "MAUBINH_ARRANGEMENTS", "TUSAC_BOUND", "VARIANTS", "legal_list", "apply_index"]
 
 MAUBINH_ARRANGEMENTS = 16
+#: The most legal actions of a Tứ Sắc seat (21 discards + win; see the module docstring).
+TUSAC_BOUND = 22
 
 #: A bound on ``len(legal_list(game, seat))`` per variant (see the module docstring).
 ACTION_BOUND: dict[str, int] = {
@@ -42,7 +66,7 @@ ACTION_BOUND: dict[str, int] = {
     "tienlen-north": 8192,
     "samloc": 1024,
     "maubinh": MAUBINH_ARRANGEMENTS,
-    "tusac": 256,
+    "tusac": TUSAC_BOUND,
 }
 
 VARIANTS = tuple(games.GAMES)
