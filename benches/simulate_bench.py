@@ -18,8 +18,10 @@ result summary.
 - ``simulate`` with random and with greedy bots, one worker (``jobs=1``).
 
 Part 2, workers: ``simulate`` (random bots) with ``jobs=1`` and ``jobs=2`` at several run
-sizes, including the start-up of the worker processes a one-shot ``vncards simulate -j 2``
-pays. The speed-up is only meaningful on an idle machine: the load average is printed.
+sizes, including the start-up of the worker process a one-shot ``vncards simulate --jobs 2``
+pays, then one ``jobs=2`` run of the largest size traced per batch (when the worker joined, how
+close together the processes finished, and the share of its time each process had a core).
+The speed-up is only meaningful on an idle machine: the load average is printed.
 
     python benches/simulate_bench.py [--game tienlen] [--games 600] [--sizes 1000,4000,16000]
 """
@@ -39,7 +41,8 @@ from vncards._core import cards_to_mask, rollout_greedy_choice
 from vncards.bots import make_bot
 from vncards.bots.shedding import tienlen_setup
 from vncards.games import new_game, spec
-from vncards.simulate import GameSeeds, game_seeds, play_game, simulate
+from vncards.parallel import run_batches
+from vncards.simulate import GameSeeds, _Batch, _play_batch, game_ranges, game_seeds, play_game, simulate
 
 _TWOS = 0xF << 48
 Recorded = list[tuple[int, list[dict[str, object]]]]
@@ -204,6 +207,33 @@ def workers(g: str, sizes: Sequence[int], rounds: int) -> None:
         print(f"  {n:>7,}  {rates['1']:>15,.0f}  {rates['2']:>15,.0f}  {rates['2'] / rates['1']:>7.2f}x")
 
 
+def traced_batch(batch: Any) -> tuple[Any, tuple[int, float, float, float]]:
+    """simulate's batch, with the process that played it, its wall span and its CPU time."""
+    start, cpu = time.time(), time.process_time()
+    summary = _play_batch(batch)
+    return summary, (os.getpid(), start, time.time(), time.process_time() - cpu)
+
+
+def trace(g: str, n: int) -> None:
+    """Where the time of one ``jobs=2`` run goes: when the worker joined, how close together the
+    processes finished, and how much of its busy time each got a core (CPU / wall: below 1, the
+    process waited for a core another job held)."""
+    players = new_game(g, seed=0).players
+    batches = [_Batch(g, players, {}, ("random",) * players, 0, r, False) for r in game_ranges(n)]
+    start = time.time()
+    spans = [span for _, (_, span) in run_batches(traced_batch, batches, jobs=2)]
+    wall = time.time() - start
+    print(f"{g}, random bots, one jobs=2 run of {n:,} games traced per batch: {wall:.2f} s")
+    for pid in sorted({s[0] for s in spans}, key=lambda p: p != os.getpid()):
+        mine = [s for s in spans if s[0] == pid]
+        busy = sum(s[2] - s[1] for s in mine)
+        print(
+            f"  {'this process' if pid == os.getpid() else 'worker':<13} {len(mine):>3} batches, "
+            f"first at {min(s[1] for s in mine) - start:5.2f} s, last done at "
+            f"{max(s[2] for s in mine) - start:5.2f} s, CPU / busy {sum(s[3] for s in mine) / busy:.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="tienlen")
@@ -215,7 +245,9 @@ def main() -> None:
     print(f"load average {load} on {os.cpu_count()} cores")
     per_move(args.game, args.games, args.rounds)
     if args.sizes:
-        workers(args.game, [int(x) for x in args.sizes.split(",")], args.rounds)
+        sizes = [int(x) for x in args.sizes.split(",")]
+        workers(args.game, sizes, args.rounds)
+        trace(args.game, max(sizes))
     print(f"load average afterwards {os.getloadavg()[0]:.2f}")
 
 
