@@ -34,6 +34,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from vncards import Rng
@@ -41,7 +42,7 @@ from vncards._core import cards_to_mask, rollout_greedy_choice
 from vncards.bots import make_bot
 from vncards.bots.shedding import tienlen_setup
 from vncards.games import new_game, spec
-from vncards.parallel import run_batches
+from vncards.parallel import run_batches, worker_context
 from vncards.simulate import GameSeeds, _Batch, _play_batch, game_ranges, game_seeds, play_game, simulate
 
 _TWOS = 0xF << 48
@@ -195,7 +196,35 @@ def per_move(g: str, n: int, rounds: int) -> None:
     show(rates, ratios)
 
 
+def burn(steps: int) -> float:
+    """A pure-Python CPU-bound loop; returns its wall time."""
+    start = time.perf_counter()
+    x = 0
+    for i in range(steps):
+        x += i
+    return time.perf_counter() - start
+
+
+def machine_ceiling(steps: int = 4_000_000, rounds: int = 3) -> float:
+    """How much faster two CPU-bound processes get through twice the work than one does, now:
+    the most any 1 -> 2 worker speed-up can show on this machine at its current load (2.00 on
+    two idle cores)."""
+    ratios = []
+    with ProcessPoolExecutor(2, mp_context=worker_context()) as pool:
+        list(pool.map(abs, [0, 1]))  # both started
+        for _ in range(rounds):
+            alone = pool.submit(burn, 2 * steps).result()
+            start = time.perf_counter()
+            list(pool.map(burn, [steps, steps]))
+            ratios.append(alone / (time.perf_counter() - start))
+    return statistics.median(ratios)
+
+
 def workers(g: str, sizes: Sequence[int], rounds: int) -> None:
+    print(
+        f"machine ceiling: two CPU-bound processes do twice one's work {machine_ceiling():.2f}x as fast "
+        "as one process (2.00 on two idle cores)"
+    )
     print(f"{g}, random bots, jobs=1 vs jobs=2 (worker start-up included), medians of {rounds} rounds")
     print(f"  {'games':>7}  {'jobs=1 games/s':>15}  {'jobs=2 games/s':>15}  {'speed-up':>8}")
     for n in sizes:
@@ -248,6 +277,7 @@ def main() -> None:
         sizes = [int(x) for x in args.sizes.split(",")]
         workers(args.game, sizes, args.rounds)
         trace(args.game, max(sizes))
+        print(f"machine ceiling afterwards: {machine_ceiling():.2f}x")
     print(f"load average afterwards {os.getloadavg()[0]:.2f}")
 
 
