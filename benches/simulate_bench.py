@@ -18,8 +18,9 @@ result summary.
 - ``simulate`` with random and with greedy bots, one worker (``jobs=1``).
 
 Part 2, workers: ``simulate`` (random bots) with ``jobs=1`` and ``jobs=2`` at several run
-sizes, including the start-up of the worker process a one-shot ``vncards simulate --jobs 2``
-pays, then one ``jobs=2`` run of the largest size traced per batch (when the worker joined, how
+sizes, each ``jobs=2`` run starting its worker process (the fork server the workers fork from
+starts once per process, in the first round: a one-shot ``vncards simulate --jobs 2`` pays that
+too, a few tenths of a second, while this process already plays), then one ``jobs=2`` run of the largest size traced per batch (when the worker joined, how
 close together the processes finished, and the share of its time each process had a core).
 The speed-up is only meaningful on an idle machine: the load average is printed.
 
@@ -225,7 +226,10 @@ def workers(g: str, sizes: Sequence[int], rounds: int) -> None:
         f"machine ceiling: two CPU-bound processes do twice one's work {machine_ceiling():.2f}x as fast "
         "as one process (2.00 on two idle cores)"
     )
-    print(f"{g}, random bots, jobs=1 vs jobs=2 (worker start-up included), medians of {rounds} rounds")
+    print(
+        f"{g}, random bots, jobs=1 vs jobs=2, medians of {rounds} rounds (each jobs=2 run starts its "
+        "worker; the fork server it forks from starts once, in the first)"
+    )
     print(f"  {'games':>7}  {'jobs=1 games/s':>15}  {'jobs=2 games/s':>15}  {'speed-up':>8}")
     for n in sizes:
         rows: dict[str, Callable[[], object]] = {
