@@ -48,12 +48,12 @@ def without_locks(cls: type) -> Iterator[None]:
             setattr(klass, name, value)
 
 
-def apply_all(starts: list[Any], played: list[Any]) -> float:
-    """Seconds to apply every logged action of ``played`` to fresh copies of ``starts``."""
+def apply_all(starts: list[Any], logs: list[list[dict[str, Any]]]) -> float:
+    """Seconds to apply every action of ``logs`` (one list per game) to fresh copies of ``starts``."""
     games = [copy.deepcopy(s) for s in starts]
     t = time.perf_counter()
-    for g, h in zip(games, played, strict=True):
-        for action in h._actions:
+    for g, log in zip(games, logs, strict=True):
+        for action in log:
             g.apply(action)
     return time.perf_counter() - t
 
@@ -63,13 +63,14 @@ def lock_share(label: str, cls: Any, rounds: int = 31) -> None:
     and how many locked calls one action makes (1: no public method re-enters another)."""
     played = [finished(cls, seed) for seed in range(20)]
     starts = [cls(players=4, rules=g.rules, seed=g.rng_key, **g._setup()) for g in played]
-    n_actions = sum(len(g.actions) for g in played)
-    calls = locked_calls(starts, played)
+    logs = [g.actions for g in played]
+    n_actions = sum(map(len, logs))
+    calls = locked_calls(starts, logs)
     ratios, locked_times = [], []
     for _ in range(rounds):  # interleaved, so load on the machine hits both alike
-        locked = apply_all(starts, played)
+        locked = apply_all(starts, logs)
         with without_locks(cls):
-            bare = apply_all(starts, played)
+            bare = apply_all(starts, logs)
         ratios.append(locked / bare - 1)
         locked_times.append(locked)
     share = statistics.median(ratios)
@@ -80,8 +81,8 @@ def lock_share(label: str, cls: Any, rounds: int = 31) -> None:
     )
 
 
-def locked_calls(starts: list[Any], played: list[Any]) -> int:
-    """How many lock wrappers run while the actions of ``played`` are applied."""
+def locked_calls(starts: list[Any], logs: list[list[dict[str, Any]]]) -> int:
+    """How many lock wrappers run while the actions of ``logs`` are applied."""
     games = [copy.deepcopy(s) for s in starts]
     count = 0
 
@@ -92,8 +93,8 @@ def locked_calls(starts: list[Any], played: list[Any]) -> int:
 
     sys.setprofile(profile)
     try:
-        for g, h in zip(games, played, strict=True):
-            for action in h._actions:
+        for g, log in zip(games, logs, strict=True):
+            for action in log:
                 g.apply(action)
     finally:
         sys.setprofile(None)

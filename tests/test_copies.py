@@ -48,7 +48,7 @@ def test_copies_share_no_lock_and_no_state(name: str) -> None:
     c = copy.deepcopy(g)
     assert c._lock is not g._lock
     assert c._rng is not g._rng and c._rng.position == g._rng.position
-    assert c._events is not g._events and c._ledger is not g._ledger
+    assert c._ints is not g._ints and c._ledger is not g._ledger
 
 
 def test_rng_copies_draw_the_same_stream_independently() -> None:

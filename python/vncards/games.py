@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 import warnings
 from collections.abc import Mapping
@@ -53,9 +54,8 @@ class GameSpec:
 
     def rules(self, options: Mapping[str, Any] | None = None) -> Any:
         """This game's ``Rules`` preset with ``options`` replaced."""
-        mod = self.load()
-        base = getattr(mod.Rules, self.preset)() if self.preset else mod.Rules()
-        return base.replace(**dict(options or {}))
+        base = _preset(self)
+        return base.replace(**options) if options else base
 
     def rules_from(self, rules: Any) -> RulesBase:
         """``rules`` as this game's ``Rules``: None (the preset), a dict of overrides of the
@@ -130,6 +130,13 @@ def new_game(
     if players is None:
         players = min(max(4, cls.MIN_PLAYERS), cls.MAX_PLAYERS)
     return cls(players=players, rules=s.rules_from(rules), seed=seed)
+
+
+@functools.cache
+def _preset(spec: GameSpec) -> Any:
+    """The preset ``Rules`` of ``spec``, made once: rules are frozen, so tables share it."""
+    mod = spec.load()
+    return getattr(mod.Rules, spec.preset)() if spec.preset else mod.Rules()
 
 
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")

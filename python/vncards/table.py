@@ -14,6 +14,10 @@ implements:
 - ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
   generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
+and declares how its logged actions and events are stored, ``ACTION_LOG`` and ``EVENT_LOG``
+(:mod:`vncards.journal`): it logs with ``self._log(action)`` / ``self._emit(kind, **fields)``
+(values as those codecs take them, e.g. a card mask), and every read builds fresh dicts.
+
 Conventions for every game:
 
 - An illegal call raises :class:`~vncards.errors.IllegalMoveError` *before* anything changes.
@@ -64,6 +68,7 @@ from typing import Any, ClassVar, TypeVar
 from ._core import Rng
 from .errors import RulesError, SnapshotError, VncardsError
 from .inputs import ActionSpec, parse_action, parse_seat
+from .journal import Journal
 from .ledger import Ledger
 from .rules import RulesBase, rules_mismatch
 from .snapshot import (
@@ -190,7 +195,7 @@ def _make_atomic(cls: type, bases: bool = False) -> None:
             setattr(cls, name, property(_atomic(value.fget), fset, value.fdel, value.__doc__))
 
 
-class TableGame(GameSurface):
+class TableGame(GameSurface, Journal):
     """Base class of every game: see the module docstring for what a game adds."""
 
     GAME: ClassVar[str] = ""
@@ -209,8 +214,6 @@ class TableGame(GameSurface):
     _players: int
     _rules: Any
     _rng: Rng
-    _events: list[dict[str, Any]]
-    _actions: list[dict[str, Any]]
     _ledger: Ledger
     _origin: dict[str, Any] | None
     _lock: threading.RLock
@@ -231,7 +234,7 @@ class TableGame(GameSurface):
                 f"{self.GAME} takes {self.MIN_PLAYERS}–{self.MAX_PLAYERS} players, not {players}"
             )
         if rules is None:
-            rules = self.Rules()
+            rules = _DEFAULT_RULES.get(self.Rules) or _DEFAULT_RULES.setdefault(self.Rules, self.Rules())
         elif isinstance(rules, Mapping):
             rules = self.Rules().replace(**rules)
         if not isinstance(rules, self.Rules):
@@ -240,8 +243,7 @@ class TableGame(GameSurface):
         self._players = players
         self._rules = rules
         self._rng = rng
-        self._events = []
-        self._actions = []
+        self._init_journal()
         self._ledger = Ledger(players)
         self._origin = None
 
@@ -280,7 +282,7 @@ class TableGame(GameSurface):
     def events(self) -> list[dict[str, Any]]:
         """Everything that happened, in order, as JSON-safe dicts: the server's full log (it may
         hold what some seats may not see: forward :meth:`events_for` instead). A deep copy."""
-        return json_copy(self._events)  # type: ignore[no-any-return]
+        return self._logged(events=True)
 
     def events_for(self, seat: int) -> list[dict[str, Any]]:
         """The events ``seat`` may know, in order: ``events`` with every field private to
@@ -293,19 +295,17 @@ class TableGame(GameSurface):
 
     def _redacted(self, seat: int | None) -> list[dict[str, Any]]:
         private = self.PRIVATE_FIELDS
-        out = []
-        for event in self._events:
-            e = json_copy(event)
+        out = self._logged(events=True)
+        for e in out:
             for name, owner in private.get(e["type"], {}).items():
                 if name in e and e.get(owner) != seat:
                     e[name] = _blank(e[name])
-            out.append(e)
         return out
 
     @property
     def actions(self) -> list[dict[str, Any]]:
         """The accepted actions, in order: with the seed, enough to replay the game (a copy)."""
-        return json_copy(self._actions)  # type: ignore[no-any-return]
+        return self._logged(events=False)
 
     @property
     def ledger(self) -> list[dict[str, Any]]:
@@ -335,12 +335,6 @@ class TableGame(GameSurface):
         a plain dict of parsed values, or IllegalMoveError / InvalidCardError (TypeError for
         objects no JSON decoder makes). Nothing about the game changes."""
         return parse_action(action, self.ACTIONS, self._players)
-
-    def _emit(self, kind: str, **fields: Any) -> None:
-        self._events.append({"type": kind, **fields})
-
-    def _log(self, action: dict[str, Any]) -> None:
-        self._actions.append(action)
 
     @classmethod
     def replay(
@@ -395,8 +389,8 @@ class TableGame(GameSurface):
             "setup": self._setup(),
             "rng": {"key": self._rng.key.hex(), "position": self._rng.position},
             "origin": json_copy(self._origin),
-            "events": json_copy(self._events),
-            "actions": json_copy(self._actions),
+            "events": self._logged(events=True),
+            "actions": self._logged(events=False),
             "ledger": self._ledger.entries,
             "state": json_copy(self._dump_state()),
         }
@@ -471,7 +465,7 @@ class TableGame(GameSurface):
         events = expect_list(o["events"], "origin.events")
         for i, e in enumerate(events):
             expect_str(expect_dict(e, f"origin.events[{i}]").get("type"), f"origin.events[{i}].type")
-        game._events = json_copy(events)
+        game._load_events(events)
         game._ledger = Ledger.from_entries(players, o["ledger"])
         state = expect_dict(o["state"], "state")
         try:
@@ -536,6 +530,10 @@ class TableGame(GameSurface):
                 path = first_difference(d[name], derived[name], name) or name
                 raise SnapshotError(f"{path}: does not match the replay of the actions")
         return game
+
+
+#: ``Rules()`` of each game, made once: rules are frozen, so tables share them.
+_DEFAULT_RULES: dict[type, Any] = {}
 
 
 def _digest(data: Any) -> str:

@@ -26,6 +26,7 @@ from .. import _core
 from ..cards import Card
 from ..errors import IllegalMoveError
 from ..inputs import LATER, SEAT, ActionSpec, check_text, parse_cards, plain_dict
+from ..journal import BOOL, CARDS, INT, JSON, LIST, Codec
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
 from .core import Arrangement, _cards, _checked_hand_masks, best_arrangement, is_fouled
@@ -50,6 +51,19 @@ class Game(TableGame):
         "confirm": ActionSpec(seat=SEAT),
         "auto_arrange": ActionSpec(seat=SEAT),
         "forfeit": ActionSpec(seat=SEAT),
+    }
+    ACTION_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "arrange": {"seat": INT, "back": CARDS, "middle": CARDS, "front": CARDS},
+        "confirm": {"seat": INT},
+        "forfeit": {"seat": INT},
+    }
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "deal": {"players": INT, "time_limit": INT},
+        "arranged": {"seat": INT},
+        "confirmed": {"seat": INT},
+        "forfeited": {"seat": INT},
+        "reveal": {"arrangements": JSON, "instants": JSON, "fouled": LIST(BOOL)},
+        "settle": {"totals": LIST(INT)},
     }
 
     _hands: list[int]
@@ -137,8 +151,7 @@ class Game(TableGame):
         if masks[0] | masks[1] | masks[2] != self._hands[seat]:
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
         self._arranged[seat] = masks
-        texts = [_core.mask_to_text(m) for m in masks]
-        self._log({"type": "arrange", "seat": seat, **dict(zip(_POSITIONS, texts, strict=False))})
+        self._log_values("arrange", seat, *masks)  # back, middle, front
         self._emit("arranged", seat=seat)
 
     def _warning(self, seat: int) -> str | None:

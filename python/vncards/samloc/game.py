@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from .._core import SheddingCombo, mask_to_text, samloc_instant_winner
+from .._core import SheddingCombo, samloc_instant_winner
 from ..errors import IllegalMoveError
 from ..inputs import SEAT, ActionSpec
+from ..journal import CARDS, INT, JSON, LIST, Codec
 from ..shedding import TWOS_MASK, SheddingGame, penalty_items
 from ..snapshot import expect, expect_bool, expect_int, expect_list
 from .rules import PENALTIES
@@ -55,6 +56,21 @@ class Game(SheddingGame):
         "declare_sam": ActionSpec(seat=SEAT),
         "decline_sam": ActionSpec(seat=SEAT),
     }
+    ACTION_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        **SheddingGame.ACTION_LOG,
+        "declare_sam": {"seat": INT},
+        "decline_sam": {"seat": INT},
+    }
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        **SheddingGame.EVENT_LOG,
+        "instant_win": {"seat": INT, "win": JSON, "cards": CARDS},
+        "declare_sam": {"seat": INT},
+        "decline_sam": {"seat": INT},
+        "sam_blocked": {"seat": INT, "declarer": INT},
+        "bao_mot_violation": {"seat": INT, "one_card_seats": LIST(INT)},
+        "sam_success": {"seat": INT},
+        "den_lang": {"seat": INT, "winner": INT, "units": INT},
+    }
 
     _rules: SamLocRules
 
@@ -74,7 +90,7 @@ class Game(SheddingGame):
         found = samloc_instant_winner(self._hands, self._nominal, self._rules.core)
         if found is not None:
             seat, kind, _ = found
-            self._emit("instant_win", seat=seat, win=kind, cards=mask_to_text(self._hands[seat]))
+            self._emit("instant_win", seat=seat, win=kind, cards=self._hands[seat])
             for s in self._others(seat):
                 self._ledger.pay(s, seat, SAM_UNITS, "an_trang")
             self._end_hand(seat)

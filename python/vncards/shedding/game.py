@@ -28,6 +28,8 @@ from .._core import (
 )
 from ..errors import IllegalMoveError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
+from ..journal import CARDS as CARD_MASK
+from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
 from ..snapshot import (
     expect,
     expect_bool,
@@ -42,6 +44,9 @@ from .penalty import TWOS_MASK
 __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
+#: The kinds of combination (``SheddingCombo.kind``).
+COMBO_KINDS = ("single", "pair", "triple", "straight", "pair_sequence", "four_of_a_kind")
+_KIND_INDEX = {kind: i for i, kind in enumerate(COMBO_KINDS)}
 
 
 class PlayMoves(Sequence[dict[str, Any]]):
@@ -97,6 +102,29 @@ class SheddingGame(TableGame):
     }
     #: Only the leader sees the card its first play must include (as in ``view``).
     PRIVATE_FIELDS: ClassVar[dict[str, dict[str, str]]] = {"lead": {"must_include": "seat"}}
+    ACTION_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "play": {"seat": INT, "cards": CARD_MASK},
+        "pass": {"seat": INT},
+        "next_hand": {},
+    }
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "deal": {"hand_number": INT, "counts": LIST(INT)},
+        "lead": {"seat": INT, "must_include": CARD_MASK},
+        "play": {"seat": INT, "combo": INDEX(COMBO_KINDS), "cards": CARD_MASK},
+        "pass": {"seat": INT},
+        "cut": {"seat": INT, "victim": INT, "units": INT},
+        "new_round": {"leader": INT},
+        "out": {"seat": INT, "place": INT},
+        "cong": {"seat": INT},
+        "finish_on_two": {"seat": INT},
+        "hand_end": {
+            "hand_number": INT,
+            "winner": OPTIONAL(INT),
+            "order": LIST(INT),
+            "settlement": OPTIONAL(LIST(INT)),
+            "hands": LIST(CARD_MASK),
+        },
+    }
 
     # -- construction and the hand sequence ---------------------------------------------------
 
@@ -150,7 +178,7 @@ class SheddingGame(TableGame):
                 leader = self._winner
         self._turn = leader
         self._must = must
-        self._emit("lead", seat=leader, must_include=mask_to_text(must))
+        self._emit("lead", seat=leader, must_include=must)
 
     def next_hand(self) -> None:
         """Deal the next hand once this one is over: the previous winner leads with any play
@@ -347,9 +375,8 @@ class SheddingGame(TableGame):
                 "cannot_finish_on_two", "a hand may not be emptied with a play containing a 2"
             )
         self._check_play(seat, combo)
-        text = mask_to_text(mask)
-        self._log({"type": "play", "seat": seat, "cards": text})
-        self._do_play(seat, combo, text)
+        self._log_values("play", seat, mask)
+        self._do_play(seat, combo)
 
     def pass_turn(self, seat: int) -> None:
         """Seat ``seat`` passes: it is out of the round until a new round starts."""
@@ -421,7 +448,7 @@ class SheddingGame(TableGame):
 
     # -- the flow ------------------------------------------------------------------------------
 
-    def _do_play(self, seat: int, combo: SheddingCombo, text: str) -> None:
+    def _do_play(self, seat: int, combo: SheddingCombo) -> None:
         table = self._table
         if table is not None and shedding_is_cut(combo, table, self._rules.core):
             units = self._cut_value(table)
@@ -439,7 +466,7 @@ class SheddingGame(TableGame):
         self._table = combo
         self._table_seat = seat
         self._must = 0
-        self._emit("play", seat=seat, combo=combo.kind, cards=text)
+        self._emit_values("play", seat, _KIND_INDEX[combo.kind], mask)
         self._on_play(seat, combo)
         if not self._over and not self._hands[seat]:
             self._goes_out(seat, combo)
@@ -535,7 +562,7 @@ class SheddingGame(TableGame):
             winner=winner,
             order=self._order + self._cong,
             settlement=self._hand_settlement(),
-            hands=[mask_to_text(m) for m in self._hands],
+            hands=self._hands,
         )
 
     # -- views and snapshots -------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._core import SheddingCombo, mask_to_text, tienlen_instant_win
+from .._core import SheddingCombo, tienlen_instant_win
+from ..journal import CARDS, INT, JSON, Codec
 from ..rules import RulesBase
 from ..shedding.game import SheddingGame
 from ..shedding.penalty import TWOS_MASK, penalty_items
@@ -38,6 +39,10 @@ class Game(SheddingGame):
     Rules: ClassVar[type[RulesBase]] = TienLenRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        **SheddingGame.EVENT_LOG,
+        "instant_win": {"seat": INT, "instant": JSON, "cards": CARDS},
+    }
 
     _rules: TienLenRules
 
@@ -59,7 +64,7 @@ class Game(SheddingGame):
         if best is None:
             return
         seat, _, _, kind = best
-        self._emit("instant_win", seat=seat, instant=kind, cards=mask_to_text(self._hands[seat]))
+        self._emit("instant_win", seat=seat, instant=kind, cards=self._hands[seat])
         units = 26 if r.scoring == "count" else 4
         for s in range(self._players):
             if s != seat:

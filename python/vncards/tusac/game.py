@@ -52,6 +52,7 @@ from .. import _core
 from .._core import TuSacCard
 from ..errors import IllegalMoveError, RulesError
 from ..inputs import SEAT, ActionSpec, as_list, check_text, parse_choice, parse_seat, plain_dict
+from ..journal import BOOL, INDEX, INT, LIST, OPTIONAL, WORD, Codec
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
 from .core import Meld
@@ -75,6 +76,11 @@ _CLAIM_MELDS = (
     "claimed_quad",
 )
 _PHASES = ("discard", "claim", "over")
+# How the actions and events are logged (vncards.journal): a card by its kind (events are
+# given the kind, the logged action dicts its text). Claims, a third of the actions at most,
+# are kept as the dicts given.
+_CARD = WORD(CODES)
+_KIND = INDEX(CODES)
 
 
 def _count(hand: int, k: int) -> int:
@@ -142,6 +148,21 @@ class Game(TableGame):
         "win": ActionSpec(seat=SEAT),
         "pass": ActionSpec(seat=SEAT),
     }
+    ACTION_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "discard": {"seat": INT, "card": _CARD},
+        "win": {"seat": INT},
+        "pass": {"seat": INT},
+    }
+    EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
+        "deal": {"dealer": INT, "counts": LIST(INT), "stock": INT},
+        "quan": {"seat": INT, "card": _KIND},
+        "dead": {"card": _KIND},
+        "turn_up": {"seat": INT, "card": _KIND, "stock": INT},
+        "discard": {"seat": INT, "card": _KIND, "opening": BOOL},
+        "win": {"seat": INT, "score": INT, "hand": LIST(_KIND), "card": OPTIONAL(_KIND)},
+        "draw": {"stock": INT},
+        "settle": {"settlement": LIST(INT)},
+    }
 
     _rules: TuSacRules
 
@@ -202,7 +223,7 @@ class Game(TableGame):
                     # A dealt quằn is laid face up at once (it still scores as concealed: 8).
                     self._hands[seat] -= 4 << (3 * k)
                     self._exposed[seat].append(("quad", (k, k, k, k)))
-                    self._emit("quan", seat=seat, card=CODES[k])
+                    self._emit("quan", seat=seat, card=k)
         self._phase = "discard"
         self._to_discard = self._dealer
         self._opening = True
@@ -320,7 +341,7 @@ class Game(TableGame):
         """The offer goes dead and the next seat turns up a card; False when the hand is drawn."""
         assert self._offer is not None
         self._dead.append(self._offer["card"])
-        self._emit("dead", card=CODES[self._offer["card"]])
+        self._emit("dead", card=self._offer["card"])
         # For a discard the next seat turns up; for a turned-up card, the seat after the turner.
         turner = (self._offer["seat"] + 1) % self._players
         self._options = {}
@@ -331,7 +352,7 @@ class Game(TableGame):
             return False
         k = self._stock.pop()
         self._offer = {"card": k, "source": "stock", "seat": turner, "penalty": False}
-        self._emit("turn_up", seat=turner, card=CODES[k], stock=len(self._stock))
+        self._emit("turn_up", seat=turner, card=k, stock=len(self._stock))
         return True
 
     def _offer_dead(self) -> None:
@@ -375,8 +396,8 @@ class Game(TableGame):
             "win",
             seat=seat,
             score=score,
-            hand=[CODES[k] for k in _kinds(hand)],
-            card=None if offer is None else CODES[offer["card"]],
+            hand=_kinds(hand),
+            card=None if offer is None else offer["card"],
         )
         for payer, payee, units, reason in self._payments(seat, score, covering):
             self._ledger.pay(payer, payee, units, reason)
@@ -530,7 +551,7 @@ class Game(TableGame):
             raise IllegalMoveError("must_discard_rac", "only rác may be discarded while the hand has any")
         penalty = self._rules.discard_rule == "penalize" and k not in rac
         self._hands[seat] = hand - (1 << (3 * k))
-        self._emit("discard", seat=seat, card=CODES[k], opening=self._opening)
+        self._emit("discard", seat=seat, card=k, opening=self._opening)
         self._opening = False
         self._to_discard = None
         self._open_offer({"card": k, "source": "discard", "seat": seat, "penalty": penalty})
