@@ -143,3 +143,40 @@ def test_game_seeds_are_numpys_seed_sequence(seed: int, index: int, players: int
 @pytest.mark.parametrize("seed,index", [(0, 0), (2**32 - 1, 2**32), (2**128, 1), (2**128 - 1, 7)])
 def test_game_seeds_at_word_boundaries(seed: int, index: int) -> None:
     assert game_seeds(seed, index, 4) == numpy_game_seeds(seed, index, 4)
+
+
+@pytest.mark.parametrize("game_name", ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"])
+def test_event_tallies_read_from_the_compact_log_match_the_events(game_name: str) -> None:
+    # The simulator reads (type, seat) of each event straight from the game's log; it must be
+    # what game.events says, for every game and every kind of record.
+    from vncards.bots import make_bot
+    from vncards.simulate import _event_keys, play_game
+
+    players = new_game(game_name, seed=0).players
+    for index in range(12 if game_name == "tusac" else 40):
+        seeds = game_seeds(3, index, players)
+        game = new_game(game_name, seed=seeds.deal)
+        bots = [
+            make_bot("greedy" if s % 2 else "random", game_name, seed=b, rules=game.rules)
+            for s, b in enumerate(seeds.bots)
+        ]
+        play_game(game, bots)
+        assert _event_keys(game) == [(e["type"], e.get("seat")) for e in game.events]
+        if game_name.startswith("tienlen"):
+            game.next_hand()  # a second hand on the same log
+            play_game(game, bots)
+            assert _event_keys(game) == [(e["type"], e.get("seat")) for e in game.events]
+
+
+def test_event_tallies_of_events_kept_as_objects() -> None:
+    # A game set up at a position keeps the position's history as objects in its log.
+    from vncards.bots import make_bot
+    from vncards.simulate import _event_keys, play_game
+
+    start = new_game("tienlen", seed=9)
+    start.apply(start.legal_actions(start.pending_seats[0])[0])
+    game = type(start).from_position(start.to_dict())
+    play_game(game, [make_bot("random", "tienlen", seed=s) for s in range(4)])
+    keys = _event_keys(game)
+    assert keys == [(e["type"], e.get("seat")) for e in game.events]
+    assert keys[:3] == [(e["type"], e.get("seat")) for e in start.events]
