@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -23,7 +24,6 @@ from typing import Any
 from .bots import Bot, bot_factory, decider, make_bot
 from .errors import RulesError
 from .games import new_game, spec
-from .journal import _OBJECT_EVENT
 from .parallel import batch_ranges, run_batches
 from .table import TableGame
 
@@ -298,51 +298,8 @@ def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
     return GameSeeds(_state_seed(pool), bots)
 
 
-def _tallies(game: TableGame, players: int) -> tuple[dict[str, int], tuple[dict[str, int], ...]]:
-    """Counts of the game's event types, in all and per seat named by the event's ``seat``."""
-    keys = _event_keys(game)
-    counts = Counter(kind for kind, _ in keys)
-    per_seat: list[Counter[str]] = [Counter() for _ in range(players)]
-    for kind, seat in keys:
-        if type(seat) is int and 0 <= seat < players:
-            per_seat[seat][kind] += 1
-    return dict(counts), tuple(map(dict, per_seat))
-
-
-def _event_keys(game: TableGame) -> list[tuple[str, Any]]:
-    """``(type, seat)`` of each event of ``game`` (``seat``: the event's ``seat`` field or
-    None), the same as read from ``game.events`` but read straight from the game's compact log
-    (:mod:`vncards.journal`), without rendering every event as a dict (a test checks the two
-    agree on every game)."""
-    try:
-        ints, objects, records = game._ints.tolist(), game._objects or [], game._SCHEMA.records
-        out: list[tuple[str, Any]] = []
-        append = out.append
-        i, n = 0, len(ints)
-        while i < n:
-            number = ints[i]
-            if number <= _OBJECT_EVENT:  # a record kept as an object
-                if number == _OBJECT_EVENT:
-                    event = objects[ints[i + 1]]
-                    append((event["type"], event.get("seat")))
-                i += 2
-                continue
-            record: Any = records[number]
-            if record.scalar:  # one int per field
-                if record.event:
-                    names = record.names
-                    seat = names.index("seat") if "seat" in names else -1
-                    append((record.name, None if seat < 0 else record.renders[seat](ints[i + 1 + seat])))
-                i += 1 + len(record.names)
-            elif not record.event and record.width is not None:
-                i += 1 + record.width
-            else:
-                event, i = record.take(ints, i + 1, objects)
-                if record.event:
-                    append((event["type"], event.get("seat")))
-        return out
-    except AttributeError:  # a game without that log: its public events
-        return [(e["type"], e.get("seat")) for e in game.events]
+#: The type of an event dict.
+_TYPE = operator.itemgetter("type")
 
 
 @dataclass(frozen=True)
@@ -362,25 +319,39 @@ class _Batch:
 
 
 def _play_batch(batch: _Batch) -> Summary:
-    """The batch's games, summed: the game class, the rules and the bots' factories are
-    looked up once per batch."""
+    """The batch's games, summed as :meth:`Summary.add` would (per position, then per bot):
+    the game class, the rules and the bots' factories are looked up once per batch."""
     game_spec = spec(batch.game)
     cls = game_spec.game_class()
     rules = game_spec.rules_from(batch.options)
     makers = {name: bot_factory(name, batch.game, rules) for name in set(batch.bots)}
     players = batch.players
-    summary = Summary(batch.game, 0)
+    positions = [BotStats(name) for name in batch.bots]
+    events: Counter[str] = Counter()
     for index in batch.games:
         rotation = index % players
-        positions = tuple((s + rotation) % players for s in range(players))
-        seats = tuple(batch.bots[p] for p in positions)
+        stats = [positions[(s + rotation) % players] for s in range(players)]  # by seat
         # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
         seeds = game_seeds(batch.seed, index // players if batch.duplicate else index, players)
         game = cls(players=players, rules=rules, seed=seeds.deal)
-        play_game(game, [makers[name](seeds.bots[s]) for s, name in enumerate(seats)])
+        play_game(game, [makers[s.name](seed) for s, seed in zip(stats, seeds.bots, strict=True)])
         settlement = game.settlement or [0] * players
-        events, seat_events = _tallies(game, players)
-        summary.add(GameResult(dict(enumerate(settlement)), seats, events, seat_events, positions))
+        best = max(settlement)
+        for s, units in zip(stats, settlement, strict=True):
+            s.seats_played += 1
+            s.units += units
+            s.units_sq += units * units
+            if units == best and units > 0:
+                s.wins += 1
+        game_events = game.events
+        events.update(map(_TYPE, game_events))
+        for e in game_events:  # counted for the seat an event names (the cutter, the cóng seat...)
+            seat = e.get("seat")
+            if type(seat) is int and 0 <= seat < players:
+                stats[seat].events[e["type"]] += 1
+    summary = Summary(batch.game, len(batch.games), events=events, positions=dict(enumerate(positions)))
+    for s in positions:
+        summary.bots.setdefault(s.name, BotStats(s.name)).merge(s)
     return summary
 
 
