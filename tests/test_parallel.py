@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from vncards import parallel
 from vncards.errors import VncardsError
 from vncards.parallel import WorkerError, batch_ranges, run_batches, worker_context
 
@@ -52,6 +53,13 @@ def test_batch_size_must_be_positive() -> None:
         batch_ranges(5, 0)
 
 
+@pytest.fixture
+def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start however short the run (by default a short one is played here alone)."""
+    monkeypatch.setattr(parallel, "SHORT_RUN", 0.0)
+
+
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_every_batch_once_with_its_result(jobs: int) -> None:
     out = dict(run_batches(square, list(range(10)), jobs=jobs))
@@ -63,6 +71,7 @@ def where(x: int) -> tuple[int, int]:
     return x, os.getpid()
 
 
+@pytest.mark.usefixtures("workers_always")
 def test_this_process_plays_batches_while_the_workers_start() -> None:
     # No core waits for the workers' start-up: this process starts on the last batches.
     out = list(run_batches(where, list(range(40)), jobs=2))
@@ -70,11 +79,19 @@ def test_this_process_plays_batches_while_the_workers_start() -> None:
     assert [b for b, (_, pid) in out if pid == os.getpid()][:1] == [39]
 
 
+def test_a_short_run_starts_no_worker() -> None:
+    out = list(run_batches(where, list(range(20)), jobs=2))
+    assert sorted(b for b, _ in out) == list(range(20))
+    assert {pid for _, (_, pid) in out} == {os.getpid()}
+    assert not multiprocessing.active_children()
+
+
 def test_any_executor() -> None:
     with ThreadPoolExecutor(3) as pool:
         assert sorted(r for _, r in run_batches(square, [1, 2, 3], executor=pool)) == [1, 4, 9]
 
 
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_failing_batch_is_a_clear_error(jobs: int) -> None:
     with pytest.raises(WorkerError, match="3 failed: ZeroDivisionError: three is not allowed") as e:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vncards import parallel
 from vncards.games import new_game
 from vncards.parallel import WorkerError, worker_context
 from vncards.simulate import BATCH_SIZE, BotStats, GameSeeds, Summary, game_ranges, game_seeds, simulate
@@ -61,6 +62,13 @@ def test_batch_size_does_not_change_the_totals(reference: dict[str, Any], batch_
     assert totals(simulate(**RUN, jobs=1, batch_size=batch_size)) == reference
 
 
+@pytest.fixture
+def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start however short the run (by default a short one is played here alone)."""
+    monkeypatch.setattr(parallel, "SHORT_RUN", 0.0)
+
+
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_process_pools_give_the_same_totals(reference: dict[str, Any], workers: int) -> None:
     with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
@@ -68,6 +76,7 @@ def test_process_pools_give_the_same_totals(reference: dict[str, Any], workers: 
     assert totals(simulate(**RUN, jobs=workers, batch_size=3)) == reference
 
 
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_worker_count_does_not_change_a_longer_run(jobs: int) -> None:
     # Default batches (tapered), this process and its workers each playing some of them.

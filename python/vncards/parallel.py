@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -55,8 +56,9 @@ def run_batches(
     ``jobs`` processes (default: one per core) run them: this process and ``jobs - 1`` local
     worker processes (:func:`worker_context`). This process starts on the last batches at once,
     while the workers start up, then the workers take batches from the front and this process
-    from the back until none is left: no core waits for another's start-up, and a short run
-    never waits for workers at all. ``jobs == 1`` or a single batch: this process alone.
+    from the back until none is left: no core waits for another's start-up. A run whose first
+    batch says the rest takes this process less than :data:`SHORT_RUN` seconds starts no
+    worker. ``jobs == 1`` or a single batch: this process alone.
     ``preload``: modules the workers need besides ``work``'s own (see :func:`worker_context`).
 
     A batch that raises becomes a :class:`WorkerError` naming the batch, with the worker's
@@ -95,6 +97,11 @@ def worker_context(preload: Sequence[str] = ()) -> multiprocessing.context.BaseC
     return context
 
 
+#: Seconds of work left, estimated from the first batch (the smallest, when the batches taper),
+#: under which this process plays the whole run alone: about what starting a worker costs.
+SHORT_RUN = 0.25
+
+
 def _here(work: Callable[[B], R], batch: B) -> R:
     """``work(batch)`` in this process, a failure named like a worker's."""
     try:
@@ -111,6 +118,18 @@ def _shared(
     work: Callable[[B], R], batches: Sequence[B], workers: int, context: multiprocessing.context.BaseContext
 ) -> Iterator[tuple[B, R]]:
     """The batches on this process and ``workers`` local processes (see :func:`run_batches`)."""
+    todo = deque(batches)
+    batch = todo.pop()
+    began = time.perf_counter()
+    result = _here(work, batch)
+    # A run this process finishes sooner than a worker could start: no workers at all.
+    short = (time.perf_counter() - began) * len(todo) < SHORT_RUN
+    yield batch, result
+    if short:
+        while todo:
+            batch = todo.pop()
+            yield batch, _here(work, batch)
+        return
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
     up = threading.Event()
     handover = threading.Lock()
@@ -131,7 +150,6 @@ def _shared(
     # Not a daemon: at exit Python waits for it to close the pool it started.
     starter = threading.Thread(target=start, name="vncards-workers-start")
     starter.start()
-    todo = deque(batches)
     pending: dict[Future[R], B] = {}
     try:
         while todo and not up.is_set():
