@@ -266,16 +266,28 @@ def _run_pool(seed: int) -> tuple[list[int], int]:
     return _mix_in(pool, hash_const, entropy[_POOL:])
 
 
+def _hash_steps(hash_const: int, mult: int, steps: int) -> tuple[tuple[int, int], ...]:
+    """The hash constant before and after each of ``steps`` steps (it does not depend on the
+    data hashed, so it is computed once)."""
+    out = []
+    for _ in range(steps):
+        after = hash_const * mult & _U32
+        out.append((hash_const, after))
+        hash_const = after
+    return tuple(out)
+
+
+#: (pool word, hash constant before, after, bit offset) of each word of ``generate_state(8)``.
+_STATE = tuple((i % _POOL, *h, 32 * i) for i, h in enumerate(_hash_steps(_INIT_B, _MULT_B, 8)))
+
+
 def _state_seed(pool: list[int]) -> int:
     """``generate_state(8, uint32)`` of the pool as one little-endian 256-bit int (the seed
     :class:`vncards.Rng` takes)."""
-    hash_const = _INIT_B
     seed = 0
-    for i in range(8):
-        value = pool[i % _POOL] ^ hash_const
-        hash_const = hash_const * _MULT_B & _U32
-        value = value * hash_const & _U32
-        seed |= (value ^ value >> 16) << 32 * i
+    for k, before, after, shift in _STATE:
+        value = (pool[k] ^ before) * after & _U32
+        seed |= (value ^ value >> 16) << shift
     return seed
 
 
