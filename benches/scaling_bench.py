@@ -1,5 +1,6 @@
-"""Throughput of ``simulate`` per executor: this process, local worker processes (1 and 2), and
-a local Ray cluster (extra ``ray``; skipped without it), in games/s and games/s per worker.
+"""Throughput of ``simulate`` per executor: this process, this process with one local worker
+(``jobs=2``, the worker's start-up counted), pools of local worker processes (1 and 2), and a
+local Ray cluster (extra ``ray``; skipped without it), in games/s and games/s per worker.
 Each figure is the best of ``--rounds`` runs; Ray's start-up (seconds) is printed apart and not
 counted. The machine's load average is printed first: on a shared machine the figures move
 with it.
@@ -50,6 +51,7 @@ def main() -> None:
         print(f"{label:<34} {rate:>9,.0f} games/s {rate / workers:>9,.0f} per worker")
 
     report("this process (jobs=1)", timed(lambda: simulate(**run, jobs=1), n), 1)
+    report("it and 1 worker (jobs=2, start-up)", timed(lambda: simulate(**run, jobs=2), n), 2)
     for workers in (1, 2):
         with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
             pool.submit(abs, 0).result()  # workers started before the clock

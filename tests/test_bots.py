@@ -20,7 +20,7 @@ from vncards._core import (
     rollout_sam_success,
 )
 from vncards.bots import Turn, bot_names, decide, make_bot
-from vncards.bots.shedding import SheddingView, samloc_setup
+from vncards.bots.shedding import SheddingView, _SeatFacts, samloc_setup
 from vncards.bots.tusac import TuSacGreedyBot
 from vncards.games import new_game, spec
 from vncards.samloc import Rules as SamRules
@@ -260,6 +260,8 @@ def test_act_on_a_turn_plays_the_same_game_as_choose(game_name: str, bot_name: s
             assert list(turn.legal_actions) == lazy.legal_actions(seat)
             if bot_name != "random" and lazy.view(seat).get("phase") != "sam":
                 assert SheddingView.of_game(lazy, seat) == SheddingView.read(lazy.view(seat))
+                facts = _SeatFacts(lazy, seat)
+                assert facts.min_other() == SheddingView.read(lazy.view(seat)).min_other()
             lazy.apply(decide(lazy_bots[seat], lazy, seat))
             eager.apply(eager_bots[seat].choose(eager.view(seat), eager.legal_actions(seat)))
         assert lazy.is_over and lazy.actions == eager.actions and lazy.settlement == eager.settlement
@@ -275,3 +277,18 @@ def test_lazy_moves_behave_as_a_list() -> None:
         moves[len(legal)]
     other = (seat + 1) % g.players
     assert list(Turn(g, other).legal_actions) == g.legal_actions(other) == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tusac_act_plays_the_same_game_as_choose(seed: int) -> None:
+    # act(Turn) takes a forced move without the view; every choice must stay the same.
+    lazy, eager = new_game("tusac", seed=seed), new_game("tusac", seed=seed)
+    lazy_bots = [make_bot("greedy", "tusac", seed=s, rules=lazy.rules) for s in range(lazy.players)]
+    eager_bots = [make_bot("greedy", "tusac", seed=s, rules=eager.rules) for s in range(eager.players)]
+    for _ in range(5000):
+        if lazy.is_over:
+            break
+        seat = lazy.pending_seats[0]
+        lazy.apply(decide(lazy_bots[seat], lazy, seat))
+        eager.apply(eager_bots[seat].choose(eager.view(seat), eager.legal_actions(seat)))
+    assert lazy.is_over and lazy.actions == eager.actions and lazy.settlement == eager.settlement

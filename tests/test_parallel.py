@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
+from vncards import parallel
 from vncards.errors import VncardsError
 from vncards.parallel import WorkerError, batch_ranges, run_batches, worker_context
 
@@ -29,6 +32,15 @@ def die_on_three(x: int) -> int:
     return x
 
 
+def die_in_a_worker(x: int) -> int:
+    """Kills any worker process that runs it; in the calling process (which plays batches
+    too with ``jobs=``), it takes a while, so the workers get some of the batches."""
+    if multiprocessing.parent_process() is not None:
+        os._exit(7)
+    time.sleep(0.05)
+    return x
+
+
 @pytest.mark.parametrize("total,size", [(0, 3), (1, 1), (7, 3), (9, 3), (10, 100)])
 def test_batch_ranges_cover_every_index_once(total: int, size: int) -> None:
     ranges = batch_ranges(total, size)
@@ -41,10 +53,37 @@ def test_batch_size_must_be_positive() -> None:
         batch_ranges(5, 0)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.fixture
+def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start however short the run (by default a short one is played here alone)."""
+    monkeypatch.setattr(parallel, "SHORT_RUN", 0.0)
+
+
+@pytest.mark.usefixtures("workers_always")
+@pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_every_batch_once_with_its_result(jobs: int) -> None:
     out = dict(run_batches(square, list(range(10)), jobs=jobs))
     assert out == {x: x * x for x in range(10)}
+
+
+def where(x: int) -> tuple[int, int]:
+    time.sleep(0.002)
+    return x, os.getpid()
+
+
+@pytest.mark.usefixtures("workers_always")
+def test_this_process_plays_batches_while_the_workers_start() -> None:
+    # No core waits for the workers' start-up: this process starts on the last batches.
+    out = list(run_batches(where, list(range(40)), jobs=2))
+    assert sorted(b for b, _ in out) == list(range(40))
+    assert [b for b, (_, pid) in out if pid == os.getpid()][:1] == [39]
+
+
+def test_a_short_run_starts_no_worker() -> None:
+    out = list(run_batches(where, list(range(20)), jobs=2))
+    assert sorted(b for b, _ in out) == list(range(20))
+    assert {pid for _, (_, pid) in out} == {os.getpid()}
+    assert not multiprocessing.active_children()
 
 
 def test_any_executor() -> None:
@@ -52,6 +91,7 @@ def test_any_executor() -> None:
         assert sorted(r for _, r in run_batches(square, [1, 2, 3], executor=pool)) == [1, 4, 9]
 
 
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_failing_batch_is_a_clear_error(jobs: int) -> None:
     with pytest.raises(WorkerError, match="3 failed: ZeroDivisionError: three is not allowed") as e:
@@ -62,7 +102,7 @@ def test_a_failing_batch_is_a_clear_error(jobs: int) -> None:
 
 def test_a_dead_worker_process_is_an_error_not_a_hang() -> None:
     with pytest.raises(WorkerError, match="BrokenProcessPool"):
-        list(run_batches(die_on_three, list(range(6)), jobs=2))
+        list(run_batches(die_in_a_worker, list(range(400)), jobs=2))
     with (
         ProcessPoolExecutor(2, mp_context=worker_context()) as pool,
         pytest.raises(WorkerError, match="BrokenProcessPool"),

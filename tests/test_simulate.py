@@ -7,10 +7,13 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from vncards import parallel
 from vncards.games import new_game
 from vncards.parallel import WorkerError, worker_context
-from vncards.simulate import BotStats, Summary, game_seeds, simulate
+from vncards.simulate import BATCH_SIZE, BotStats, GameSeeds, Summary, game_ranges, game_seeds, simulate
 
 RUN: dict[str, Any] = {"game_name": "tienlen", "games": 24, "bot_names": ["greedy", "random"], "seed": 11}
 
@@ -59,11 +62,35 @@ def test_batch_size_does_not_change_the_totals(reference: dict[str, Any], batch_
     assert totals(simulate(**RUN, jobs=1, batch_size=batch_size)) == reference
 
 
+@pytest.fixture
+def workers_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers start however short the run (by default a short one is played here alone)."""
+    monkeypatch.setattr(parallel, "SHORT_RUN", 0.0)
+
+
+@pytest.mark.usefixtures("workers_always")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_process_pools_give_the_same_totals(reference: dict[str, Any], workers: int) -> None:
     with ProcessPoolExecutor(workers, mp_context=worker_context()) as pool:
         assert totals(simulate(**RUN, executor=pool, batch_size=5)) == reference
     assert totals(simulate(**RUN, jobs=workers, batch_size=3)) == reference
+
+
+@pytest.mark.usefixtures("workers_always")
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_worker_count_does_not_change_a_longer_run(jobs: int) -> None:
+    # Default batches (tapered), this process and its workers each playing some of them.
+    run: dict[str, Any] = {"game_name": "tienlen", "games": 300, "bot_names": ["random"], "seed": 5}
+    assert totals(simulate(**run, jobs=jobs)) == totals(simulate(**run, jobs=1))
+
+
+@pytest.mark.parametrize("games", [0, 1, 7, 64, 999, 6401, 50_000])
+def test_default_batches_cover_every_game_once(games: int) -> None:
+    ranges = game_ranges(games)
+    assert [i for r in ranges for i in r] == list(range(games))
+    assert all(0 < len(r) <= BATCH_SIZE for r in ranges)
+    if games >= 64:
+        assert len(ranges[-1]) <= len(ranges[0]) // 8 + 1  # the run ends on small batches
 
 
 def test_any_executor_and_progress_counts_every_game(reference: dict[str, Any]) -> None:
@@ -100,3 +127,28 @@ def test_a_failing_worker_task_is_a_clear_error() -> None:
     with Exploding(2, mp_context=worker_context()) as pool, pytest.raises(WorkerError) as e:
         simulate(**RUN, executor=pool, batch_size=5)
     assert "tienlen games" in str(e.value) and "the worker ran out of luck" in str(e.value)
+
+
+def numpy_game_seeds(seed: int, index: int, players: int) -> GameSeeds:
+    """The definition game_seeds computes without numpy objects: SeedSequence itself."""
+    import numpy as np
+
+    def seed_of(sequence: np.random.SeedSequence) -> int:
+        return int.from_bytes(sequence.generate_state(8, np.uint32).astype("<u4").tobytes(), "little")
+
+    game = np.random.SeedSequence(seed, spawn_key=(index,))
+    return GameSeeds(seed_of(game), tuple(seed_of(child) for child in game.spawn(players)))
+
+
+@given(
+    st.one_of(st.integers(0, 2**40), st.integers(0, 2**300)),
+    st.one_of(st.integers(0, 10_000), st.integers(0, 2**80)),
+    st.integers(1, 4),
+)
+def test_game_seeds_are_numpys_seed_sequence(seed: int, index: int, players: int) -> None:
+    assert game_seeds(seed, index, players) == numpy_game_seeds(seed, index, players)
+
+
+@pytest.mark.parametrize("seed,index", [(0, 0), (2**32 - 1, 2**32), (2**128, 1), (2**128 - 1, 7)])
+def test_game_seeds_at_word_boundaries(seed: int, index: int) -> None:
+    assert game_seeds(seed, index, 4) == numpy_game_seeds(seed, index, 4)

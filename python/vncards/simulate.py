@@ -12,18 +12,18 @@ workers or the batch size.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from .bots import Bot, decide, make_bot
+from .bots import Bot, bot_factory, decider, make_bot
 from .errors import RulesError
-from .games import new_game
+from .games import new_game, spec
 from .parallel import batch_ranges, run_batches
 from .table import TableGame
 
@@ -33,6 +33,7 @@ __all__ = [
     "Summary",
     "GameSeeds",
     "game_seeds",
+    "game_ranges",
     "play_game",
     "simulate",
     "wilson_interval",
@@ -189,11 +190,12 @@ class Summary:
 
 def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) -> TableGame:
     """Plays ``game`` to the end, asking the bot of each pending seat for its action."""
+    moves = [decider(bot) for bot in bots]
     for _ in range(max_actions):
         if game.is_over:
             return game
         seat = game.pending_seats[0]
-        game.apply(decide(bots[seat], game, seat))
+        game.apply(moves[seat](game, seat))
     raise RuntimeError(f"game did not end within {max_actions} actions")
 
 
@@ -205,9 +207,88 @@ class GameSeeds:
     bots: tuple[int, ...]
 
 
-def _seed_of(sequence: np.random.SeedSequence) -> int:
-    """A 256-bit seed (what :class:`vncards.Rng` takes) drawn from ``sequence``."""
-    return int.from_bytes(sequence.generate_state(8, np.uint32).astype("<u4").tobytes(), "little")
+# numpy's SeedSequence (``numpy/random/bit_generator.pyx``) written out over Python ints, so a
+# game's streams cost microseconds instead of a SeedSequence object each, and the run seed's
+# share of the mixing is done once per run (:func:`_run_pool`). The tests check it against
+# numpy's own for small and huge seeds and indexes.
+_U32 = 0xFFFF_FFFF
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_POOL = 4
+
+
+def _words(n: int) -> list[int]:
+    """``n`` as little-endian 32-bit words (0 is one word), as SeedSequence reads an int."""
+    out = [n & _U32]
+    while n := n >> 32:
+        out.append(n & _U32)
+    return out
+
+
+def _mix_in(pool: list[int], hash_const: int, words: list[int]) -> tuple[list[int], int]:
+    """The pool after hashing ``words`` into every pool word (the last loop of
+    ``SeedSequence.mix_entropy``), and the hash constant after them."""
+    pool = pool.copy()
+    for w in words:
+        for dst in range(_POOL):
+            value = w ^ hash_const
+            hash_const = hash_const * _MULT_A & _U32
+            value = value * hash_const & _U32
+            value ^= value >> 16
+            mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
+            pool[dst] = mixed ^ mixed >> 16
+    return pool, hash_const
+
+
+@functools.lru_cache(maxsize=16)
+def _run_pool(seed: int) -> tuple[list[int], int]:
+    """The entropy pool of ``SeedSequence(seed, spawn_key=key)`` before ``key`` is mixed in
+    (the same for every game of a run), and the hash constant at that point. Callers copy."""
+    entropy = _words(seed)
+    entropy += [0] * (_POOL - len(entropy))  # padded to the pool: a spawn key follows
+    hash_const = _INIT_A
+    pool = []
+    for w in entropy[:_POOL]:
+        value = w ^ hash_const
+        hash_const = hash_const * _MULT_A & _U32
+        value = value * hash_const & _U32
+        pool.append(value ^ value >> 16)
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                value = pool[src] ^ hash_const
+                hash_const = hash_const * _MULT_A & _U32
+                value = value * hash_const & _U32
+                value ^= value >> 16
+                mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
+                pool[dst] = mixed ^ mixed >> 16
+    return _mix_in(pool, hash_const, entropy[_POOL:])
+
+
+def _hash_steps(hash_const: int, mult: int, steps: int) -> tuple[tuple[int, int], ...]:
+    """The hash constant before and after each of ``steps`` steps (it does not depend on the
+    data hashed, so it is computed once)."""
+    out = []
+    for _ in range(steps):
+        after = hash_const * mult & _U32
+        out.append((hash_const, after))
+        hash_const = after
+    return tuple(out)
+
+
+#: (pool word, hash constant before, after, bit offset) of each word of ``generate_state(8)``.
+_STATE = tuple((i % _POOL, *h, 32 * i) for i, h in enumerate(_hash_steps(_INIT_B, _MULT_B, 8)))
+
+
+def _state_seed(pool: list[int]) -> int:
+    """``generate_state(8, uint32)`` of the pool as one little-endian 256-bit int (the seed
+    :class:`vncards.Rng` takes)."""
+    seed = 0
+    for k, before, after, shift in _STATE:
+        value = (pool[k] ^ before) * after & _U32
+        seed |= (value ^ value >> 16) << shift
+    return seed
 
 
 def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
@@ -222,36 +303,15 @@ def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
     """
     if seed < 0 or index < 0:
         raise ValueError(f"seed and game index must be non-negative, not {seed} and {index}")
-    game = np.random.SeedSequence(seed, spawn_key=(index,))
-    return GameSeeds(_seed_of(game), tuple(_seed_of(child) for child in game.spawn(players)))
+    # The game's sequence is SeedSequence(seed, spawn_key=(index,)); its k-th spawned child
+    # has spawn_key (index, k).
+    pool, hash_const = _mix_in(*_run_pool(seed), _words(index))
+    bots = tuple(_state_seed(_mix_in(pool, hash_const, _words(k))[0]) for k in range(players))
+    return GameSeeds(_state_seed(pool), bots)
 
 
-def _one(
-    game_name: str,
-    players: int,
-    options: dict[str, Any],
-    bot_names: Sequence[str],
-    seed: int,
-    index: int,
-    duplicate: bool = False,
-) -> GameResult:
-    rotation = index % players
-    positions = tuple((s + rotation) % players for s in range(players))
-    seats = tuple(bot_names[p] for p in positions)
-    # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
-    seeds = game_seeds(seed, index // players if duplicate else index, players)
-    game = new_game(game_name, players, options, seed=seeds.deal)
-    bots = [make_bot(name, game_name, seed=seeds.bots[s], rules=game.rules) for s, name in enumerate(seats)]
-    play_game(game, bots)
-    settlement = game.settlement or [0] * players
-    events = game.events
-    counts = Counter(str(e["type"]) for e in events)
-    per_seat: list[Counter[str]] = [Counter() for _ in range(players)]
-    for e in events:
-        seat = e.get("seat")
-        if isinstance(seat, int) and 0 <= seat < players:
-            per_seat[seat][str(e["type"])] += 1
-    return GameResult(dict(enumerate(settlement)), seats, dict(counts), tuple(map(dict, per_seat)), positions)
+#: The type of an event dict.
+_TYPE = operator.itemgetter("type")
 
 
 @dataclass(frozen=True)
@@ -271,16 +331,59 @@ class _Batch:
 
 
 def _play_batch(batch: _Batch) -> Summary:
-    summary = Summary(batch.game, 0)
-    for i in batch.games:
-        summary.add(
-            _one(batch.game, batch.players, batch.options, batch.bots, batch.seed, i, batch.duplicate)
-        )
+    """The batch's games, summed as :meth:`Summary.add` would (per position, then per bot):
+    the game class, the rules and the bots' factories are looked up once per batch."""
+    game_spec = spec(batch.game)
+    cls = game_spec.game_class()
+    rules = game_spec.rules_from(batch.options)
+    makers = {name: bot_factory(name, batch.game, rules) for name in set(batch.bots)}
+    players = batch.players
+    positions = [BotStats(name) for name in batch.bots]
+    events: Counter[str] = Counter()
+    for index in batch.games:
+        rotation = index % players
+        stats = [positions[(s + rotation) % players] for s in range(players)]  # by seat
+        # Duplicate mode: consecutive games share a deal (and seeds), one per rotation of the bots.
+        seeds = game_seeds(batch.seed, index // players if batch.duplicate else index, players)
+        game = cls(players=players, rules=rules, seed=seeds.deal)
+        play_game(game, [makers[s.name](seed) for s, seed in zip(stats, seeds.bots, strict=True)])
+        settlement = game.settlement or [0] * players
+        best = max(settlement)
+        for s, units in zip(stats, settlement, strict=True):
+            s.seats_played += 1
+            s.units += units
+            s.units_sq += units * units
+            if units == best and units > 0:
+                s.wins += 1
+        game_events = game.events
+        events.update(map(_TYPE, game_events))
+        for e in game_events:  # counted for the seat an event names (the cutter, the cóng seat...)
+            seat = e.get("seat")
+            if type(seat) is int and 0 <= seat < players:
+                stats[seat].events[e["type"]] += 1
+    summary = Summary(batch.game, len(batch.games), events=events, positions=dict(enumerate(positions)))
+    for s in positions:
+        summary.bots.setdefault(s.name, BotStats(s.name)).merge(s)
     return summary
 
 
 #: Games per batch at most: hundreds of games amortise shipping a task to a worker.
 BATCH_SIZE = 200
+
+
+def game_ranges(games: int) -> list[range]:
+    """The default batches of a run: up to :data:`BATCH_SIZE` games (fewer for short runs, so
+    every worker gets some), and the last two batches' worth cut into eighths, so that the
+    workers run out of work together rather than one waiting for another's last batch.
+
+    >>> ranges = game_ranges(4000)
+    >>> len(ranges), len(ranges[0]), len(ranges[-2]), sum(map(len, ranges))
+    (47, 125, 15, 4000)
+    """
+    size = max(1, min(BATCH_SIZE, games // 32))
+    head = max(0, games - 2 * size)
+    tail = batch_ranges(games - head, max(1, size // 8))
+    return [*batch_ranges(head, size), *(range(head + r.start, head + r.stop) for r in tail)]
 
 
 def simulate(
@@ -300,8 +403,9 @@ def simulate(
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results.
 
     ``seed`` (a non-negative int) fixes the run (see :func:`game_seeds`). ``executor``: any
-    :class:`concurrent.futures.Executor` to run the batches on; without one, ``jobs`` local
-    processes (default: one per core; 1 plays in this process). ``batch_size``: games per task
+    :class:`concurrent.futures.Executor` to run the batches on; without one, ``jobs`` processes
+    (default: one per core): this one and ``jobs - 1`` local workers
+    (:func:`vncards.parallel.run_batches`; ``jobs=1``: this process alone). ``batch_size``: games per task
     (default: up to 200, fewer for short runs so every worker gets some). ``progress`` is called
     with the number of games of each batch as it completes. Neither the executor, the number
     of workers nor the batch size changes the result.
@@ -328,16 +432,14 @@ def simulate(
         make_bot(n, game_name, seed=0)
     if duplicate:
         games = -(-games // players) * players
-    size = batch_size or max(1, min(BATCH_SIZE, games // 32))
-    batches = [
-        _Batch(game_name, players, dict(options or {}), names, seed, r, duplicate)
-        for r in batch_ranges(games, size)
-    ]
+    ranges = batch_ranges(games, batch_size) if batch_size else game_ranges(games)
+    batches = [_Batch(game_name, players, dict(options or {}), names, seed, r, duplicate) for r in ranges]
     summary = Summary(game_name, 0)
     # Bots in list order whatever order the batches finish in.
     summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}
     summary.positions = {p: BotStats(n) for p, n in enumerate(names)}
-    for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs):
+    preload = [spec(game_name).module]  # what local workers import before they fork
+    for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs, preload=preload):
         summary.merge(part)
         if progress:
             progress(len(batch.games))

@@ -10,7 +10,7 @@ table's ``rules`` get them from :func:`make_bot`.
 
 A bot may also implement ``act(turn) -> action``, which the simulator and the CLI prefer:
 a :class:`Turn` builds the view and the action dicts only when the bot reads them, so a bot
-that reads little costs little (:func:`decide` picks the method).
+that reads little costs little (:func:`decide` and :func:`decider` pick the method).
 
 >>> bot = make_bot("random", "tienlen", seed=1)
 >>> bot.choose({}, [{"type": "pass", "seat": 0}])
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .._core import Rng
@@ -29,7 +29,7 @@ from ..errors import RulesError
 from ..games import spec
 from ..table import Seed
 
-__all__ = ["Bot", "RandomBot", "Turn", "decide", "make_bot", "bot_names"]
+__all__ = ["Bot", "RandomBot", "Turn", "bot_factory", "bot_names", "decide", "decider", "make_bot"]
 
 Action = dict[str, Any]
 
@@ -83,11 +83,24 @@ class Turn:
 def decide(bot: Bot, game: Any, seat: int) -> Action:
     """The action ``bot`` takes for ``seat``: through ``act(Turn)`` if the bot has it, else
     ``choose(view, legal_actions)``."""
+    return decider(bot)(game, seat)
+
+
+def decider(bot: Bot) -> Callable[[Any, int], Action]:
+    """``decide`` for one bot, with the choice of method made once: a game loop asks it
+    ``decider(bot)(game, seat)`` at every turn.
+
+    >>> from vncards.games import new_game
+    >>> move = decider(make_bot("random", "tienlen", seed=1))
+    >>> game = new_game("tienlen", seed=1)
+    >>> move(game, game.pending_seats[0])["type"]
+    'play'
+    """
     act = getattr(bot, "act", None)
     if act is not None:
-        action: Action = act(Turn(game, seat))
-        return action
-    return bot.choose(game.view(seat), game.legal_actions(seat))
+        return lambda game, seat: act(Turn(game, seat))
+    choose = bot.choose
+    return lambda game, seat: choose(game.view(seat), game.legal_actions(seat))
 
 
 class RandomBot:
@@ -118,16 +131,30 @@ def bot_names(game: str) -> list[str]:
 def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
     """The bot called ``name`` for ``game``, for a table with ``rules`` (default: the game's
     preset); game bots take the same ``seed`` and their own options (e.g. ``budget``)."""
+    return bot_factory(name, game, rules, **options)(seed)
+
+
+def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Callable[[Seed], Bot]:
+    """``make_bot`` with the name looked up once: ``bot_factory(name, game, rules)(seed)`` is
+    ``make_bot(name, game, seed, rules)`` (a simulation makes a bot per seat per game).
+
+    >>> bot_factory("greedy", "tienlen")(seed=3).name
+    'greedy'
+    """
     if name == "random":
-        return RandomBot(seed)
+        return RandomBot
     extra = getattr(spec(game).load(), "BOTS", {})
     if name not in extra:
         raise RulesError(f"no bot {name!r} for {game} (bots: {', '.join(bot_names(game))})")
     factory = extra[name]
     if _takes(factory, "rules"):
         options["rules"] = spec(game).rules() if rules is None else rules
-    bot: Bot = factory(seed=seed, **options)
-    return bot
+
+    def make(seed: Seed = None) -> Bot:
+        bot: Bot = factory(seed=seed, **options)
+        return bot
+
+    return make
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from typing import Any
 
 from .._core import rollout_evaluate, rollout_greedy_choice
 from ..table import Seed
-from .shedding import _TWOS, SamLocGreedyBot, SheddingView, TienLenGreedyBot, _SheddingBot, pass_index
+from .shedding import _TWOS, Facts, SamLocGreedyBot, TienLenGreedyBot, _SheddingBot, pass_index
 
 __all__ = ["TienLenMonteCarloBot", "SamLocMonteCarloBot", "DEFAULT_BUDGET"]
 
@@ -45,15 +45,15 @@ class _MonteCarloMixin(_SheddingBot):
         super().__init__(seed=seed, rules=rules)
         self.budget = max(1, int(budget))
 
-    def _candidates(self, v: SheddingView, plays: list[tuple[int, int]], greedy: int | None) -> list[int]:
+    def _candidates(self, v: Facts, masks: list[int], greedy: int | None) -> list[int]:
         """Indexes of the plays worth rolling out: the greedy choice, every play that empties
         the hand, and the cheapest others (fewest 2s and bombs, lowest top card, longest)."""
-        keep = {i for i, (m, _) in enumerate(plays) if m == v.hand}
+        keep = {i for i, m in enumerate(masks) if m == v.hand}
         if greedy is not None:
             keep.add(greedy)
         order = sorted(
-            range(len(plays)),
-            key=lambda i: (plays[i][0] & _TWOS != 0, plays[i][0].bit_length(), -plays[i][0].bit_count()),
+            range(len(masks)),
+            key=lambda i: (masks[i] & _TWOS != 0, masks[i].bit_length(), -masks[i].bit_count()),
         )
         for i in order:
             if len(keep) >= MAX_CANDIDATES:
@@ -61,19 +61,17 @@ class _MonteCarloMixin(_SheddingBot):
             keep.add(i)
         return sorted(keep)
 
-    def _play(self, v: SheddingView, legal: Sequence[Action]) -> Action:
-        plays = self._plays(v, legal)
-        at = pass_index(legal)
-        passing = None if at is None else legal[at]
-        if not plays:
+    def _play(self, v: Facts, legal: Sequence[Action]) -> Action:
+        masks, at = self._plays(v, legal)
+        passes = pass_index(legal)
+        passing = None if passes is None else legal[passes]
+        if not masks:
             return passing or legal[0]
         setup = self.setup(v.players)
-        greedy = rollout_greedy_choice(
-            setup, v.hand, [m for m, _ in plays], v.table, v.min_other(), passing is not None
-        )
-        idx = self._candidates(v, plays, greedy)
-        cands: list[int | None] = [plays[i][0] for i in idx]
-        actions = [legal[plays[i][1]] for i in idx]
+        greedy = rollout_greedy_choice(setup, v.hand, masks, v.table, v.min_other(), passing is not None)
+        idx = self._candidates(v, masks, greedy)
+        cands: list[int | None] = [masks[i] for i in idx]
+        actions = [legal[at[i]] for i in idx]
         if passing is not None:
             cands.append(None)
             actions.append(passing)

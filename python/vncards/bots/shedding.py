@@ -18,7 +18,7 @@ and respects báo 1 (plays its highest single while another seat holds one card)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rollout_sam_success
@@ -121,24 +121,8 @@ class SheddingView:
     def of_game(cls, game: Any, seat: int) -> SheddingView:
         """The same facts as ``read(game.view(seat))`` for the seat to act, read from the
         game's own masks (no view dict, no card text)."""
-        hands, played = game._hands, game._played
-        seen = hands[seat]
-        for m in played:
-            seen |= m
-        table = game._table
-        return cls(
-            me=seat,
-            hand=hands[seat],
-            counts=[m.bit_count() for m in hands],
-            unseen=_DECK & ~seen,
-            played_any=sum(1 << s for s, m in enumerate(played) if m),
-            table=None if table is None else table.mask,
-            table_seat=0 if table is None else game._table_seat,
-            passed=game._passed,
-            out=game._out,
-            must=game._must if seat == game._turn else 0,
-            sam=getattr(game, "sam_declarer", None),
-        )
+        facts = _SeatFacts(game, seat)
+        return cls(**{f.name: getattr(facts, f.name) for f in fields(cls)})
 
     @property
     def players(self) -> int:
@@ -149,6 +133,67 @@ class SheddingView:
         """Fewest cards held by another seat still in the hand."""
         rest = [c for s, c in enumerate(self.counts) if s != self.me and not self.out >> s & 1]
         return min(rest, default=99)
+
+
+class _SeatFacts:
+    """The facts of :class:`SheddingView` for the seat to act, read from the game's own masks
+    as a bot asks for them: the greedy play reads the hand, the table and the smallest other
+    hand; the rollouts read everything."""
+
+    __slots__ = ("_game", "me", "hand", "table", "sam")
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self._game = game
+        self.me = seat
+        self.hand: int = game._hands[seat]
+        table = game._table
+        self.table: int | None = None if table is None else table.mask
+        self.sam: int | None = getattr(game, "sam_declarer", None)
+
+    @property
+    def players(self) -> int:
+        return len(self._game._hands)
+
+    def min_other(self) -> int:
+        me, out = self.me, self._game._out
+        rest = [m.bit_count() for s, m in enumerate(self._game._hands) if s != me and not out >> s & 1]
+        return min(rest, default=99)
+
+    @property
+    def counts(self) -> list[int]:
+        return [m.bit_count() for m in self._game._hands]
+
+    @property
+    def unseen(self) -> int:
+        seen = self.hand
+        for m in self._game._played:
+            seen |= m
+        return _DECK & ~seen
+
+    @property
+    def played_any(self) -> int:
+        return sum(1 << s for s, m in enumerate(self._game._played) if m)
+
+    @property
+    def table_seat(self) -> int:
+        return 0 if self.table is None else int(self._game._table_seat)
+
+    @property
+    def passed(self) -> int:
+        return int(self._game._passed)
+
+    @property
+    def out(self) -> int:
+        return int(self._game._out)
+
+    @property
+    def must(self) -> int:
+        game = self._game
+        return int(game._must) if self.me == game._turn else 0
+
+
+#: What a shedding bot reads about its seat: a view read once, or the game's masks as needed.
+Facts = SheddingView | _SeatFacts
 
 
 class _SheddingBot:
@@ -177,18 +222,21 @@ class _SheddingBot:
     def _seed(self) -> int:
         return self._rng.below(2**31) << 31 | self._rng.below(2**31)
 
-    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, int]]:
-        """The play actions as (mask, index in ``legal``), without going out on a 2 where that
-        is penalised (unless nothing else is left, or the seat is a Sâm declarer)."""
+    def _plays(self, v: Facts, legal: Sequence[Action]) -> Plays:
+        """The play actions' card masks and where each is in ``legal``, without going out on a
+        2 where that is penalised (unless nothing else is left, or the seat is a Sâm declarer)."""
+        at: Sequence[int]
         if isinstance(legal, PlayMoves):
-            plays = [(m, i) for i, m in enumerate(legal.play_masks)]
+            masks = legal.play_masks
+            at = range(len(masks))
         else:
-            plays = [(cards_to_mask(a["cards"]), i) for i, a in enumerate(legal) if a["type"] == "play"]
+            at = [i for i, a in enumerate(legal) if a["type"] == "play"]
+            masks = [cards_to_mask(legal[i]["cards"]) for i in at]
         if self._rules.finish_on_two != "allowed" and v.hand & _TWOS and v.sam != v.me:
-            kept = [(m, i) for m, i in plays if m != v.hand]
-            if kept or v.table is not None:
-                return kept
-        return plays
+            kept = [k for k, m in enumerate(masks) if m != v.hand]
+            if len(kept) < len(masks) and (kept or v.table is not None):
+                return _only(masks, at, kept)
+        return masks, at
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
@@ -204,11 +252,10 @@ class _SheddingBot:
         """:meth:`choose` for ``turn``, reading the seat's facts from the game itself (no view
         dict, no action dict but the chosen one) where the game offers lazy moves."""
         legal = turn.legal_actions
-        if not isinstance(legal, PlayMoves) or not legal:
-            return self.choose(turn.view, legal)
-        if len(legal) == 1:
-            return legal[0]
-        return self._play(SheddingView.of_game(turn.game, turn.seat), legal)
+        size = len(legal) if isinstance(legal, PlayMoves) else 0
+        if size > 1:
+            return self._play(_SeatFacts(turn.game, turn.seat), legal)
+        return legal[0] if size == 1 else self.choose(turn.view, legal)
 
     def _declare(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         v = SheddingView.read(view)
@@ -224,22 +271,26 @@ class _SheddingBot:
         want = "declare_sam" if p >= self.SAM_THRESHOLD else "decline_sam"
         return next(a for a in legal if a["type"] == want)
 
-    def _play(self, v: SheddingView, legal: Sequence[Action]) -> Action:
-        plays = self._plays(v, legal)
+    def _play(self, v: Facts, legal: Sequence[Action]) -> Action:
+        masks, at = self._plays(v, legal)
         passing = pass_index(legal)
-        if not plays:
+        if not masks:
             return legal[0 if passing is None else passing]
         i = rollout_greedy_choice(
-            self.setup(v.players),
-            v.hand,
-            [m for m, _ in plays],
-            v.table,
-            v.min_other(),
-            passing is not None,
+            self.setup(v.players), v.hand, masks, v.table, v.min_other(), passing is not None
         )
         if i is None:
-            return legal[plays[0][1] if passing is None else passing]
-        return legal[plays[i][1]]
+            return legal[at[0] if passing is None else passing]
+        return legal[at[i]]
+
+
+#: Plays open to a seat: their card masks, and the index of each in the legal actions.
+Plays = tuple[list[int], Sequence[int]]
+
+
+def _only(masks: list[int], at: Sequence[int], kept: list[int]) -> Plays:
+    """The plays numbered ``kept`` of ``(masks, at)``."""
+    return [masks[k] for k in kept], [at[k] for k in kept]
 
 
 def pass_index(legal: Sequence[Action]) -> int | None:
@@ -263,10 +314,10 @@ class SamLocGreedyBot(_SheddingBot):
     def _make_setup(self, players: int) -> RolloutSetup:
         return samloc_setup(self._rules, players)
 
-    def _plays(self, v: SheddingView, legal: Sequence[Action]) -> list[tuple[int, int]]:
-        plays = super()._plays(v, legal)
+    def _plays(self, v: Facts, legal: Sequence[Action]) -> Plays:
+        masks, at = super()._plays(v, legal)
         if v.min_other() != 1 or v.sam is not None:
-            return plays
+            return masks, at
         top_rank = (v.hand.bit_length() - 1) >> 2
-        kept = [(m, i) for m, i in plays if m.bit_count() > 1 or (m.bit_length() - 1) >> 2 == top_rank]
-        return kept or plays
+        kept = [k for k, m in enumerate(masks) if m.bit_count() > 1 or (m.bit_length() - 1) >> 2 == top_rank]
+        return _only(masks, at, kept) if kept else (masks, at)

@@ -18,6 +18,7 @@ from typing import Any
 from .._core import TuSacCard, tusac_min_rac
 from ..errors import RulesError
 from ..table import Seed
+from . import Turn
 
 __all__ = ["TuSacGreedyBot"]
 
@@ -59,6 +60,11 @@ class TuSacGreedyBot:
                 seen.update(meld["cards"])
         return seen
 
+    def act(self, turn: Turn) -> Action:
+        """:meth:`choose` for ``turn``; a forced move is taken without building the view."""
+        legal = turn.legal_actions
+        return legal[0] if len(legal) == 1 else self.choose(turn.view, legal)
+
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         """A win whenever one is offered; otherwise the action that leaves the hand the fewest rác."""
         if not legal_actions:
@@ -68,6 +74,9 @@ class TuSacGreedyBot:
             by_type.setdefault(a["type"], []).append(a)
         if "win" in by_type:
             return by_type["win"][0]
+        claims = by_type.get("claim", [])
+        if not claims and "discard" not in by_type:
+            return legal_actions[0]
         hand: list[str] = list(view["hand"])
         seen = self._seen(view)
         if "discard" in by_type:
@@ -81,9 +90,6 @@ class TuSacGreedyBot:
                     -seen[a["card"]],
                 ),
             )
-        claims = by_type.get("claim", [])
-        if not claims:
-            return legal_actions[0]
         scored = [(_best_discard(_without(hand, a["cards"]), seen), a) for a in claims]
         (rac, _), claim = min(scored, key=lambda t: t[0])
         if "pass" in by_type and rac > tusac_min_rac(hand):
