@@ -4,10 +4,12 @@ action, the per-game lock's share of an apply, copies (deepcopy vs pickle), per-
 from __future__ import annotations
 
 import copy
+import gc
 import inspect
 import pickle
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,15 +32,17 @@ def finished(cls: Any, seed: int) -> TableGame:
 
 @contextmanager
 def without_locks(cls: type) -> Iterator[None]:
-    """Temporarily replace every lock wrapper on ``cls``'s MRO by the function it wraps."""
-    saved: list[tuple[type, str, Any]] = []
+    """Temporarily replace every lock wrapper on ``cls``'s MRO by the function it wraps, and
+    ``apply`` (which takes the lock inline) by the same body without the lock."""
+    saved: list[tuple[type, str, Any]] = [(TableGame, "apply", TableGame.apply)]
+    TableGame.apply = bare_apply  # type: ignore[method-assign]
     for klass in cls.__mro__[:-1]:
         for name, value in list(vars(klass).items()):
             if isinstance(value, property) and getattr(value.fget, "__atomic__", False):
                 fset = value.fset and inspect.unwrap(value.fset)
                 saved.append((klass, name, value))
                 setattr(klass, name, property(inspect.unwrap(value.fget), fset, value.fdel, value.__doc__))
-            elif getattr(value, "__atomic__", False):
+            elif getattr(value, "__atomic__", False) and hasattr(value, "__wrapped__"):
                 saved.append((klass, name, value))
                 setattr(klass, name, inspect.unwrap(value))
     try:
@@ -48,56 +52,101 @@ def without_locks(cls: type) -> Iterator[None]:
             setattr(klass, name, value)
 
 
+def bare_apply(self: Any, action: Any) -> None:
+    """``TableGame.apply`` without its lock."""
+    self._apply(self._parse_action(action))
+
+
+class CountingLock:
+    """A re-entrant lock that counts its acquisitions."""
+
+    def __init__(self) -> None:
+        self.inner = threading.RLock()
+        self.acquired = 0
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        self.acquired += 1
+        return self.inner.acquire(blocking, timeout)
+
+    def release(self) -> None:
+        self.inner.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 def apply_all(starts: list[Any], logs: list[list[dict[str, Any]]]) -> float:
     """Seconds to apply every action of ``logs`` (one list per game) to fresh copies of ``starts``."""
     games = [copy.deepcopy(s) for s in starts]
-    t = time.perf_counter()
-    for g, log in zip(games, logs, strict=True):
-        for action in log:
-            g.apply(action)
-    return time.perf_counter() - t
-
-
-def lock_share(label: str, cls: Any, rounds: int = 31) -> None:
-    """The lock's share of an apply: the median over interleaved rounds of (locked / bare - 1),
-    and how many locked calls one action makes (1: no public method re-enters another)."""
-    played = [finished(cls, seed) for seed in range(20)]
-    starts = [cls(players=4, rules=g.rules, seed=g.rng_key, **g._setup()) for g in played]
-    logs = [g.actions for g in played]
-    n_actions = sum(map(len, logs))
-    calls = locked_calls(starts, logs)
-    ratios, locked_times = [], []
-    for _ in range(rounds):  # interleaved, so load on the machine hits both alike
-        locked = apply_all(starts, logs)
-        with without_locks(cls):
-            bare = apply_all(starts, logs)
-        ratios.append(locked / bare - 1)
-        locked_times.append(locked)
-    share = statistics.median(ratios)
-    report(f"{label} apply, locked", min(locked_times) / n_actions * 1e6, "µs/action")
-    print(
-        f"  lock cost: {share * 100:+.2f}% of an apply (median of {rounds} rounds; goal < 2%), "
-        f"{calls / n_actions:.2f} locked calls per action"
-    )
-
-
-def locked_calls(starts: list[Any], logs: list[list[dict[str, Any]]]) -> int:
-    """How many lock wrappers run while the actions of ``logs`` are applied."""
-    games = [copy.deepcopy(s) for s in starts]
-    count = 0
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        nonlocal count
-        if event == "call" and frame.f_code.co_filename.startswith("<atomic "):
-            count += 1
-
-    sys.setprofile(profile)
+    gc.collect()
+    gc.disable()  # a collection would land on whichever side happens to cross the threshold
     try:
+        t = time.perf_counter()
         for g, log in zip(games, logs, strict=True):
             for action in log:
                 g.apply(action)
+        return time.perf_counter() - t
     finally:
-        sys.setprofile(None)
+        gc.enable()
+
+
+def lock_share(label: str, cls: Any, rounds: int = 41) -> None:
+    """The lock's share of an apply, two ways: measured, as the median over interleaved rounds
+    of (locked / bare - 1); and computed, as the locked calls per action (counted) times the
+    cost of one acquire/release pair (timed alone) over the time of an apply."""
+    played = [finished(cls, seed) for seed in range(20)]
+    starts = [cls(players=4, rules=g.rules, seed=g.rng_key, **g._setup()) for g in played] * 3
+    logs = [g.actions for g in played] * 3
+    n_actions = sum(map(len, logs))
+    calls = locked_calls(starts, logs) / n_actions
+    ratios, locked_times = [], []
+    for i in range(rounds):  # interleaved, in alternating order, so load hits both alike
+        if i % 2:
+            locked = apply_all(starts, logs)
+        with without_locks(cls):
+            bare = apply_all(starts, logs)
+        if not i % 2:
+            locked = apply_all(starts, logs)
+        ratios.append(locked / bare - 1)
+        locked_times.append(locked)
+    per_action = min(locked_times) / n_actions
+    computed = calls * acquire_release_seconds(starts[0]._lock) / per_action
+    report(f"{label} apply, locked", per_action * 1e6, "µs/action")
+    print(
+        f"  lock cost: measured {statistics.median(ratios) * 100:+.2f}% (median of {rounds} rounds), "
+        f"computed {computed * 100:.2f}% ({calls:.2f} acquire per action); goal < 2%"
+    )
+
+
+def acquire_release_seconds(lock: Any, n: int = 200_000, rounds: int = 7) -> float:
+    """Seconds one ``acquire()``/``release()`` pair of ``lock`` costs (best of rounds)."""
+    acquire, release = lock.acquire, lock.release
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _ in range(n):
+            acquire()
+            release()
+        looped = time.perf_counter() - t
+        t = time.perf_counter()
+        for _ in range(n):
+            pass
+        best = min(best, (looped - (time.perf_counter() - t)) / n)
+    return best
+
+
+def locked_calls(starts: list[Any], logs: list[list[dict[str, Any]]]) -> int:
+    """How many times the games' locks are taken while the actions of ``logs`` are applied."""
+    games = [copy.deepcopy(s) for s in starts]
+    count = 0
+    for g, log in zip(games, logs, strict=True):
+        g._lock = lock = CountingLock()
+        for action in log:
+            g.apply(action)
+        count += lock.acquired
     return count
 
 

@@ -253,7 +253,25 @@ class TableGame(GameSurface, Journal):
         raise NotImplementedError
 
     def apply(self, action: Mapping[str, Any]) -> None:
-        """Carry out one logged action dict (as found in ``actions``)."""
+        """Carry out one action dict, of a type in the game's ``ACTIONS`` (as listed by
+        ``legal_actions`` or logged in ``actions``). Raises
+        :class:`~vncards.errors.IllegalMoveError` (or another ``VncardsError`` for malformed
+        input) and leaves the game unchanged when it is not allowed.
+
+        The one entry of every action: it takes the game's lock once, inline (no wrapper
+        frame: the lock costs one acquire and release per action), parses the dict with the
+        input contract and hands it to the game's ``_apply``."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            self._apply(self._parse_action(action))
+        finally:
+            lock.release()
+
+    apply.__atomic__ = True  # type: ignore[attr-defined]
+
+    def _apply(self, a: dict[str, Any]) -> None:
+        """*hook*: carry out the parsed action ``a`` (see :meth:`apply`)."""
         raise NotImplementedError
 
     def _dump_state(self) -> dict[str, Any]:

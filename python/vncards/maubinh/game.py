@@ -44,6 +44,8 @@ class Game(TableGame):
     Rules = MauBinhRules
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    #: The action dicts, each with ``seat``: ``arrange`` (with the texts of ``back``,
+    #: ``middle`` and ``front``), ``confirm``, ``auto_arrange`` or ``forfeit``.
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
         # The hands are parsed in order by _arrangement_masks (the back's size is checked
         # before the middle is read).
@@ -235,10 +237,7 @@ class Game(TableGame):
 
     # -- uniform interface ---------------------------------------------------------------------
 
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Carry out one action dict: ``arrange`` (with ``back``, ``middle``, ``front``),
-        ``confirm``, ``auto_arrange`` or ``forfeit``, each with ``seat``."""
-        a = self._parse_action(action)
+    def _apply(self, a: dict[str, Any]) -> None:
         kind, seat = a["type"], a["seat"]
         if kind == "arrange":
             self._set_arrangement(seat, _arrangement_masks([a[p] for p in _POSITIONS]))

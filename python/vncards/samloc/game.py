@@ -51,6 +51,8 @@ class Game(SheddingGame):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     CUT_REASON: ClassVar[str] = "chat"
+    #: The action dicts: ``{"type": "declare_sam" | "decline_sam", "seat": s}`` in the báo Sâm
+    #: phase, then a play, pass or ``next_hand`` (as in the shedding flow).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
         **SheddingGame.ACTIONS,
         "declare_sam": ActionSpec(seat=SEAT),
@@ -287,18 +289,13 @@ class Game(SheddingGame):
 
     # -- the uniform interface -----------------------------------------------------------------
 
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Carry out an action dict: ``{"type": "declare_sam" | "decline_sam", "seat": s}``, or
-        a play, pass or ``next_hand`` (see the shedding flow)."""
-        self._dispatch(self._parse_action(action))
-
-    def _dispatch(self, a: dict[str, Any]) -> None:
+    def _apply(self, a: dict[str, Any]) -> None:
         if a["type"] == "declare_sam":
             self._declare_sam(a["seat"])
         elif a["type"] == "decline_sam":
             self._decline_sam(a["seat"])
         else:
-            super()._dispatch(a)
+            super()._apply(a)
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """Every action dict ``seat`` may apply now: declare or decline Sâm in the báo Sâm

@@ -95,6 +95,8 @@ class SheddingGame(TableGame):
 
     #: Ledger reason of a paid bomb chain.
     CUT_REASON: ClassVar[str] = "chat"
+    #: The action dicts: ``{"type": "play", "seat": s, "cards": "3♠ 3♣"}``,
+    #: ``{"type": "pass", "seat": s}`` and ``{"type": "next_hand"}`` (between hands).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
         "play": ActionSpec(seat=SEAT, cards=CARDS),
         "pass": ActionSpec(seat=SEAT),
@@ -391,12 +393,7 @@ class SheddingGame(TableGame):
         self._emit("pass", seat=seat)
         self._advance(seat)
 
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Carry out an action dict: ``{"type": "play", "seat": s, "cards": "3♠ 3♣"}``,
-        ``{"type": "pass", "seat": s}`` or ``{"type": "next_hand"}``."""
-        self._dispatch(self._parse_action(action))
-
-    def _dispatch(self, a: dict[str, Any]) -> None:
+    def _apply(self, a: dict[str, Any]) -> None:
         kind = a["type"]
         if kind == "next_hand":
             self._next_hand()

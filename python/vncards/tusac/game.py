@@ -142,6 +142,8 @@ class Game(TableGame):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     SETUP: ClassVar[tuple[str, ...]] = ("dealer",)
+    #: The action dicts, each with ``seat``: ``discard`` (a ``card``), ``claim`` (a ``meld``
+    #: and its ``cards``), ``win`` and ``pass`` (answers to an offered card).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
         "discard": ActionSpec(seat=SEAT, card=_card_field),
         "claim": ActionSpec(
@@ -533,10 +535,7 @@ class Game(TableGame):
             raise IllegalMoveError("wrong_seat", f"action is for seat {raw['seat']}, not {seat}")
         self.apply({**raw, "seat": seat})
 
-    def apply(self, action: Mapping[str, Any]) -> None:
-        """Carry out one action dict (as listed by :meth:`legal_actions` or logged in ``actions``).
-        Raises :class:`IllegalMoveError` and leaves the game unchanged when it is not allowed."""
-        a = self._parse_action(action)
+    def _apply(self, a: dict[str, Any]) -> None:
         kind, seat = a["type"], a["seat"]
         if self._phase == "over":
             raise IllegalMoveError("game_over", "the hand is over")
