@@ -31,7 +31,7 @@ from typing import Any
 from .errors import RulesError, SnapshotError
 from .rules import RulesBase
 from .snapshot import load_text
-from .table import Seed, TableGame
+from .table import Seed, TableGame, default_rules
 
 __all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
 
@@ -136,7 +136,7 @@ def new_game(
 def _preset(spec: GameSpec) -> Any:
     """The preset ``Rules`` of ``spec``, made once: rules are frozen, so tables share it."""
     mod = spec.load()
-    return getattr(mod.Rules, spec.preset)() if spec.preset else mod.Rules()
+    return getattr(mod.Rules, spec.preset)() if spec.preset else default_rules(mod.Rules)
 
 
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")

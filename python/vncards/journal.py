@@ -266,7 +266,6 @@ class _Record:
         "size",
         "scalar",
         "ints",
-        "encoders",
         "renders",
         "width",
     )
@@ -284,10 +283,6 @@ class _Record:
         # (number, itemgetter of the values in schema order, number of fields, encoders by index).
         encoders = tuple((i, c.encode) for i, c in enumerate(self.codecs) if c.encode is not _INT)
         self.ints = (number, itemgetter(*self.names) if self.names else None, len(self.names), encoders)
-        #: The fields whose values an encoder turns into ints (the others are ints already).
-        self.encoders = tuple(
-            (n, c.encode) for n, c in zip(self.names, self.codecs, strict=True) if c.encode is not _INT
-        )
         self.renders = tuple(c.render for c in self.codecs)
         widths = [c.width for c in self.codecs]
         #: Ints after the record's number, when fixed (records of the other log are skipped).
@@ -467,7 +462,7 @@ class Journal:
             self._ints.append(number)
 
     def _put_encoded(self, number: int, get: Any, n: int, encoders: Any, fields: Mapping[str, Any]) -> None:
-        values = list(get(fields)) if n > 1 else [get(fields)]
+        values = list(get(fields)) if n > 1 else [get(fields)] if n else []
         for i, encode in encoders:
             values[i] = encode(values[i])
         self._ints.fromlist([number, *values])
@@ -521,9 +516,7 @@ class Journal:
                 f"{record.name}: fields {list(fields)} are not those logged: {list(record.names)}"
             )
         if record.scalar:
-            for name, encode in record.encoders:
-                fields[name] = encode(fields[name])
-            self._ints.fromlist([record.number, *map(fields.__getitem__, record.names)])
+            self._put_encoded(*record.ints, fields)
             return
         ints = self._ints
         start = len(ints)

@@ -44,10 +44,11 @@ class Ledger:
         """A copy of the itemised payments, in the order they were recorded."""
         return [{"from": a, "to": b, "units": u, "reason": r} for a, b, u, r in self._entries]
 
-    def totals(self) -> list[int]:
-        """Net units per seat (positive = won); sums to zero."""
+    def totals(self, start: int = 0) -> list[int]:
+        """Net units per seat (positive = won) of the payments from entry ``start`` on (all by
+        default); sums to zero."""
         out = [0] * self._players
-        for payer, payee, units, _ in self._entries:
+        for payer, payee, units, _ in self._entries[start:]:
             out[payer] -= units
             out[payee] += units
         return out

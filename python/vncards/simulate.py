@@ -226,18 +226,28 @@ def _words(n: int) -> list[int]:
     return out
 
 
+def _hashmix(value: int, hash_const: int) -> tuple[int, int]:
+    """SeedSequence's ``hashmix`` of ``value``, and the hash constant after it."""
+    value ^= hash_const
+    hash_const = hash_const * _MULT_A & _U32
+    value = value * hash_const & _U32
+    return value ^ value >> 16, hash_const
+
+
+def _mix(x: int, y: int) -> int:
+    """SeedSequence's ``mix`` of two pool words."""
+    mixed = (_MIX_L * x - _MIX_R * y) & _U32
+    return mixed ^ mixed >> 16
+
+
 def _mix_in(pool: list[int], hash_const: int, words: list[int]) -> tuple[list[int], int]:
     """The pool after hashing ``words`` into every pool word (the last loop of
     ``SeedSequence.mix_entropy``), and the hash constant after them."""
     pool = pool.copy()
     for w in words:
         for dst in range(_POOL):
-            value = w ^ hash_const
-            hash_const = hash_const * _MULT_A & _U32
-            value = value * hash_const & _U32
-            value ^= value >> 16
-            mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
-            pool[dst] = mixed ^ mixed >> 16
+            value, hash_const = _hashmix(w, hash_const)
+            pool[dst] = _mix(pool[dst], value)
     return pool, hash_const
 
 
@@ -250,19 +260,13 @@ def _run_pool(seed: int) -> tuple[list[int], int]:
     hash_const = _INIT_A
     pool = []
     for w in entropy[:_POOL]:
-        value = w ^ hash_const
-        hash_const = hash_const * _MULT_A & _U32
-        value = value * hash_const & _U32
-        pool.append(value ^ value >> 16)
+        value, hash_const = _hashmix(w, hash_const)
+        pool.append(value)
     for src in range(_POOL):
         for dst in range(_POOL):
             if src != dst:
-                value = pool[src] ^ hash_const
-                hash_const = hash_const * _MULT_A & _U32
-                value = value * hash_const & _U32
-                value ^= value >> 16
-                mixed = (_MIX_L * pool[dst] - _MIX_R * value) & _U32
-                pool[dst] = mixed ^ mixed >> 16
+                value, hash_const = _hashmix(pool[src], hash_const)
+                pool[dst] = _mix(pool[dst], value)
     return _mix_in(pool, hash_const, entropy[_POOL:])
 
 

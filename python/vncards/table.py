@@ -234,7 +234,7 @@ class TableGame(GameSurface, Journal):
                 f"{self.GAME} takes {self.MIN_PLAYERS}–{self.MAX_PLAYERS} players, not {players}"
             )
         if rules is None:
-            rules = _DEFAULT_RULES.get(self.Rules) or _DEFAULT_RULES.setdefault(self.Rules, self.Rules())
+            rules = default_rules(self.Rules)
         elif isinstance(rules, Mapping):
             rules = self.Rules().replace(**rules)
         if not isinstance(rules, self.Rules):
@@ -561,25 +561,26 @@ class TableGame(GameSurface, Journal):
         return game
 
 
-#: ``Rules()`` of each game, made once: rules are frozen, so tables share them.
+#: ``Rules()`` of each game class, made once (see :func:`default_rules`).
 _DEFAULT_RULES: dict[type, Any] = {}
+
+
+def default_rules(rules_class: type) -> Any:
+    """``rules_class()``, made once: rules are frozen, so tables share them."""
+    rules = _DEFAULT_RULES.get(rules_class)
+    if rules is None:
+        rules = _DEFAULT_RULES[rules_class] = rules_class()
+    return rules
 
 
 def _digest(data: Any) -> str:
     return hashlib.sha256(canonical_text(data).encode("ascii")).hexdigest()
 
 
-#: ``_digest(rules.to_dict())`` by rules (frozen, hashable), for the snapshots; a few at most.
-_RULES_DIGESTS: dict[Any, str] = {}
-
-
+@functools.lru_cache(maxsize=64)
 def _rules_digest(rules: Any) -> str:
-    digest = _RULES_DIGESTS.get(rules)
-    if digest is None:
-        if len(_RULES_DIGESTS) >= 64:
-            _RULES_DIGESTS.clear()
-        digest = _RULES_DIGESTS[rules] = _digest(rules.to_dict())
-    return digest
+    """``_digest(rules.to_dict())`` of frozen, hashable rules, for the snapshots."""
+    return _digest(rules.to_dict())
 
 
 def _rng_key(value: Any) -> bytes:

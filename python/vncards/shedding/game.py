@@ -206,13 +206,7 @@ class SheddingGame(TableGame):
         return self._hand_settlement()
 
     def _hand_settlement(self) -> list[int] | None:
-        if not self._over:
-            return None
-        out = [0] * self._players
-        for e in self._ledger.entries[self._hand_start :]:
-            out[e["from"]] -= e["units"]
-            out[e["to"]] += e["units"]
-        return out
+        return self._ledger.totals(self._hand_start) if self._over else None
 
     # -- hooks ---------------------------------------------------------------------------------
 
