@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import __version__
-from .bots import bot_names, make_bot
+from .bots import bot_names, bot_view, make_bot
 from .cards import cards_text, to_mask
 from .errors import InvalidCardError, VncardsError
 from .games import GAMES, new_game, parse_rule_options, rules_schema, spec
@@ -619,7 +619,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         seat = you if you in pending else pending[0]
         legal = game.legal_actions(seat)
         if seat != you:
-            game.apply(bots[seat].choose(game.view(seat), legal))
+            game.apply(bots[seat].choose(bot_view(game, seat), legal))
             continue
         if len(legal) == 1 and legal[0]["type"] == "pass":
             why = "nothing to claim" if game.GAME == "tusac" else "no play beats the table"

@@ -12,6 +12,7 @@ mod maubinh;
 mod rng;
 mod rollout;
 mod samloc;
+mod search;
 mod shedding;
 mod tusac;
 
@@ -34,5 +35,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;
+    search::register(m)?;
     Ok(())
 }

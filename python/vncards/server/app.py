@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import games
-from ..bots import bot_names
+from ..bots import bot_names, bot_view
 from ..errors import VncardsError
 from .session import ActionRefused, EngineFault, TableSession, dumps
 from .store import TableStore
@@ -310,7 +310,7 @@ class GameServer:
                 if not session.is_due(seat, by):
                     return
                 seq = session.seq
-                view = session.game.view(seat)
+                view = bot_view(session.game, seat)  # the seat's view and its events
                 legal = [] if session.game.is_over else session.game.legal_actions(seat)
                 bot = session.bot_for(seat, by)
             if not legal:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import games
-from ..bots import Bot, bot_names, make_bot
+from ..bots import Bot, bot_names, bot_view, make_bot
 from ..errors import IllegalMoveError, RulesError, VncardsError
 
 __all__ = [
@@ -403,7 +403,7 @@ class TableSession:
         legal = self.game.legal_actions(seat)
         if not legal:
             return None
-        choice: dict[str, Any] = self.bot_for(seat, by).choose(self.game.view(seat), legal)
+        choice: dict[str, Any] = self.bot_for(seat, by).choose(bot_view(self.game, seat), legal)
         return choice
 
     def is_due(self, seat: int, by: str) -> bool:
