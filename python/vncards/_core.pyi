@@ -397,6 +397,7 @@ def search_shedding(
     violators: Sequence[tuple[int, int]] = ...,
     observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
     known: Sequence[int] | None = None,
+    tree: bool = False,
 ) -> _SearchResult: ...
 def shedding_value(
     setup: RolloutSetup,

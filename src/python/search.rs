@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::maubinh::Arrangement;
 use crate::rollout::{check_work, MAX_ROLLOUT_WORK, MAX_SEATS};
 use crate::search::shedding::Observation;
+use crate::search::tree::search as search_tree;
 use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
 use crate::search::{maubinh as mbs, sam, shedding, Budget, Outcome};
 use crate::tusac::{Claim, Hand};
@@ -98,11 +99,12 @@ fn known_shedding(
 type ObservationArg = (usize, u64, Option<u64>, u64, u32);
 
 /// Races the root's candidate plays (masks; None: pass) over deals weighted by the others'
-/// `observations`; `known` (every seat's hand) replaces the deals (the cheating bot).
+/// `observations`; `known` (every seat's hand) replaces the deals (the cheating bot). With
+/// `tree`, searches them by information-set MCTS instead (`samples`: root visits).
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, seed, rollouts = None,
     think_ms = None, played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0,
-    sam = None, violators = Vec::new(), observations = Vec::new(), known = None))]
+    sam = None, violators = Vec::new(), observations = Vec::new(), known = None, tree = false))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
@@ -125,6 +127,7 @@ fn search_shedding(
     violators: Vec<(usize, usize)>,
     observations: Vec<ObservationArg>,
     known: Option<Vec<u64>>,
+    tree: bool,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
@@ -162,9 +165,11 @@ fn search_shedding(
         let budget = budget(rollouts, think_ms, cands.len())?;
         let setup = setup.clone();
         Ok(py.detach(move || {
-            found(shedding::search(
-                &setup, &pos, &obs, &cands, known, &budget, seed,
-            ))
+            found(if tree {
+                search_tree(&setup, &pos, &obs, &cands, known, &budget, seed)
+            } else {
+                shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed)
+            })
         }))
     })
 }

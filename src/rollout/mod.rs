@@ -317,7 +317,7 @@ impl Sim {
     }
 
     /// Legal plays of `seat` now, into `out` (empty: it must pass).
-    fn plays(&self, setup: &Setup, seat: usize, out: &mut Vec<Combo>) {
+    pub(crate) fn plays(&self, setup: &Setup, seat: usize, out: &mut Vec<Combo>) {
         out.clear();
         let filter = if self.passed >> seat & 1 == 1 {
             match (setup.after_pass, self.table) {
@@ -528,6 +528,31 @@ impl Sim {
         self.turn = leader;
     }
 
+    /// The rollout policy's choice for `seat` among its `plays` (from [`Sim::plays`]): the
+    /// greedy one, or against a Sâm declarer any block. `None`: pass.
+    pub(crate) fn policy(&self, setup: &Setup, seat: usize, plays: &[Combo]) -> Option<usize> {
+        if self.sam.is_some_and(|d| d != seat) {
+            // Against a Sâm, any legal play blocks it.
+            return (!plays.is_empty()).then_some(0);
+        }
+        let ctx = Context {
+            min_other: self.min_other(setup, seat),
+            can_pass: self.table.is_some(),
+            finish_on_two: setup.finish_on_two,
+        };
+        greedy_choice(self.hands[seat], plays, self.table.as_ref(), ctx)
+    }
+
+    /// May the seat to act pass (a table is there to beat)?
+    pub(crate) fn can_pass(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// Every seat's score so far (final once the hand is over).
+    pub(crate) fn scores(&self) -> [i32; MAX_SEATS] {
+        self.score
+    }
+
     /// Plays the hand out with the greedy policy; returns the root's score.
     pub(crate) fn finish(&mut self, setup: &Setup, me: usize, scratch: &mut Vec<Combo>) -> i32 {
         // Every play sheds a card and a round ends within a lap, so this bounds the length.
@@ -537,18 +562,7 @@ impl Sim {
             }
             let seat = self.turn;
             self.plays(setup, seat, scratch);
-            let choice = if self.sam.is_some_and(|d| d != seat) {
-                // Against a Sâm, any legal play blocks it.
-                (!scratch.is_empty()).then_some(0)
-            } else {
-                let ctx = Context {
-                    min_other: self.min_other(setup, seat),
-                    can_pass: self.table.is_some(),
-                    finish_on_two: setup.finish_on_two,
-                };
-                greedy_choice(self.hands[seat], scratch, self.table.as_ref(), ctx)
-            };
-            let play = choice.map(|i| scratch[i]);
+            let play = self.policy(setup, seat, scratch).map(|i| scratch[i]);
             if play.is_none() && self.table.is_none() {
                 break; // cannot happen with legal data; stop rather than loop
             }

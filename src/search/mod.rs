@@ -9,13 +9,15 @@
 //! deadline (`think_ms`), whichever ends first.
 //!
 //! The games plug in through [`Trial`]: [`shedding`] (Tiến Lên, Sâm Lốc, with the Sâm plan in
-//! [`sam`]), [`tusac`] and [`maubinh`].
+//! [`sam`]), [`tusac`] and [`maubinh`]. The shedding games also have a tree search over the
+//! same deals ([`tree`], information-set MCTS), which looks past the root's next play.
 
 use std::time::Instant;
 
 pub mod maubinh;
 pub mod sam;
 pub mod shedding;
+pub mod tree;
 pub mod tusac;
 
 /// How much a decision may spend: rollouts (candidate × determinisation evaluations), and
@@ -35,7 +37,7 @@ impl Budget {
         }
     }
 
-    fn late(&self) -> bool {
+    pub(crate) fn late(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }

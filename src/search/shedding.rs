@@ -120,8 +120,14 @@ impl<'a> Shedding<'a> {
         (passed, true)
     }
 
-    fn deal(&mut self) -> [CardSet; MAX_SEATS] {
+    fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
         determinise(self.pos, self.setup.players, &mut self.rng, &mut self.pool)
+    }
+
+    /// The next deal (see [`Trial::draw`]).
+    pub(crate) fn deal(&mut self) -> [CardSet; MAX_SEATS] {
+        self.draw();
+        self.hands
     }
 }
 
@@ -131,14 +137,14 @@ impl Trial for Shedding<'_> {
             self.hands = h;
             return;
         }
-        let first = self.deal();
+        let first = self.uniform();
         let (mut most, ok) = self.test(&first);
         self.hands = first;
         if ok {
             return;
         }
         for _ in 1..ATTEMPTS {
-            let hands = self.deal();
+            let hands = self.uniform();
             let (passed, ok) = self.test(&hands);
             if ok {
                 self.hands = hands;

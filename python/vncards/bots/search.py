@@ -152,6 +152,7 @@ class _SearchMixin(_SheddingBot):
         infer: bool = True,
         sam_samples: int = 128,
         value_rollouts: int = 200,
+        tree: bool = False,
     ) -> None:
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
@@ -159,6 +160,7 @@ class _SearchMixin(_SheddingBot):
         self.infer = bool(infer)
         self.sam_samples = int(sam_samples)
         self.value_rollouts = int(value_rollouts)
+        self.tree = bool(tree)
 
     # -- what the seat knows ---------------------------------------------------------------
 
@@ -285,6 +287,7 @@ class _SearchMixin(_SheddingBot):
             violators=violators,
             observations=obs,
             known=self._known(turn),
+            tree=self.tree,
             **self.budget.search_args(start),
         )
         return actions[best]
