@@ -76,7 +76,9 @@ wheel: ## build the manylinux2014 abi3 wheel into dist/ (zig, no Docker), then a
 .PHONY: audit-wheel
 audit-wheel: ## auditwheel show and abi3audit --strict on the wheel in dist/
 	$(PYTHON) -m auditwheel show dist/vncards-*.whl
+	@# manylinux_2_17 (manylinux2014), and no library outside the manylinux policy's system set
 	$(PYTHON) -m auditwheel show dist/vncards-*.whl | grep -q '"manylinux_2_17_x86_64"'
+	! $(PYTHON) -m auditwheel show dist/vncards-*.whl | grep -q 'external shared libraries are required'
 	$(PYTHON) -m abi3audit --strict --verbose dist/vncards-*.whl
 	@ls -l dist/vncards-*.whl | awk '{printf "wheel size: %.2f MB (%d bytes)\n", $$5 / 1e6, $$5}'
 

@@ -7,9 +7,9 @@ to binary wheels, so nothing can be compiled:
 
 1. install the wheel alone (its runtime dependencies only) and check that ``vncards`` comes
    from site-packages, that ``vncards --version`` is the wheel's version, that the core works
-   without numpy (tests/support/no_numpy.py), and time a cold ``import vncards`` (fresh
-   processes; the median of the wall-clock difference to a bare interpreter, and
-   ``-X importtime``'s figure for the package);
+   without numpy (tests/support/no_numpy.py), and time a cold ``import vncards`` there
+   (benches/import_bench.py: fresh processes, wall-clock over a bare start and
+   ``-X importtime``);
 2. install the test extras (``test`` and ``server`` must install; ``pettingzoo``,
    ``openspiel``, ``ray`` and ``rllib`` are tried one by one, and an extra with no wheel for
    that interpreter is reported and its tests skip), copy ``tests/`` to a scratch folder outside
@@ -24,13 +24,12 @@ to binary wheels, so nothing can be compiled:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +39,7 @@ MINORS = (10, 11, 12, 13)
 #: Extras the suite needs everywhere, and the integrations tried one by one.
 REQUIRED_EXTRAS = ("test", "server")
 OPTIONAL_EXTRAS = ("pettingzoo", "openspiel", "ray", "rllib")
-IMPORT_RUNS = 7
+IMPORT_RUNS = 9
 HIDDEN_TOOLS = ("cargo", "rustc", "rustup")
 
 
@@ -116,30 +115,21 @@ def run(report: Report, cmd: list[str], env: dict[str, str], cwd: Path, check: b
 
 
 def cold_import(report: Report, python: str, env: dict[str, str], cwd: Path) -> None:
-    """Median over fresh processes of (``import vncards`` - bare start), and of importtime."""
-    walls, cumulative = [], []
-    for _ in range(IMPORT_RUNS):
-        t0 = time.perf_counter()
-        subprocess.run([python, "-c", "pass"], env=env, cwd=cwd, check=True)
-        t1 = time.perf_counter()
-        proc = subprocess.run(
-            [python, "-X", "importtime", "-c", "import vncards"],
-            env=env,
-            cwd=cwd,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        t2 = time.perf_counter()
-        walls.append((t2 - t1) - (t1 - t0))
-        line = [ln for ln in proc.stderr.splitlines() if ln.rstrip().endswith("| vncards")]
-        cumulative.append(int(line[-1].split("|")[1]) / 1000)
-    report.import_ms = statistics.median(walls) * 1000
-    report.importtime_ms = statistics.median(cumulative)
-    report.say(
-        f"cold import vncards: {report.import_ms:.1f} ms wall over a bare start, "
-        f"{report.importtime_ms:.1f} ms by -X importtime (median of {IMPORT_RUNS} fresh processes)"
+    """benches/import_bench.py in the fresh environment (only the wheel and rich installed)."""
+    out = run(
+        report,
+        [python, str(ROOT / "benches" / "import_bench.py"), "--json", "--runs", str(IMPORT_RUNS)],
+        env,
+        cwd,
     )
+    figures = json.loads(out.strip().splitlines()[-1])
+    report.import_ms = figures["vncards"]["wall_ms"]
+    report.importtime_ms = figures["vncards"]["importtime_ms"]
+    for module, f in figures.items():
+        report.say(
+            f"cold import {module}: {f['wall_ms']:.1f} ms wall over a bare start (min {f['wall_min_ms']:.1f}), "
+            f"{f['importtime_ms']:.1f} ms by -X importtime (median of {IMPORT_RUNS} fresh processes)"
+        )
 
 
 def pytest_ini(dest: Path) -> None:
