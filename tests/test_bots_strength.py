@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from support.tree import source_tree
 from vncards import RulesError
 from vncards.bots.strength import (
     PROFILES,
@@ -112,6 +113,7 @@ def test_bad_runs_are_refused() -> None:
         bench_bots("tusac", ["greedy", "montecarlo"], deals=1)
 
 
+@source_tree
 def test_bench_script_runs_as_a_program() -> None:
     out = subprocess.run(
         [
@@ -134,6 +136,7 @@ def test_bench_script_runs_as_a_program() -> None:
     assert "maubinh: ladder" in out.stdout and "| expert vs hard |" in out.stdout
 
 
+@source_tree
 def test_bench_script_main_returns_the_figures() -> None:
     path = ROOT / "benches" / "bots_strength.py"
     spec_ = importlib.util.spec_from_file_location("bots_strength", path)
