@@ -46,6 +46,8 @@ def test_every_option_is_documented_with_its_default_and_values(game: str) -> No
         if option["type"] == "choice":
             for value in option["values"]:
                 assert f'`"{value}"`' in rest, (name, value)
+        if option["type"] == "int":
+            assert f"int {option['min']}–{option['max']}" in rest, (name, "its range")
 
 
 def test_the_northern_page_lists_what_the_preset_changes() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import slow_profile
 from support.tables import NAMES, finished, midgame
-from vncards import SnapshotError, games, tienlen
+from vncards import SnapshotError, SnapshotKeyError, VncardsError, games, tienlen
 from vncards.snapshot import MAX_SNAPSHOT_CHARS, MAX_SNAPSHOT_DEPTH, load_text
 from vncards.table import TableGame
 
@@ -167,6 +167,44 @@ def test_signed_snapshots() -> None:
     assert type(g).from_json(pretty, key=KEY).to_json() == g.to_json()
     with pytest.raises(TypeError):
         g.to_json(key="not bytes")  # type: ignore[arg-type]
+
+
+BAD_KEYS = ["server-side secret", b"", bytearray(), 7, 0, True, ["k"], memoryview(b"k")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_require_signature_never_accepts_an_unsigned_snapshot(name: str) -> None:
+    """Issue 29, item 14: a server that forgot its key cannot accept an unsigned (or edited)
+    snapshot silently; a key of the wrong type is a SnapshotKeyError (also a TypeError)."""
+    g = midgame(name, seed=4)
+    plain, signed = g.to_json(), g.to_json(key=KEY)
+    cls = type(g)
+    loaders = (
+        lambda text, **kw: cls.from_json(text, **kw),
+        lambda text, **kw: games.from_json(text, **kw),
+        lambda text, **kw: cls.from_dict(json.loads(text) if text[0] == "{" else text, **kw),
+    )
+    for load in loaders:
+        assert load(signed, key=KEY, require_signature=True).to_json() == plain
+        # Forgotten key: refused, signed or not, before the text is read.
+        for text in (plain, signed, "not json at all"):
+            with pytest.raises(SnapshotKeyError, match="no key was given"):
+                load(text, key=None, require_signature=True)
+        with pytest.raises(SnapshotError, match="not signed"):
+            load(plain, key=KEY, require_signature=True)
+        with pytest.raises(SnapshotError, match="does not match"):
+            load(signed, key=b"another key", require_signature=True)
+        # The default stays as it was: no key, no signature check (the replay still checks).
+        assert load(plain).to_json() == plain
+    for key in BAD_KEYS:
+        for text in (plain, signed, "not json at all"):
+            for load in loaders[:2]:
+                with pytest.raises(SnapshotKeyError, match="must be non-empty bytes") as info:
+                    load(text, key=key)  # type: ignore[arg-type]
+                assert isinstance(info.value, (TypeError, VncardsError, ValueError))
+        with pytest.raises(SnapshotKeyError):
+            g.to_json(key=key)  # type: ignore[arg-type]
+    assert cls.from_json(signed, key=bytearray(KEY)).to_json() == plain
 
 
 def test_positions_replay_from_their_origin() -> None:

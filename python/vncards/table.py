@@ -73,6 +73,7 @@ from .ledger import Ledger
 from .rules import RulesBase, rules_mismatch
 from .snapshot import (
     canonical_text,
+    check_key,
     expect,
     expect_dict,
     expect_int,
@@ -426,25 +427,50 @@ class TableGame(GameSurface, Journal):
 
     def to_json(self, key: bytes | None = None) -> str:
         """The full state as JSON (server-side only: it holds every hand and the RNG key, so
-        never send it to a client). With ``key``, canonical text signed with HMAC-SHA256 (an
+        never send it to a client). With ``key`` (non-empty bytes, else
+        :class:`~vncards.errors.SnapshotKeyError`), canonical text signed with HMAC-SHA256 (an
         ``"hmac"`` field) for :meth:`from_json` with the same key."""
+        key = check_key(key)
         data = self.to_dict()
         if key is not None:
             return sign(data, key)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls: type[G], text: str | bytes, key: bytes | None = None) -> G:
+    def from_json(
+        cls: type[G], text: str | bytes, key: bytes | None = None, *, require_signature: bool = False
+    ) -> G:
         """Restore from ``to_json()`` text. The text is bounded (size, nesting) before it is
         parsed; with ``key`` its HMAC must match; then the game is rebuilt by replaying the
         logged actions from the stored seed and rules, and the stored state, events, ledger and
         RNG position must be exactly the replay's. Anything else raises SnapshotError naming
-        the first field that differs."""
+        the first field that differs.
+
+        ``key``: non-empty bytes; anything else (a ``str`` key included) raises
+        :class:`~vncards.errors.SnapshotKeyError` before the text is read. Without a key an
+        ``"hmac"`` field is ignored (the replay still checks the content). A server that only
+        ever stores signed snapshots passes ``require_signature=True``: then a missing key is
+        a SnapshotKeyError too, so an unsigned (or forged) snapshot is never accepted because
+        the key was forgotten.
+
+        >>> from vncards import tienlen
+        >>> text = tienlen.Game(seed=1).to_json()
+        >>> tienlen.Game.from_json(text, key=None, require_signature=True)
+        Traceback (most recent call last):
+        ...
+        vncards.errors.SnapshotKeyError: a signature is required (require_signature=True) but no key was given
+        >>> tienlen.Game.from_json(text, key=b"server key", require_signature=True)
+        Traceback (most recent call last):
+        ...
+        vncards.errors.SnapshotError: snapshot: not signed (no hmac field)
+        """
+        key = check_key(key, require=require_signature)
         return cls._from_data(load_text(text), key)
 
     @classmethod
-    def from_dict(cls: type[G], data: Any, key: bytes | None = None) -> G:
+    def from_dict(cls: type[G], data: Any, key: bytes | None = None, *, require_signature: bool = False) -> G:
         """Restore from ``to_dict()`` data, checked exactly as :meth:`from_json` checks text."""
+        key = check_key(key, require=require_signature)
         try:
             text = json.dumps(data, ensure_ascii=True, allow_nan=True)
         except (ValueError, RecursionError) as e:

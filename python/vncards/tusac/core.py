@@ -134,9 +134,12 @@ class Rules(RulesBase):
         1,
         "lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt (1, common practice; 0: the seed's table)",
         source="house",
+        bounds=(0, 1),
     )
     tuong_as_ty: bool = option(True, "the dealer may open with a Tướng as the tỳ")
-    draw_at_stock: int = option(7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards")
+    draw_at_stock: int = option(
+        7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards", bounds=(0, 70)
+    )
     payment: Literal["per_lenh", "flat"] = option(
         "per_lenh", "each loser pays the winner's lệnh total, or 1 (doubled with a quad)"
     )
@@ -145,12 +148,6 @@ class Rules(RulesBase):
         "which seats answer each offer: all (reveals nothing) or only those able to claim",
         source="house",
     )
-
-    def _check(self) -> None:
-        if not 0 <= self.draw_at_stock <= 70:
-            raise RulesError(f"Rules.draw_at_stock must be in 0..70, not {self.draw_at_stock}")
-        if self.set_lenh not in (0, 1):
-            raise RulesError(f"Rules.set_lenh must be 0 or 1, not {self.set_lenh}")
 
     @classmethod
     def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
