@@ -225,3 +225,37 @@ def test_positions_replay_from_their_origin() -> None:
     # A position is not a snapshot: the plain restore refuses an edited state.
     with pytest.raises(SnapshotError, match=r"state\.hands"):
         tienlen.Game.from_dict(d)
+
+
+def test_samloc_snapshots_of_version_2_restore_with_the_events_of_their_replay() -> None:
+    """Sâm Lốc logs báo 1 since version 3 (issues 29.7 and 30.1): a version-2 snapshot, whose
+    events lack ``bao_mot`` / ``bao_mot_single`` and show ``bao_mot_violation`` at the play,
+    still restores from its actions, with today's events; nothing else is relaxed."""
+    from vncards import samloc
+
+    g = samloc.Game(players=3, seed=12)
+    while not g.is_over:
+        g.auto_play(g.pending_seats[0])
+    data = json.loads(g.to_json())
+    assert data["version"] == 3
+    old = dict(data, version=2)
+    old["events"] = [e for e in data["events"] if e["type"] not in ("bao_mot", "bao_mot_single")]
+    restored = samloc.Game.from_json(json.dumps(old))
+    assert restored.events == g.events and restored.to_json() == g.to_json()
+    assert games.from_json(json.dumps(old), key=None).to_json() == g.to_json()
+    signed_old = json.loads(json.dumps(old))
+    from vncards.snapshot import sign
+
+    assert (
+        samloc.Game.from_json(sign(signed_old, KEY), key=KEY, require_signature=True).to_json() == g.to_json()
+    )
+    # The rest of a version-2 snapshot is checked as always.
+    for name, value in (("ledger", []), ("state", {**data["state"], "hand_number": 2})):
+        with pytest.raises(SnapshotError, match=name):
+            samloc.Game.from_json(json.dumps({**old, name: value}))
+    for version in (1.5, 2.0, True, 4, 0, "3"):
+        with pytest.raises(SnapshotError, match="version"):
+            samloc.Game.from_json(json.dumps({**data, "version": version}))
+    t = tienlen.Game(seed=1)
+    with pytest.raises(SnapshotError, match="version"):
+        tienlen.Game.from_json(json.dumps({**json.loads(t.to_json()), "version": 3}))

@@ -113,6 +113,8 @@ _ENVELOPE = (
     "state",
 )
 _ORIGIN = ("rng_position", "events", "ledger", "state")
+#: The envelope a version-1 snapshot is upgraded to (version 2's).
+_ENVELOPE_VERSION = 2
 _U64_MAX = 2**64 - 1
 _LOCK_FREE = frozenset({"__init__", "__init_subclass__", "__new__"})
 
@@ -204,6 +206,10 @@ class TableGame(GameSurface, Journal):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     SNAPSHOT_VERSION: ClassVar[int] = 2
+    #: Older snapshot versions this version still restores although it logs different events
+    #: for the same actions (a game that added events bumps ``SNAPSHOT_VERSION`` and lists the
+    #: old one here): their actions are replayed as always and the events are the replay's.
+    REPLAYED_VERSIONS: ClassVar[tuple[int, ...]] = ()
     #: The game's action types and their fields (the input contract of :mod:`vncards.inputs`).
     ACTIONS: ClassVar[Mapping[str, ActionSpec]] = {}
     #: Constructor keywords besides players/rules/seed that a replay needs (e.g. the dealer).
@@ -537,11 +543,13 @@ class TableGame(GameSurface, Journal):
     def _upgrade_envelope(cls, data: Any) -> Any:
         """A version-1 snapshot (no ``rules_sha256``, ``setup`` or ``origin``) in today's
         envelope; it is then verified by the replay like any other."""
-        if not (isinstance(data, dict) and data.get("version") == 1 and isinstance(data.get("state"), dict)):
+        if not (isinstance(data, dict) and type(data.get("version")) is int and data["version"] == 1):
+            return data  # (True and 1.0 equal 1 but are no version)
+        if not isinstance(data.get("state"), dict):
             return data
         if not isinstance(data.get("rules"), dict):
             return data
-        upgraded = dict(data, version=cls.SNAPSHOT_VERSION, origin=None)
+        upgraded = dict(data, version=_ENVELOPE_VERSION, origin=None)
         upgraded["setup"] = {k: data["state"].get(k) for k in cls.SETUP}
         upgraded["rules_sha256"] = _rules_digest(cls._rules_from(data["rules"]))
         return upgraded
@@ -555,7 +563,11 @@ class TableGame(GameSurface, Journal):
         d = expect_dict(cls._upgrade_envelope(data), "snapshot", _ENVELOPE)
         expect(d["format"] == "vncards", "format: not a vncards snapshot")
         expect(d["game"] == cls.GAME, f"game: the snapshot is not of {cls.GAME!r}")
-        expect_int(d["version"], "version", cls.SNAPSHOT_VERSION, cls.SNAPSHOT_VERSION)
+        version = expect_int(d["version"], "version", 1, cls.SNAPSHOT_VERSION)
+        expect(
+            version == cls.SNAPSHOT_VERSION or version in cls.REPLAYED_VERSIONS,
+            f"version: {version} is not restored by this version ({cls.SNAPSHOT_VERSION})",
+        )
         players = expect_int(d["players"], "players", cls.MIN_PLAYERS, cls.MAX_PLAYERS)
         rules = cls._rules_from(d["rules"])
         # The replay cannot tell options that have not mattered yet: a digest catches an edit
@@ -580,7 +592,10 @@ class TableGame(GameSurface, Journal):
             except (VncardsError, TypeError) as e:
                 raise SnapshotError(f"actions[{i}]: {e}") from None
         derived = game._to_dict(with_actions=False)
-        for name in ("setup", "state", "events", "ledger", "rng", "origin"):
+        checked = ("setup", "state", "ledger", "rng", "origin")
+        if version == cls.SNAPSHOT_VERSION:
+            checked += ("events",)
+        for name in checked:
             if d[name] != derived[name]:
                 path = first_difference(d[name], derived[name], name) or name
                 raise SnapshotError(f"{path}: does not match the replay of the actions")
