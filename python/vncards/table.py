@@ -592,7 +592,7 @@ class TableGame(GameSurface, Journal):
             except (VncardsError, TypeError) as e:
                 raise SnapshotError(f"actions[{i}]: {e}") from None
         derived = game._to_dict(with_actions=False)
-        checked = ("setup", "state", "ledger", "rng", "origin")
+        checked: tuple[str, ...] = ("setup", "state", "ledger", "rng", "origin")
         if version == cls.SNAPSHOT_VERSION:
             checked += ("events",)
         for name in checked:
