@@ -27,8 +27,17 @@ Readings of the rules (:doc:`/rules/tusac`) where they are silent or ambiguous:
 - Between equal claims the nearest seat after the discarder wins; for a turned-up card the
   turner itself is nearest.
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
-  claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
-  when it has any legal claim. A claim must leave a non-Tướng card to discard.
+  claim or win, and may not pass; a seat holding a khạp of the offer may not pass either when
+  the win is its only way to take the fourth copy (khui is mandatory, "as a khui or as the
+  win"); the entitled seat facing a Tướng it turned up may not pass when it has any legal
+  claim. A claim must leave a non-Tướng card to discard.
+- "A khạp is never split" binds claims only: a claim may not use one or two cards of a khạp
+  (they go only into the khui). Counting rác (``min_rac``, the rác of a discard) and winning
+  splits may break a khạp up (three identical cards used in two pairs' worth of melds: a pair
+  and a set, say) when that leaves fewer rác or makes the hand.
+- When the mandatory triple is itself forbidden (by bài bụng, or because its cards would
+  break a complete Tướng–Sĩ–Tượng), it is no claim, so it is not mandatory: the seat keeps its
+  other legal claims of the offer (the entitled seat, a pair with one copy) and may pass.
 - A Tướng discarded as the tỳ (``tuong_as_ty``) is a meld card (a lone Tướng is not rác), so
   under ``discard_rule="penalize"`` a win on it makes the dealer pay for the whole table.
 - A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
@@ -262,9 +271,14 @@ class Game(TableGame):
             ]
             if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
-            must = any(
-                m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional) for m, _ in claims
-            ) or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
+            # Khui is mandatory: a khạp holder takes the fourth copy, as the khui or, where that
+            # completes the hand, as the win (also when the khui itself is impossible).
+            khap = _count(self._hands[t], k) == 3 and (win is not None or bool(claims))
+            must = (
+                khap
+                or any(m == "claimed_triple" and not r.triple_optional for m, _ in claims)
+                or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
+            )
             self._options[t] = (win, claims, must)
 
     def _distance(self, seat: int) -> int:
