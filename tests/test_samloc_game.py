@@ -221,7 +221,7 @@ def test_the_command_line_prints_bao_mot() -> None:
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    assert "one card left / báo 1" in out.stdout
+    assert ": one card left (báo 1)" in out.stdout
 
 
 def test_bao_mot_den_lang_payments_option() -> None:
