@@ -486,9 +486,12 @@ class TableGame(GameSurface, Journal):
     @classmethod
     def from_position(cls: type[G], data: Any) -> G:
         """A game set up at the position in ``data`` (a ``to_dict()``-shaped dict whose
-        ``state`` may be edited: tests, puzzles, teaching). The position is checked for
-        consistency (cards conserved, a legal turn, ...) but has no history to verify it, so
-        never build one from untrusted data. Its ``actions`` start empty; its snapshots
+        ``state`` may be edited: tests, puzzles, teaching). Every field is checked for
+        consistency on the way in (cards conserved, counters and amounts in range, a turn the
+        rules allow, a seat to act that has a legal action, a bomb chain on the table, ...),
+        so a position accepted plays on like any game: every refused move is a VncardsError
+        that changes nothing. It has no history to verify it, though, so never build one from
+        untrusted data. Its ``actions`` start empty; its snapshots
         record the position as their ``origin`` and replay from it."""
         try:
             data = json.loads(json.dumps(data))
