@@ -493,6 +493,17 @@ def test_a_forbidden_mandatory_triple_binds_nothing(bung_rule: str) -> None:
     g = build(["AR HY AW EW CY", "", "AR AR KR ER HY CW", ""], reserve="AR", rules=rules, window="every_seat")
     play(g, 0, "discard", card="AR")
     assert options(g, 2) == {"pass"}  # out of turn only the triple could be claimed
+    # The alternative reading, as an option: the held pair bars every claim of the card.
+    strict = rules.replace(forbidden_triple="no_claim")
+    assert legal_claims("AR AR KR ER PY", "AR", rules=strict) == []
+    g = build(
+        ["AR HY AW EW CY", "AR AR KR ER HY CW", "", ""], reserve="AR", rules=strict, window="every_seat"
+    )
+    play(g, 0, "discard", card="AR")
+    assert options(g, 1) == {"pass"}
+    # A legal triple is unaffected, and so is a card of which the seat holds no pair.
+    assert [m.kind for m in legal_claims("HG HG PY", "HG", rules=strict)] == ["claimed_triple"]
+    assert legal_claims("KR ER PY", "AR", rules=strict) == legal_claims("KR ER PY", "AR", rules=rules)
 
 
 @pytest.mark.parametrize("optional", [False, True])

@@ -37,7 +37,8 @@ Readings of the rules (:doc:`/rules/tusac`) where they are silent or ambiguous:
   and a set, say) when that leaves fewer rác or makes the hand.
 - When the mandatory triple is itself forbidden (by bài bụng, or because its cards would
   break a complete Tướng–Sĩ–Tượng), it is no claim, so it is not mandatory: the seat keeps its
-  other legal claims of the offer (the entitled seat, a pair with one copy) and may pass.
+  other legal claims of the offer (the entitled seat, a pair with one copy) and may pass
+  (``forbidden_triple="other_claims"``; ``"no_claim"``: it may only pass).
 - A Tướng discarded as the tỳ (``tuong_as_ty``) is a meld card (a lone Tướng is not rác), so
   under ``discard_rule="penalize"`` a win on it makes the dealer pay for the whole table.
 - A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
@@ -64,7 +65,7 @@ from ..inputs import SEAT, ActionSpec, as_list, check_text, parse_choice, parse_
 from ..journal import BOOL, INDEX, INT, LIST, OPTIONAL, Codec
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
-from .core import Meld
+from .core import Meld, offer_claims
 from .core import Rules as TuSacRules
 
 __all__ = ["Game"]
@@ -263,12 +264,7 @@ class Game(TableGame):
             win = _core.tusac_win_total_packed(
                 self._hands[t], self._exposed_lenh(t), k, r.odd_total, r.set_lenh
             )
-            claims = [
-                (m, tuple(u))
-                for m, u in _core.tusac_legal_claims(
-                    self._hands[t], k, t == entitled, r.triple_optional, r.bung_rule
-                )
-            ]
+            claims = offer_claims(self._hands[t], k, t == entitled, r)
             if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
             # Khui is mandatory: a khạp holder takes the fourth copy, as the khui or, where that
@@ -869,6 +865,15 @@ class Game(TableGame):
             held = len(_kinds(self._hands[seat])) + sum(len(cs) for _, cs in self._exposed[seat])
             want = 21 if seat in (self._to_discard, winner) else 20
             expect(held == want, f"seat {seat} holds {held} cards, not {want}")
+            if seat != winner:  # (a win may take the fourth copy onto a khạp)
+                four = [CODES[k] for k in range(KINDS) if _count(self._hands[seat], k) == 4]
+                expect(not four, f"hands[{seat}]: four {four[:1]} concealed (a quằn is laid face up)")
+        if self._to_discard is not None:
+            expect(
+                bool(self._discardable(self._hands[self._to_discard]))
+                or (self._opening and self._opening_win() is not None),
+                "to_discard: that seat holds no card it may discard",
+            )
         responses = expect_list(d["responses"], "responses", n)
         if self._phase == "claim":
             self._compute_options()
