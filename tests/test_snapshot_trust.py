@@ -259,3 +259,20 @@ def test_samloc_snapshots_of_version_2_restore_with_the_events_of_their_replay()
     t = tienlen.Game(seed=1)
     with pytest.raises(SnapshotError, match="version"):
         tienlen.Game.from_json(json.dumps({**json.loads(t.to_json()), "version": 3}))
+
+
+def test_tusac_snapshots_stored_before_forbidden_triple_restore() -> None:
+    """Rules stored before an option existed are upgraded after the digest check (which covers
+    the rules as stored): a Tứ Sắc table stored without ``forbidden_triple`` keeps playing by
+    the behaviour it had (``"other_claims"``); an edit of its stored rules is still caught."""
+    from vncards import tusac
+    from vncards.table import _digest
+
+    g = midgame("tusac", seed=3)
+    data = json.loads(g.to_json())
+    del data["rules"]["forbidden_triple"]
+    data["rules_sha256"] = _digest(data["rules"])
+    restored = tusac.Game.from_json(json.dumps(data))
+    assert restored.rules.forbidden_triple == "other_claims" and restored.to_json() == g.to_json()
+    with pytest.raises(SnapshotError, match="rules_sha256"):
+        tusac.Game.from_json(json.dumps({**data, "rules": {**data["rules"], "payment": "flat"}}))

@@ -612,7 +612,8 @@ class TableGame(GameSurface, Journal):
             return data
         upgraded = dict(data, version=_ENVELOPE_VERSION, origin=None)
         upgraded["setup"] = {k: data["state"][k] for k in cls.SETUP if k in data["state"]}
-        upgraded["rules_sha256"] = _rules_digest(cls._rules_from(data["rules"]))
+        cls._rules_from(data["rules"])  # (valid rules, or a SnapshotError now)
+        upgraded["rules_sha256"] = _digest(data["rules"])
         return upgraded
 
     @classmethod
@@ -633,7 +634,9 @@ class TableGame(GameSurface, Journal):
         rules = cls._rules_from(d["rules"])
         # The replay cannot tell options that have not mattered yet: a digest catches an edit
         # of the rules alone (a checksum, not a signature: sign against forgery).
-        expect(d["rules_sha256"] == _rules_digest(rules), "rules_sha256: does not match the rules")
+        # The digest covers the rules as stored: rules written before an option existed are
+        # upgraded (``Rules._upgrade``) after the check.
+        expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
         setup = expect_dict(d["setup"], "setup")
         unknown = sorted(set(setup) - set(cls.SETUP))
         expect(not unknown, f"setup: unexpected keys {unknown} (keys: {list(cls.SETUP)})")
