@@ -34,7 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from dist import ROOT, newest
+
 MINORS = (10, 11, 12, 13)
 #: Extras the suite needs everywhere, and the integrations tried one by one.
 REQUIRED_EXTRAS = ("test", "server")
@@ -232,13 +233,6 @@ def _check(
         raise Failed(f"pytest exited {proc.returncode}")
 
 
-def newest_wheel() -> Path:
-    wheels = sorted((ROOT / "dist").glob("vncards-*.whl"), key=lambda p: p.stat().st_mtime)
-    if not wheels:
-        raise SystemExit("no wheel in dist/: run `make wheel` first")
-    return wheels[-1]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--wheel", type=Path, help="the wheel to test (default: the newest in dist/)")
@@ -255,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
     args = parser.parse_args(argv)
 
-    wheel = (args.wheel or newest_wheel()).resolve()
+    wheel = (args.wheel or newest("vncards-*.whl", "wheel")).resolve()
     wanted = args.python or [f"3.{m}" for m in MINORS]
     pythons = find_pythons(wanted)
     for version in wanted:
