@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from support.tree import source_tree
 from vncards import RulesError
 from vncards.cli import colour_cards
 from vncards.games import parse_rule_options, rules_schema, spec
@@ -490,6 +491,7 @@ def test_rules_says_what_seed_means_and_reads_options_by_their_schema() -> None:
         assert bad.returncode == 2 and message in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
 
 
+@source_tree
 def test_glossary_matches_the_rules_pages() -> None:
     """The glossary ``g`` shows is the rules pages' glossary tables, row for row."""
     from pathlib import Path
