@@ -235,8 +235,24 @@ def _list_optional_pages(app: object, docname: str, source: list[str]) -> None:
         source[0] = source[0].replace("OPTIONAL_PAGES\n", "".join(f"{p}\n" for p in pages))
 
 
+_RELATIVE_MODULE = re.compile(r":mod:`(~?)\.([\w.]+)`")
+
+
+def _absolute_module_refs(
+    app: object, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """A relative ``:mod:`.name``` reference means what a relative import means: the module
+    ``name`` of the documented object's package (Sphinx would search every module ending in
+    ``.name``, and warn when two do, e.g. ``vncards.session`` and ``vncards.server.session``)."""
+    module = name if what == "module" else getattr(obj, "__module__", None) or name.rpartition(".")[0]
+    package = module if what == "module" and hasattr(obj, "__path__") else module.rpartition(".")[0]
+    for i, line in enumerate(lines):
+        lines[i] = _RELATIVE_MODULE.sub(lambda m: f":mod:`{m.group(1)}{package}.{m.group(2)}`", line)
+
+
 def setup(app: object) -> None:
     _quiet_values()
+    app.connect("autodoc-process-docstring", _absolute_module_refs)  # type: ignore[attr-defined]
     app.connect("autodoc-skip-member", _skip_rules_alias)  # type: ignore[attr-defined]
     app.connect("autodoc-skip-member", _skip_foreign)  # type: ignore[attr-defined]
     app.connect("source-read", _once)  # type: ignore[attr-defined]

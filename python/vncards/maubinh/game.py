@@ -208,6 +208,10 @@ class Game(TableGame):
         else:
             self._auto_arrange(seat)
 
+    def _outcome(self) -> dict[str, Any]:
+        assert self._result is not None
+        return {"instants": list(self._result["instants"]), "fouled": list(self._result["fouled"])}
+
     def _settle_seats(self) -> list[tuple[int, int, int] | None]:
         return [None if self._forfeited[s] else self._arranged[s] for s in range(self._players)]
 
