@@ -212,7 +212,9 @@ def _check_reference(app: Any, exception: Exception | None) -> None:
     homes: dict[int, str] = {}
     for page in sorted((Path(app.outdir) / "api").glob("*.html")):
         text = page.read_text(encoding="utf-8")
-        for anchor, signature in re.findall(r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', text, re.S):
+        for anchor, signature in re.findall(
+            r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', text, re.S
+        ):
             shown = html.unescape(re.sub(r"<[^>]+>", "", signature))
             if re.search(r"<[\w.]+ object>", shown):
                 log.warning(f"{page.name}: {anchor} shows a raw repr: {shown.strip()[:120]}")
