@@ -11,7 +11,7 @@ to binary wheels, so nothing can be compiled:
    (benches/import_bench.py: fresh processes, wall-clock over a bare start and
    ``-X importtime``);
 2. install the test extras (``test`` and ``server`` must install; ``pettingzoo``,
-   ``openspiel``, ``ray`` and ``rllib`` are tried one by one, and an extra with no wheel for
+   ``openspiel``, ``ray``, ``rllib`` and ``ratings`` are tried one by one, and an extra with no wheel for
    that interpreter is reported and its tests skip), copy ``tests/`` to a scratch folder outside
    the checkout and run pytest there, so ``import vncards`` is the installed wheel
    (VNCARDS_EXPECT_INSTALLED=1 makes the suite refuse any other). The tests that need the
@@ -39,7 +39,7 @@ from dist import ROOT, newest
 MINORS = (10, 11, 12, 13)
 #: Extras the suite needs everywhere, and the integrations tried one by one.
 REQUIRED_EXTRAS = ("test", "server")
-OPTIONAL_EXTRAS = ("pettingzoo", "openspiel", "ray", "rllib")
+OPTIONAL_EXTRAS = ("pettingzoo", "openspiel", "ray", "rllib", "ratings")
 IMPORT_RUNS = 9
 HIDDEN_TOOLS = ("cargo", "rustc", "rustup")
 
