@@ -41,7 +41,8 @@ class Shedding(Family):
         table = view.get("table")
         if isinstance(table, dict):
             console.print(
-                f"to beat: {term(table['kind'])}: {self.cards(table['cards'])} ({seat_name(table['seat'], None)})"
+                f"to beat: {term(table['kind'])}: {self.cards(table['cards'])} "
+                f"({seat_name(table['seat'], view.get('seat'))})"
             )
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
