@@ -164,9 +164,12 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
     for _ in range(400):
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
             break
-        if not _buttons(driver):
+        buttons = _buttons(driver)
+        if not buttons:
             time.sleep(0.05)
             continue
+        # A lone legal action is forced: the table makes it, the page never asks for it.
+        assert len(buttons) > 1, [b.get_attribute("data-type") for b in buttons]
         before = _seq(driver)
         try:
             if not _my_move(driver, game):

@@ -42,12 +42,15 @@ def _stored(db: Path, table: str) -> tuple[int, dict[str, Any]]:
 def test_sigkill_mid_hand_then_resume_exactly(tmp_path: Path, game: str) -> None:
     rng = random.Random(game)
     db = tmp_path / "tables.sqlite"
-    server = Server(db, free_port(), "--bot-delay", "0")
+    # A script moves faster than people: no per-seat move limit, and forced moves left to it.
+    server = Server(db, free_port(), "--bot-delay", "0", "--seat-rate", "1000")
     server.start()
     try:
         table = None
         for _ in range(20):
-            table = server.post("/api/tables", {"game": game, "seats": [None] * 4, "turn_seconds": 3600})
+            table = server.post(
+                "/api/tables", {"game": game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+            )
             if not table["is_over"]:
                 break
         assert table is not None

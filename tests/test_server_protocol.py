@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # starlette's note about httpx2
-    from starlette.testclient import TestClient
-
+from support.server_client import TestClient, hello, join, live, new_table, recv, scripted
 from vncards.server import ServerConfig, create_app
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
@@ -34,43 +30,8 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    # Scripted clients act faster than people: a generous rate limit (flooding has its own test).
-    with TestClient(create_app(ServerConfig(db=db, bot_delay=0.0, rate=1000.0, burst=1000.0))) as c:
+    with TestClient(create_app(scripted(db))) as c:
         yield c
-
-
-def new_table(client: TestClient, game: str = "tienlen", **body: Any) -> dict[str, Any]:
-    """A new table whose first hand is still to play (a dealt instant win ends one at once)."""
-    for _ in range(20):
-        r = client.post("/api/tables", json={"game": game, **body})
-        assert r.status_code == 201, r.text
-        data: dict[str, Any] = r.json()
-        if not data["is_over"]:
-            return data
-    raise AssertionError("twenty instant wins in a row")
-
-
-def join(client: TestClient, table: str, seat: int) -> str:
-    r = client.post(f"/api/tables/{table}/join", json={"seat": seat, "name": f"p{seat}"})
-    assert r.status_code == 200, r.text
-    token: str = r.json()["token"]
-    return token
-
-
-def live(client: TestClient, table: str) -> Any:
-    return client.app.state.server.tables[table].session  # type: ignore[attr-defined]
-
-
-def recv(ws: Any, kind: str | None = None) -> dict[str, Any]:
-    while True:
-        frame: dict[str, Any] = ws.receive_json()
-        if kind is None or frame["type"] == kind:
-            return frame
-
-
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token, "id": 1})
-    return recv(ws)
 
 
 def test_join_act_and_every_seat_told(client: TestClient) -> None:
@@ -229,7 +190,7 @@ def test_flooding_is_rate_limited_then_closed(db: str) -> None:
                 ws.send_json({"type": "ping", "id": i})
             try:
                 for _ in range(40):
-                    f = ws.receive_json()
+                    f = recv(ws)
                     codes.append(f.get("code") or f["type"])
             except Exception:
                 pass
@@ -250,7 +211,7 @@ def test_bad_create_requests(client: TestClient) -> None:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, (body, r.text)
     r = client.post("/api/tables", content=b"x" * 20000, headers={"content-type": "application/json"})
-    assert r.status_code == 400
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
 
 
 def test_restart_resumes_tables_and_tokens(db: str) -> None:
@@ -340,7 +301,7 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
                 assert legal == session.game.legal_actions(seat)
                 action = rng.choice(legal)
                 wss[seat].send_json({"type": "act", "action": action, "id": frames})
-                answer = wss[seat].receive_json()
+                answer = recv(wss[seat])
                 assert answer["type"] == "state", (action, answer)
                 for s, ws in enumerate(wss):
                     latest[s] = answer if s == seat else recv(ws, "state")
