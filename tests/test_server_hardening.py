@@ -289,7 +289,7 @@ def _flood_seat(
                     f = json.loads(ws.recv(timeout=0.01))
                     if f.get("ack") is not None or f.get("code") == "replaced":
                         out.append(f.get("code") or f["type"])
-    out.append("closed")
+    out.append("closed early" if not stop.is_set() else "closed")
 
 
 def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_path: Path) -> None:
@@ -338,8 +338,9 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
         accepted = codes.count("state")
         assert pongs == 20  # the other table is served throughout
         assert "rate_limited" in codes
-        # At most four connections share a seat: opening more closes the oldest.
-        assert codes.count("replaced") >= 6
+        # At most four connections share a seat (opening more closes the oldest), and a
+        # connection refused on and on is closed: most of the ten were closed by the server.
+        assert codes.count("closed early") >= 6, codes.count("closed early")
         # The seat's moves are limited across all its connections: 4/s, bursts of 8.
         assert accepted <= 8 + 4 * elapsed + 4, (accepted, elapsed)
 

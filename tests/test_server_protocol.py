@@ -341,3 +341,129 @@ def test_pages_and_lobby_api(client: TestClient) -> None:
     assert client.get("/api/words").json()["four_of_a_kind"] == "four of a kind / tứ quý"
     t = new_table(client, "samloc")
     assert t["id"] in [x["id"] for x in client.get("/api/tables").json()]
+
+
+def test_forced_moves_are_made_for_the_player(db: str) -> None:
+    """A Tứ Sắc hand with four people: every time a seat's only legal action is forced the
+    table makes it (the frame says which, and when); people are asked only for real choices."""
+    rng = random.Random(7)
+    with TestClient(create_app(scripted(db, forced_delay=0.01))) as client:
+        t = new_table(client, "tusac", seats=[None] * 4, turn_seconds=3600)["id"]
+        session = live(client, t)
+        tokens = [join(client, t, s) for s in range(4)]
+        conns = [client.websocket_connect(f"/ws/{t}") for _ in range(4)]
+        wss = [c.__enter__() for c in conns]
+        try:
+            frames = [hello(ws, tok) for ws, tok in zip(wss, tokens, strict=True)]
+            asked = forced_seen = 0
+            for _ in range(5000):
+                if session.game.is_over:
+                    break
+                seq = max(f["seq"] for f in frames)
+                for s in range(4):
+                    while frames[s]["seq"] < seq:
+                        frames[s] = recv(wss[s], "state")
+                choosing = [s for s in range(4) if len(frames[s]["legal_actions"]) > 1]
+                for s in range(4):
+                    if len(frames[s]["legal_actions"]) == 1:
+                        assert frames[s]["forced"]["action"] == frames[s]["legal_actions"][0]
+                        forced_seen += 1
+                    else:
+                        assert frames[s]["forced"] is None
+                if choosing:
+                    s = rng.choice(choosing)
+                    wss[s].send_json(
+                        {"type": "act", "action": rng.choice(frames[s]["legal_actions"]), "id": 1}
+                    )
+                    asked += 1
+                frames[0] = recv(wss[0], "state")  # the next change, whoever made it
+            assert session.game.is_over
+            assert forced_seen > 0 and len(session.game.actions) > asked
+        finally:
+            for c in conns:
+                c.__exit__(None, None, None)
+
+
+def test_forced_moves_wait_when_the_table_turns_them_off(db: str) -> None:
+    with TestClient(create_app(scripted(db, forced_delay=0.01))) as client:
+        for _ in range(50):  # a deal where the first claim window offers someone only a pass
+            t = new_table(client, "tusac", seats=[None] * 4, turn_seconds=3600, auto_forced=False)["id"]
+            session = live(client, t)
+            s = session.game.pending_seats[0]
+            session.act(s, session.game.legal_actions(s)[0])
+            if any(len(session.game.legal_actions(p)) == 1 for p in session.game.pending_seats):
+                break
+        seq = session.seq
+        time.sleep(0.2)
+        assert session.seq == seq and not session.forced_due
+
+
+def test_names_are_checked_and_stored_with_the_seat(client: TestClient) -> None:
+    t = new_table(client, seats=[None] * 4)["id"]
+    ok = {0: "<script>alert('x')</script>", 1: "سارا", 2: "N" * 32}
+    for seat, name in ok.items():
+        r = client.post(f"/api/tables/{t}/join", json={"seat": seat, "name": name})
+        assert r.status_code == 200 and r.json()["name"] == name, r.text
+    for bad in ("N" * 33, "a\nb", "\x00", "a\u202eb", "   ", 7):
+        r = client.post(f"/api/tables/{t}/join", json={"seat": 3, "name": bad})
+        assert r.status_code == 400 and r.json()["error"] == "invalid_name", (bad, r.text)
+    r = client.post(f"/api/tables/{t}/join", json={"seat": 3})
+    assert r.json()["name"] == "player 3"
+    seats = client.get(f"/api/tables/{t}").json()["seats"]
+    assert [s["name"] for s in seats] == [*ok.values(), "player 3"]
+    lobby = next(x for x in client.get("/api/tables").json() if x["id"] == t)
+    assert lobby["seats"][1]["name"] == "سارا"
+
+
+def test_spectators_are_counted(client: TestClient) -> None:
+    t = new_table(client)["id"]
+    token = join(client, t, 0)
+    with client.websocket_connect(f"/ws/{t}") as me:
+        f = hello(me, token)
+        assert f["table"]["spectators"] == 0 and f["table"]["seats"][0]["connected"]
+        with client.websocket_connect(f"/ws/{t}") as a, client.websocket_connect(f"/ws/{t}") as b:
+            hello(a, None)
+            assert hello(b, None)["table"]["spectators"] == 2
+            # My own hello, then each spectator's.
+            assert [recv(me, "presence")["spectators"] for _ in range(3)] == [0, 1, 2]
+        counts = {recv(me, "presence")["spectators"] for _ in range(2)}
+        assert 0 in counts
+        assert next(x for x in client.get("/api/tables").json() if x["id"] == t)["spectators"] == 0
+
+
+def test_leave_between_hands_and_the_creator_replaces_seats(client: TestClient) -> None:
+    created = client.post(
+        "/api/tables", json={"game": "tienlen", "seats": [None, None, "greedy", "greedy"]}
+    ).json()
+    t, creator = created["id"], created["creator_token"]
+    tokens = [join(client, t, 0), join(client, t, 1)]
+    session = live(client, t)
+    # Mid-hand a player may not leave (the time-out bot covers for them).
+    r = client.post(f"/api/tables/{t}/leave", headers={"authorization": f"Bearer {tokens[0]}"})
+    if not session.game.is_over:
+        assert r.status_code == 409 and r.json()["error"] == "hand_in_play"
+    # The creator hands seat 1 to a bot at any time; its token stops working.
+    r = client.post(f"/api/tables/{t}/seats/1", json={"bot": "greedy"}, headers={"authorization": "Bearer x"})
+    assert r.status_code == 403
+    r = client.post(
+        f"/api/tables/{t}/seats/1", json={"bot": "greedy"}, headers={"authorization": f"Bearer {creator}"}
+    )
+    assert r.status_code == 200 and r.json()["kind"] == "bot"
+    with client.websocket_connect(f"/ws/{t}") as ws:
+        assert hello(ws, tokens[1])["code"] == "bad_token"
+    # Play the hand out: seat 0 plays its first legal move whenever it is due.
+    with client.websocket_connect(f"/ws/{t}") as ws:
+        f = hello(ws, tokens[0])
+        for _ in range(500):
+            if f["table"]["is_over"]:
+                break
+            if f["legal_actions"]:
+                ws.send_json({"type": "act", "action": f["legal_actions"][-1], "id": 1})
+            f = recv(ws, "state")
+        assert f["table"]["is_over"]
+        r = client.post(f"/api/tables/{t}/leave", headers={"authorization": f"Bearer {tokens[0]}"})
+        assert r.status_code == 200 and r.json()["kind"] == "bot"
+        f = recv(ws, "state")
+        assert f["seat"] is None  # the connection watches on as a spectator
+    assert [s.kind for s in session.seats] == ["bot"] * 4
+    assert [e["type"] for e in session.log if e["type"] in ("leave", "replace")] == ["replace", "leave"]

@@ -107,7 +107,7 @@ class ServerConfig:
     write_rate: float = 1.0
     write_burst: float = 20.0
     #: WebSocket connections one client may hold at once.
-    conns_per_client: int = 32
+    conns_per_client: int = 64
     #: Connections sharing one seat token (a new one beyond closes the oldest).
     conns_per_seat: int = 4
     #: Spectator connections per table.
@@ -864,8 +864,14 @@ def _endpoint(fn: Handler) -> Handler:
     return handler
 
 
+def _operator(server: GameServer, request: Request) -> bool:
+    """Does the request carry the operator's token (``Authorization: Bearer <create_token>``)?"""
+    token, given = server.config.create_token, _bearer(request)
+    return token is not None and given is not None and hmac.compare_digest(given.encode(), token.encode())
+
+
 def _write_limited(server: GameServer, request: Request) -> None:
-    if not server.write_buckets.take(_client(request)):
+    if not _operator(server, request) and not server.write_buckets.take(_client(request)):
         raise ActionRefused("rate_limited", "too many requests; wait a little")
 
 
@@ -939,13 +945,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
             return Response(lobby_lines().encode("utf-8"), media_type="application/json")
-        token = server.config.create_token
-        operator = False
-        if token is not None:
-            given = _bearer(request)
-            if given is None or not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
-                raise ActionRefused("unauthorized", "creating a table needs the operator's token")
-            operator = True
+        operator = _operator(server, request)
+        if server.config.create_token is not None and not operator:
+            raise ActionRefused("unauthorized", "creating a table needs the operator's token")
         session, creator = server.create_table(await _json_body(request), _client(request), operator)
         return JSONResponse({**session.summary(), "creator_token": creator}, status_code=201)
 

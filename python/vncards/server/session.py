@@ -266,7 +266,7 @@ class TableSession:
             key=key,
         )
         session._note("hand_start", hand=1)
-        session._reset_timers(set(), None)
+        session._after_change(set(), None)  # a dealt instant win settles at once
         return session
 
     def issue_creator_token(self) -> str:
@@ -535,7 +535,7 @@ class TableSession:
         self.hand_number += 1
         self.seat_actions = [0] * self.players
         self._note("hand_start", hand=self.hand_number)
-        self._reset_timers(set(), None)
+        self._after_change(set(), None)
 
     def _finish_record(self) -> dict[str, Any]:
         result = [t - h for t, h in zip(self.totals, self.hand_start_totals, strict=True)]
