@@ -16,7 +16,7 @@ goes through :func:`term`, which never shows an underscore.
 
 from __future__ import annotations
 
-__all__ = ["TERMS", "term", "payment_text"]
+__all__ = ["TERMS", "EVENT_WORDS", "term", "payment_text"]
 
 #: code -> words. One table for every game: the same code means the same thing everywhere.
 TERMS: dict[str, str] = {
@@ -116,6 +116,35 @@ TERMS: dict[str, str] = {
     "claimed_triple": "claimed triple / 3 con khui",
     "claimed_quad": "claimed four / khui",
     "quad": "four identical cards / quằn",
+}
+
+
+#: Events as sentences for a player (the ``vncards play`` log): ``{who}`` is the event's seat
+#: ("you" or "seat 2"), ``{s}`` a verb's -s (empty after "you"), ``{card}``/``{cards}`` the
+#: cards, ``{combo}``/``{meld}``/``{win}``/``{term}`` codes in words (:func:`term`), ``{victim}``
+#: and ``{leader}`` seats, and any other field of the event as it is.
+EVENT_WORDS: dict[str, str] = {
+    "play": "{who}: {combo}: {cards}",
+    "pass": "{who}: pass (bỏ lượt)",
+    "cut": "{who} bombs (chặt) {victim}: {units} units",
+    "new_round": "new round (vòng mới): {leader} to lead",
+    "out": "{who} out of cards (về), place {place}",
+    "instant_win": "{who}: instant win (tới trắng), {win}: {cards}",
+    "declare_sam": "{who}: {term}",
+    "decline_sam": "{who}: {term}",
+    "sam_success": "{who}: {term}",
+    "sam_blocked": "{who}: {term}",
+    "cong": "{who}: {term}",
+    "finish_on_two": "{who}: {term}",
+    "forfeited": "{who}: {term}",
+    "bao_mot_violation": "{who} did not play the highest single while a seat had one card left (báo 1)",
+    "confirmed": "{who} confirmed (báo xong)",
+    "discard": "{who} discard{s} {card}",
+    "claim": "{who} claim{s} {card} (ăn): {meld}: {cards}",
+    "turn_up": "{who} turn{s} up {card} from the stock (nọc), {stock} left",
+    "dead": "nobody claims {card} (bài chết)",
+    "draw": "hand drawn (hòa): the stock is down to {stock} cards",
+    "quan": "{who} holds four {card} (quằn)",
 }
 
 

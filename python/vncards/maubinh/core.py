@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _core
 from .._args import count_arg
 from ..cards import Card, CardsLike
 from ..errors import IllegalMoveError, InvalidCardError, RulesError
 from ..rules import RulesBase, option, rules_mismatch
+
+if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only the batch functions need it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "CATEGORIES",
