@@ -34,7 +34,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with running_server(tmp_path_factory.mktemp("browser") / "tables.sqlite", "--bot-delay", "0") as s:
+    # Bots at once, forced moves after a short pause (the page shows them, nobody clicks).
+    db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
+    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.1") as s:
         yield s
 
 
@@ -197,3 +199,20 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_lobby_create_join_and_play_a_hand(browser: Any, server: Server, game: str) -> None:
     _play_hand(browser, server, game)
+
+
+def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite"
+    with running_server(db, "--bot-delay", "0") as first:
+        good = first.post("/api/tables", {"game": "tienlen"})["id"]
+        bad = first.post("/api/tables", {"game": "maubinh"})["id"]
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE tables SET meta = '{not json' WHERE id = ?", (bad,))
+    with running_server(db, "--bot-delay", "0") as server:
+        browser.get(server.url + "/")
+        _wait(
+            browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#tables tr.broken[data-table="{bad}"]')
+        )
+        assert browser.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{good}"]')

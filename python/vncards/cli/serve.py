@@ -35,14 +35,26 @@ def register(commands: Commands) -> None:
         "default: the VNCARDS_CREATE_TOKEN environment variable, else anyone may create tables",
     )
     sv.add_argument(
-        "--idle-close", type=float, default=None, help="seconds a finished table may sit idle before it closes"
+        "--idle-close",
+        type=float,
+        default=None,
+        help="seconds a finished table may sit idle before it closes",
     )
     sv.add_argument("--max-tables", type=int, default=None, help="open tables on the server (default 1000)")
     sv.add_argument(
         "--tables-per-client", type=int, default=None, help="open tables one client may create (default 20)"
     )
     sv.add_argument(
-        "--seat-rate", type=float, default=None, help="moves per second one seat may send (default 4, bursts of 8)"
+        "--forced-delay",
+        type=float,
+        default=None,
+        help="seconds before the table makes a seat's forced move for it (default 1)",
+    )
+    sv.add_argument(
+        "--seat-rate",
+        type=float,
+        default=None,
+        help="moves per second one seat may send (default 4, bursts of 8)",
     )
 
 
@@ -63,5 +75,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         max_tables=args.max_tables,
         tables_per_client=args.tables_per_client,
         seat_rate=args.seat_rate,
+        forced_delay=args.forced_delay,
     )
     return 0

@@ -64,6 +64,7 @@ def serve(
     max_tables: int | None = None,
     tables_per_client: int | None = None,
     seat_rate: float | None = None,
+    forced_delay: float | None = None,
     log_level: str = "info",
 ) -> None:
     """Run the server until interrupted (what ``vncards serve`` does). Rows and snapshots are
@@ -81,6 +82,7 @@ def serve(
             ("max_tables", max_tables),
             ("tables_per_client", tables_per_client),
             ("seat_rate", seat_rate),
+            ("forced_delay", forced_delay),
             ("seat_burst", None if seat_rate is None else 2 * seat_rate),
         )
         if v is not None
