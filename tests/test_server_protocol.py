@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from support.server_client import TestClient, hello, join, live, new_table, recv, scripted
+from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted
 from vncards.server import ServerConfig, create_app
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
@@ -219,12 +219,7 @@ def test_restart_resumes_tables_and_tokens(db: str) -> None:
         t = new_table(client)["id"]
         tokens = [join(client, t, s) for s in range(4)]
         session = live(client, t)
-        for _ in range(5):
-            seat = session.game.pending_seats[0]
-            with client.websocket_connect(f"/ws/{t}") as ws:
-                f = hello(ws, tokens[seat])
-                ws.send_json({"type": "act", "action": f["legal_actions"][-1], "id": 2})
-                recv(ws, "state")
+        play_moves(client, t, tokens, 5, pick=-1)
         before = session.game.to_json()
     with TestClient(create_app(ServerConfig(db=db, bot_delay=0.0))) as client:
         again = live(client, t)

@@ -12,7 +12,7 @@ with warnings.catch_warnings():
 
 from vncards.server import ServerConfig
 
-__all__ = ["TestClient", "scripted", "new_table", "join", "live", "recv", "hello"]
+__all__ = ["TestClient", "scripted", "new_table", "join", "live", "recv", "hello", "play_moves"]
 
 
 def scripted(db: str, **overrides: Any) -> ServerConfig:
@@ -72,3 +72,15 @@ def hello(ws: Any, token: str | None) -> dict[str, Any]:
     """Say hello (as a seat, or a spectator with no token): the first frame answered."""
     ws.send_json({"type": "hello", "token": token, "id": 1})
     return recv(ws)
+
+
+def play_moves(client: TestClient, table: str, tokens: list[str], moves: int, pick: int = 0) -> None:
+    """Make ``moves`` moves at ``table``, each the ``pick``-th legal action of the seat to act,
+    sent by that seat on a connection of its own."""
+    session = live(client, table)
+    for i in range(moves):
+        seat = session.game.pending_seats[0]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            f = hello(ws, tokens[seat])
+            ws.send_json({"type": "act", "action": f["legal_actions"][pick], "id": i})
+            recv(ws, "state")

@@ -223,19 +223,23 @@ class GameServer:
             self.started_in,
         )
 
+    def _session(self, row: StoredTable) -> TableSession:
+        """The table of a stored row (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
+        return TableSession.from_record(
+            row.id,
+            row.game,
+            row.seq,
+            row.meta,
+            row.snapshot,
+            self.config.key,
+            forced_delay=self.config.forced_delay,
+        )
+
     def _resume(self, row: StoredTable) -> TableSession | None:
         problem = row.problem
         if problem is None:
             try:
-                return TableSession.from_record(
-                    row.id,
-                    row.game,
-                    row.seq,
-                    row.meta,
-                    row.snapshot,
-                    self.config.key,
-                    forced_delay=self.config.forced_delay,
-                )
+                return self._session(row)
             except (VncardsError, Refused) as e:
                 problem = str(e)
             except Exception as e:  # a record no check foresaw: still only this table
@@ -474,15 +478,7 @@ class GameServer:
         assert self.store is not None
         row = self.store.load(live.session.id)
         if row is not None and row.problem is None:
-            live.session = TableSession.from_record(
-                row.id,
-                row.game,
-                row.seq,
-                row.meta,
-                row.snapshot,
-                self.config.key,
-                forced_delay=self.config.forced_delay,
-            )
+            live.session = self._session(row)
 
     def public_table(self, live: LiveTable) -> dict[str, Any]:
         """The session's public table with who is connected: ``spectators`` (a count) and
