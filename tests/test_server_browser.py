@@ -6,6 +6,7 @@ Every test fails on any SEVERE entry of the browser console (a script error, a f
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -22,13 +23,22 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from support.server_proc import Server, running_server  # noqa: E402
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+def _program(variable: str, *names: str) -> str:
+    """A browser program: ``$variable`` if set, else the first of ``names`` on the PATH."""
+    return os.environ.get(variable) or next(filter(None, map(shutil.which, names)), f"/usr/bin/{names[0]}")
+
+
+# Debian's chromium and chromium-driver by default; any Chromium or Chrome with its matching
+# chromedriver through VNCARDS_CHROMIUM and VNCARDS_CHROMEDRIVER (see the README).
+CHROMIUM = _program("VNCARDS_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
+CHROMEDRIVER = _program("VNCARDS_CHROMEDRIVER", "chromedriver")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
-    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
+    reason="needs Chromium and its chromedriver (Debian: chromium, chromium-driver; see the README)",
 )
 
 

@@ -15,10 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..errors import VncardsError
-from ..games import GAMES, parse_rule_options, spec
+from ..games import GAMES, spec
 from ..simulate import Summary, simulate
 from ..words import term
-from .base import Commands, add_rules_argument, bots_help
+from .base import Commands, add_rules_argument, bots_help, rule_options
 
 __all__ = ["NOTABLE", "register", "run"]
 
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             args.games,
             names,
             players=args.players,
-            options=parse_rule_options(args.rules),
+            options=rule_options(args.game, args.rules),
             seed=args.seed,
             jobs=args.jobs,
             duplicate=args.duplicate,

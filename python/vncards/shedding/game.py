@@ -26,7 +26,7 @@ from .._core import (
     shedding_is_cut,
     shedding_legal_plays,
 )
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, RulesError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..journal import CARDS as CARD_MASK
 from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
@@ -38,7 +38,7 @@ from ..snapshot import (
     expect_list,
     expect_mask,
 )
-from ..table import TableGame
+from ..table import Seed, TableGame
 from .penalty import TWOS_MASK
 
 __all__ = ["SheddingGame"]
@@ -130,11 +130,40 @@ class SheddingGame(TableGame):
 
     # -- construction and the hand sequence ---------------------------------------------------
 
+    #: ``leader``: the seat that won the hand before (see :meth:`__init__`).
+    SETUP: ClassVar[tuple[str, ...]] = ("leader",)
+
+    def __init__(
+        self, players: int = 4, rules: Any = None, seed: Seed = None, *, leader: int | None = None
+    ) -> None:
+        """A table of ``players`` seats. ``leader``: the winner of the hand before, for a hand
+        that follows another (what :attr:`next_hand_setup` gives): the first-hand rules are
+        off (no 3♠ or random first lead, no first-hand instant-win extras) and that seat leads
+        with any play (Sâm Lốc: it is the nominal leader the declarations start from). None
+        (default): a first hand."""
+        self._leader = leader
+        super().__init__(players, rules, seed)
+
+    def _setup(self) -> dict[str, Any]:
+        return {} if self._leader is None else {"leader": self._leader}
+
+    def _next_setup(self) -> dict[str, Any]:
+        return {} if self._next_first else {"leader": self._winner}
+
+    def _outcome(self) -> dict[str, Any]:
+        return {"winner": self._winner, "order": self._order + self._cong}
+
     def _start(self) -> None:
+        leader = self._leader
+        if leader is not None and (
+            isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self._players
+        ):
+            raise RulesError(f"leader must be a seat 0..{self._players - 1} or None, not {leader!r}")
         self._hand_number = 1
-        self._winner: int | None = None
-        self._next_first = True
-        self._begin_hand(first=True)
+        # A later hand starts as if the leader had just won the hand before it.
+        self._winner: int | None = leader
+        self._next_first = leader is None
+        self._begin_hand(first=leader is None)
 
     def _begin_hand(self, first: bool) -> None:
         n = self._players
@@ -608,6 +637,7 @@ class SheddingGame(TableGame):
     def _load_state(self, state: dict[str, Any]) -> None:
         n = self._players
         seats_mask = (1 << n) - 1
+        self._leader = None  # a position says who leads in its own fields
         self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
         self._first_rule = expect_bool(state.get("first_rule"), "first_rule")
         self._hands = [
