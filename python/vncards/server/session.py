@@ -1,5 +1,5 @@
-"""One table's session: seats and their tokens, bots, turn timers, the hand sequence and the
-running totals, independent of any transport.
+"""One table's session: seats and their tokens, bots, turn timers, forced moves, the hand
+sequence and the running totals, independent of any transport.
 
 The engine is the only authority: :meth:`TableSession.act` turns one client action into one
 ``game.apply`` for the seat its token names, and every accepted action is stored (session
@@ -8,7 +8,15 @@ record and engine snapshot together, one transaction) before anyone is told abou
 A seat is *bot* (a bot from :mod:`vncards.bots` plays it), *open* (waiting for a player) or
 *taken* (a player holds its token). A seat that does not act before its deadline is played by
 its time-out bot for that turn, and the table log says so. The turn timer counts per turn, or
-per hand in a game whose rules carry a ``time_limit`` (Mậu Binh's 45 s to arrange).
+per hand in a game whose rules carry a ``time_limit`` (Mậu Binh's 45 s to arrange). A seat
+whose only legal action is forced (a pass it cannot avoid, a Tứ Sắc claim it must make) has
+it made for it after a short pause (:data:`FORCED_DELAY`), unless the table turns
+``auto_forced`` off. A player may leave between hands (a bot takes the seat), and the
+table's creator may hand any seat to a bot.
+
+A stored record is read as untrusted data: :meth:`TableSession.from_record` checks every
+field (types, ranges, finite numbers, totals that sum to zero, seats that match the game) and
+raises :class:`~vncards.server.wire.Refused` naming the first field that is wrong.
 
 >>> session = TableSession.create("t1", "tienlen", players=4, seats=[None, "greedy", "greedy", "greedy"])
 >>> token = session.join(0, "An")
@@ -16,6 +24,10 @@ per hand in a game whose rules carry a ``time_limit`` (Mậu Binh's 45 s to arra
 0
 >>> session.seats[0].kind, session.seats[1].kind, session.turn_seconds
 ('player', 'bot', 30.0)
+>>> session.join(2, "\\udcff")
+Traceback (most recent call last):
+...
+vncards.server.session.ActionRefused: name: text is not valid Unicode (a lone surrogate)
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -32,6 +45,7 @@ from typing import Any
 from .. import games
 from ..bots import Bot, bot_names, make_bot
 from ..errors import IllegalMoveError, RulesError, VncardsError
+from .wire import MAX_NAME, Fields, Refused, check_int, check_name, finite
 
 __all__ = [
     "TableSession",
@@ -39,17 +53,36 @@ __all__ = [
     "ActionRefused",
     "EngineFault",
     "DEFAULT_TURN_SECONDS",
+    "MAX_TURN_SECONDS",
+    "FORCED_DELAY",
+    "RESUME_MINIMUM",
+    "SEAT_ACTIONS_LIMIT",
     "timeout_bot_for",
 ]
 
 #: Seconds a seat has for one turn unless the table or the game's rules say otherwise.
 DEFAULT_TURN_SECONDS = 30.0
+#: The longest turn a table may set.
+MAX_TURN_SECONDS = 3600.0
 #: Entries of the table log kept in the session record (the engine's event log is whole).
 LOG_LIMIT = 200
-#: Finished hands kept in the session record (each with its settlement and snapshot).
+#: Finished hands kept in the session record (each with its settlement).
 HANDS_LIMIT = 50
 #: Most actions a time-out bot takes for one seat at one expiry (Mậu Binh: arrange, confirm).
 TIMEOUT_STEPS = 4
+#: Seconds the table waits before it makes a seat's forced move (long enough to be seen).
+FORCED_DELAY = 1.0
+#: After a restart, the seat to act gets its remaining time, and never less than this.
+RESUME_MINIMUM = 10.0
+#: Most actions a seat's player may send in one hand. No game needs more than about 50 (Tứ
+#: Sắc's claim windows, most of them forced passes the table makes); Mậu Binh lets a seat
+#: re-arrange until it confirms, and each arrangement is logged: this bounds what one seat
+#: can add to a hand's record.
+SEAT_ACTIONS_LIMIT = 200
+#: Largest running total a stored record may hold (units).
+TOTAL_BOUND = 10**12
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class ActionRefused(Exception):
@@ -75,8 +108,21 @@ def timeout_bot_for(game: str) -> str:
     return "solver" if "solver" in bot_names(game) else "greedy"
 
 
-def _hash_token(token: str) -> str:
+def hash_token(token: str) -> str:
+    """What is stored of a token: its SHA-256, in hex."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _token_hash(token: Any) -> str | None:
+    """The hash of a token a client presented (``None``: not a token)."""
+    if not isinstance(token, str) or not 0 < len(token) <= 100:
+        return None
+    return hash_token(token)
+
+
+def _token_matches(token: Any, stored: str | None) -> bool:
+    h = _token_hash(token)
+    return h is not None and stored is not None and hmac.compare_digest(stored, h)
 
 
 @dataclass
@@ -101,9 +147,22 @@ class SeatState:
         return {"bot": self.bot, "token": self.token_hash, "name": self.name, "timeout_bot": self.timeout_bot}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> SeatState:
-        """A seat from :meth:`to_dict` data."""
-        return cls(d["bot"], d["token"], d["name"], d["timeout_bot"])
+    def from_dict(cls, d: Any, where: str, bots: Sequence[str]) -> SeatState:
+        """A seat from :meth:`to_dict` data, checked (``Refused`` naming the field)."""
+        f = Fields(d, where)
+        bot = f.optional_text("bot", 32)
+        if bot is not None and bot not in bots:
+            raise Refused(f"{where}.bot: no bot {bot!r} for this game")
+        token = f.optional_text("token", 64)
+        if token is not None and not _HEX64.fullmatch(token):
+            raise Refused(f"{where}.token: a SHA-256 in hex")
+        name = f.optional_text("name", 4 * MAX_NAME)
+        if name is not None:
+            name = check_name(name, f"{where}.name")
+        timeout_bot = f.optional_text("timeout_bot", 32)
+        if timeout_bot is None or timeout_bot not in bots:
+            raise Refused(f"{where}.timeout_bot: no bot {timeout_bot!r} for this game")
+        return cls(bot, token, name, timeout_bot)
 
     def public(self, seat: int) -> dict[str, Any]:
         """What every client may know about the seat (never the token)."""
@@ -137,9 +196,20 @@ class TableSession:
     deadlines: dict[int, float] = field(default_factory=dict)
     #: When each pending bot seat became due to act (monotonic time is not stored).
     bot_due: dict[int, float] = field(default_factory=dict)
+    #: When the table makes each pending seat's forced move (monotonic; not stored).
+    forced_due: dict[int, float] = field(default_factory=dict)
+    #: Make a seat's forced move for it (a table setting).
+    auto_forced: bool = True
+    forced_delay: float = FORCED_DELAY
+    #: Actions each seat's player sent in this hand (bounded by SEAT_ACTIONS_LIMIT).
+    seat_actions: list[int] = field(default_factory=list)
+    #: Who created the table (the server's key for the client), and the creator token's hash.
+    owner: str | None = None
+    creator_hash: str | None = None
     key: bytes | None = None
     generation: int = 0
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict, repr=False)
+    _legal: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
 
     # -- construction --------------------------------------------------------------------------
 
@@ -154,6 +224,9 @@ class TableSession:
         seats: Sequence[str | None] | None = None,
         turn_seconds: float | None = None,
         bot_delay: float = 0.0,
+        auto_forced: bool = True,
+        forced_delay: float = FORCED_DELAY,
+        owner: str | None = None,
         key: bytes | None = None,
     ) -> TableSession:
         """A new table; ``seats`` names a bot per seat (``None``: open for a player), by
@@ -172,8 +245,8 @@ class TableSession:
                 raise RulesError(f"no bot {b!r} for {spec.name} (bots: {', '.join(choices)})")
         if turn_seconds is None:
             turn_seconds = float(getattr(game.rules, "time_limit", DEFAULT_TURN_SECONDS))
-        if not 0 < turn_seconds <= 3600:
-            raise RulesError(f"turn_seconds must be in (0, 3600], not {turn_seconds}")
+        if not 0 < turn_seconds <= MAX_TURN_SECONDS:
+            raise RulesError(f"turn_seconds must be in (0, {MAX_TURN_SECONDS:g}], not {turn_seconds}")
         session = cls(
             id=table_id,
             game_name=spec.name,
@@ -186,11 +259,26 @@ class TableSession:
             totals=[0] * n,
             hand_base=[0] * n,
             hand_start_totals=[0] * n,
+            auto_forced=auto_forced,
+            forced_delay=forced_delay,
+            seat_actions=[0] * n,
+            owner=owner,
             key=key,
         )
         session._note("hand_start", hand=1)
-        session._reset_timers(set(), None)
+        session._after_change(set(), None)  # a dealt instant win settles at once
         return session
+
+    def issue_creator_token(self) -> str:
+        """A new creator token for this table (shown once; only its hash is kept): it lets
+        its holder hand seats to bots and close the table."""
+        token = secrets.token_urlsafe(24)
+        self.creator_hash = hash_token(token)
+        return token
+
+    def is_creator(self, token: Any) -> bool:
+        """Is ``token`` this table's creator token?"""
+        return _token_matches(token, self.creator_hash)
 
     def to_record(self) -> tuple[dict[str, Any], str]:
         """The session record and the engine snapshot, as stored."""
@@ -200,15 +288,19 @@ class TableSession:
             "seats": [s.to_dict() for s in self.seats],
             "turn_seconds": self.turn_seconds,
             "bot_delay": self.bot_delay,
+            "auto_forced": self.auto_forced,
             "hand_number": self.hand_number,
             "totals": self.totals,
             "hand_base": self.hand_base,
             "hand_start_totals": self.hand_start_totals,
             "ledger_start": self.ledger_start,
+            "seat_actions": self.seat_actions,
             "hands": self.hands,
             "log": self.log,
             "log_count": self.log_count,
             "deadlines": {str(k): v for k, v in self.deadlines.items()},
+            "owner": self.owner,
+            "creator": self.creator_hash,
         }
         return meta, self.game.to_json(key=self.key)
 
@@ -221,59 +313,167 @@ class TableSession:
         meta: Mapping[str, Any],
         snapshot: str,
         key: bytes | None,
+        *,
+        forced_delay: float = FORCED_DELAY,
     ) -> TableSession:
-        """A stored table, exactly as its last accepted action left it (the engine verifies
-        the snapshot, and its signature when the server has a key)."""
+        """A stored table, exactly as its last accepted action left it. Nothing in the row
+        is trusted: the engine verifies the snapshot (and its signature when the server has
+        a key), and every field of the session record is checked; ``Refused`` (or the
+        engine's ``SnapshotError``) names what is wrong."""
+        if game_name not in games.GAMES:
+            raise Refused(f"game: no game {game_name!r}")
+        spec = games.spec(game_name)
         game = games.from_json(snapshot, key=key)
+        if not isinstance(game, spec.game_class()):
+            raise Refused(f"snapshot: a {type(game).__module__} game in a {game_name} row")
+        f = Fields(meta, "meta")
+        n = f.integer("players", 1, 16)
+        if n != game.players:
+            raise Refused(f"meta.players: {n}, but the snapshot has {game.players} seats")
+        rules = f.object("rules")
+        try:
+            spec.rules_from(rules)
+        except (RulesError, TypeError) as e:
+            raise Refused(f"meta.rules: {e}") from None
+        bots = bot_names(game_name)
+        seats = [SeatState.from_dict(d, f"meta.seats[{i}]", bots) for i, d in enumerate(f.items("seats", n))]
+        if len(seats) != n:
+            raise Refused(f"meta.seats: {len(seats)} seats at a {n}-seat table")
+        totals = f.integers("totals", n, TOTAL_BOUND)
+        hand_base = f.integers("hand_base", n, TOTAL_BOUND)
+        hand_start = f.integers("hand_start_totals", n, TOTAL_BOUND)
+        for name, values in (("totals", totals), ("hand_base", hand_base), ("hand_start_totals", hand_start)):
+            if sum(values) != 0:
+                raise Refused(f"meta.{name}: running totals sum to zero")
+        settled = game.settlement if game.is_over else None
+        if settled is not None and totals != [b + s for b, s in zip(hand_base, settled, strict=True)]:
+            raise Refused("meta.totals: not the settlement of the hands played")
+        if not game.is_over and totals != hand_start:
+            raise Refused("meta.totals: changed during a hand")
+        hands = f.items("hands", HANDS_LIMIT)
+        for i, h in enumerate(hands):
+            hf = Fields(h, f"meta.hands[{i}]")
+            hf.integer("hand", 1, 2**31)
+            hf.integers("result", n, TOTAL_BOUND)
+            hf.integers("totals", n, TOTAL_BOUND)
+        log = f.items("log", LOG_LIMIT)
+        for i, entry in enumerate(log):
+            ef = Fields(entry, f"meta.log[{i}]")
+            ef.integer("n", 1, 2**53)
+            ef.integer("seq", 0, 2**53)
+            ef.optional_text("type", 32)
+        log_count = f.integer("log_count", len(log), 2**53)
+        pending = set() if game.is_over else set(game.pending_seats)
+        deadlines: dict[int, float] = {}
+        for k, v in f.object("deadlines").items():
+            seat = check_int(int(k) if k.isdigit() and len(k) < 4 else -1, f"meta.deadlines[{k!r}]", 0, n - 1)
+            if seat not in pending:
+                raise Refused(f"meta.deadlines[{k!r}]: seat {seat} is not due to act")
+            deadlines[seat] = finite(v, f"meta.deadlines[{k!r}]", 0, 1e11)
+        # Fields added since the first record layout have defaults.
+        extra = Fields(
+            {"auto_forced": True, "seat_actions": [0] * n, "owner": None, "creator": None, **meta}, "meta"
+        )
+        creator = extra.optional_text("creator", 64)
+        if creator is not None and not _HEX64.fullmatch(creator):
+            raise Refused("meta.creator: a SHA-256 in hex")
         session = cls(
             id=table_id,
             game_name=game_name,
-            players=meta["players"],
-            rules=dict(meta["rules"]),
-            seats=[SeatState.from_dict(s) for s in meta["seats"]],
+            players=n,
+            rules=dict(rules),
+            seats=seats,
             game=game,
-            turn_seconds=float(meta["turn_seconds"]),
-            bot_delay=float(meta["bot_delay"]),
-            seq=seq,
-            hand_number=meta["hand_number"],
-            totals=list(meta["totals"]),
-            hand_base=list(meta["hand_base"]),
-            hand_start_totals=list(meta["hand_start_totals"]),
-            ledger_start=meta["ledger_start"],
-            hands=list(meta["hands"]),
-            log=list(meta["log"]),
-            log_count=meta["log_count"],
-            deadlines={int(k): float(v) for k, v in meta["deadlines"].items()},
+            turn_seconds=f.number("turn_seconds", 0.001, MAX_TURN_SECONDS),
+            bot_delay=f.number("bot_delay", 0, 60),
+            seq=check_int(seq, "seq", 0, 2**53),
+            hand_number=f.integer("hand_number", 1, 2**31),
+            totals=totals,
+            hand_base=hand_base,
+            hand_start_totals=hand_start,
+            ledger_start=f.integer("ledger_start", 0, len(game.ledger)),
+            hands=list(hands),
+            log=list(log),
+            log_count=log_count,
+            deadlines=deadlines,
+            auto_forced=extra.flag("auto_forced"),
+            forced_delay=forced_delay,
+            seat_actions=extra.integers("seat_actions", n, SEAT_ACTIONS_LIMIT),
+            owner=extra.optional_text("owner", 64),
+            creator_hash=creator,
             key=key,
         )
         now = time.monotonic()
         session.bot_due = {s: now + session.bot_delay for s in session._pending_bots()}
+        session.forced_due = {s: now + forced_delay for s in pending if session._forced(s) is not None}
         return session
+
+    def resume_clocks(self, now: float, alive: float, minimum: float = RESUME_MINIMUM) -> None:
+        """After a restart: each seat to act gets the time it had left when the server was
+        last alive (``alive``, a wall-clock time), the downtime not counted, and never less
+        than ``minimum`` seconds (nor more than a whole turn)."""
+        for seat, deadline in self.deadlines.items():
+            left = min(deadline - alive, self.turn_seconds)
+            self.deadlines[seat] = now + max(minimum, left)
 
     # -- seats ---------------------------------------------------------------------------------
 
-    def join(self, seat: int, name: str | None = None) -> str:
-        """Take ``seat`` (open, or played by a bot until now): the new seat token, shown once.
-        ``ActionRefused("seat_taken")`` if a player holds it."""
+    def _seat_index(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ActionRefused("invalid_seat", f"no seat {seat!r} at this {self.players}-seat table")
+        return seat
+
+    def join(self, seat: Any, name: Any = None) -> str:
+        """Take ``seat`` (open, or played by a bot until now) under ``name`` (checked: see
+        :func:`~vncards.server.wire.check_name`; none: "player N"): the new seat token, shown
+        once. ``ActionRefused("seat_taken")`` if a player holds it."""
+        seat = self._seat_index(seat)
+        try:
+            chosen = None if name is None else check_name(name)
+        except Refused as e:
+            raise ActionRefused(e.code, e.message) from None
         st = self.seats[seat]
         if st.token_hash is not None:
             raise ActionRefused("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
-        st.token_hash = _hash_token(token)
-        st.name = (name or "").strip()[:24] or f"player {seat}"
-        self.bot_due.pop(seat, None)
-        if seat in self.game.pending_seats and seat not in self.deadlines:
-            self.deadlines[seat] = time.time() + self.turn_seconds
+        st.token_hash = hash_token(token)
+        st.name = chosen or f"player {seat}"
+        self._reschedule(seat)
         self._note("join", seat=seat, name=st.name)
         return token
 
+    def leave(self, seat: int) -> None:
+        """The player of ``seat`` leaves between hands: a bot takes the seat (the bot it had
+        before, else its time-out bot). ``ActionRefused("hand_in_play")`` during a hand."""
+        st = self.seats[self._seat_index(seat)]
+        if st.token_hash is None:
+            raise ActionRefused("not_seated", f"no player holds seat {seat}")
+        if not self.game.is_over:
+            raise ActionRefused(
+                "hand_in_play", "leave once the hand is over (until then your time-out bot plays for you)"
+            )
+        st.token_hash, st.name = None, None
+        st.bot = st.bot or st.timeout_bot
+        self._reschedule(seat)
+        self._note("leave", seat=seat, bot=st.bot)
+
+    def replace(self, seat: Any, bot: Any) -> int:
+        """The creator hands ``seat`` to ``bot`` (a bot name), or opens it for a player
+        (``None``), at any time: the seat's token stops working."""
+        index = self._seat_index(seat)
+        if bot is not None and bot not in bot_names(self.game_name):
+            raise ActionRefused("unknown_bot", f"bots: {', '.join(bot_names(self.game_name))}")
+        st = self.seats[index]
+        st.token_hash, st.name, st.bot = None, None, bot
+        self._reschedule(index)
+        self._note("replace", seat=index, bot=bot)
+        return index
+
     def seat_of(self, token: Any) -> int | None:
         """The seat ``token`` names, or ``None``."""
-        if not isinstance(token, str) or not 0 < len(token) <= 100:
+        h = _token_hash(token)
+        if h is None:
             return None
-        h = _hash_token(token)
         for i, st in enumerate(self.seats):
             if st.token_hash is not None and hmac.compare_digest(st.token_hash, h):
                 return i
@@ -283,7 +483,8 @@ class TableSession:
 
     def act(self, seat: int, action: Any, *, by: str = "player") -> None:
         """Apply ``action`` for ``seat`` (one ``apply``); ``ActionRefused`` leaves everything
-        as it was. The caller stores the session (:meth:`to_record`) before telling anyone."""
+        as it was. The caller stores the session (:meth:`to_record`) before telling anyone.
+        ``by`` is who acted: ``"player"``, ``"bot"``, ``"timeout"`` or ``"forced"``."""
         if not isinstance(action, dict):
             raise ActionRefused("malformed", "an action is a JSON object")
         if "seat" not in action:
@@ -292,6 +493,11 @@ class TableSession:
             raise ActionRefused("wrong_seat", f"this connection plays seat {seat}")
         if self.game.is_over:
             raise ActionRefused("game_over", "the hand is over; start the next hand")
+        if by == "player" and self.seat_actions[seat] >= SEAT_ACTIONS_LIMIT:
+            raise ActionRefused(
+                "too_many_actions",
+                f"seat {seat} has sent {SEAT_ACTIONS_LIMIT} moves this hand, the most a seat may",
+            )
         before = set(self.game.pending_seats)
         try:
             self.game.apply(action)
@@ -304,6 +510,8 @@ class TableSession:
             # caller must restore the table from its stored row.
             raise EngineFault(f"{type(e).__name__}: {e}") from e
         self.seq += 1
+        if by == "player":
+            self.seat_actions[seat] += 1
         self._after_change(before, seat)
         if by == "timeout":
             self._note("timeout", seat=seat, bot=self._bot_name(seat, by), action=action.get("type"))
@@ -325,8 +533,9 @@ class TableSession:
         self.hands = [*self.hands, finished][-HANDS_LIMIT:]
         self.seq += 1
         self.hand_number += 1
+        self.seat_actions = [0] * self.players
         self._note("hand_start", hand=self.hand_number)
-        self._reset_timers(set(), None)
+        self._after_change(set(), None)
 
     def _finish_record(self) -> dict[str, Any]:
         result = [t - h for t, h in zip(self.totals, self.hand_start_totals, strict=True)]
@@ -346,6 +555,26 @@ class TableSession:
             )
         self._reset_timers(before, actor)
 
+    # -- clocks --------------------------------------------------------------------------------
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        """``game.legal_actions(seat)`` for a pending seat, computed once per change."""
+        seq, cache = self._legal
+        if seq != self.seq:
+            cache = {}
+            self._legal = (self.seq, cache)
+        got = cache.get(seat)
+        if got is None:
+            got = cache[seat] = self.game.legal_actions(seat)
+        return got
+
+    def _forced(self, seat: int) -> dict[str, Any] | None:
+        """The move the table makes for a pending player's seat: its only legal action."""
+        if not self.auto_forced or self.seats[seat].kind == "bot":
+            return None
+        legal = self.legal(seat)
+        return legal[0] if len(legal) == 1 else None
+
     def _reset_timers(self, before: set[int], actor: int | None) -> None:
         """Deadlines for the seats that must act now: a seat newly pending (or that just
         acted and must act again) gets a fresh turn; with a per-hand limit (Mậu Binh) a seat
@@ -355,14 +584,33 @@ class TableSession:
         pending = set() if self.game.is_over else set(self.game.pending_seats)
         deadlines: dict[int, float] = {}
         bot_due: dict[int, float] = {}
+        forced_due: dict[int, float] = {}
         for s in sorted(pending):
             fresh = s not in before or (s == actor and not per_hand)
             if self.seats[s].kind == "bot":
                 bot_due[s] = mono + self.bot_delay if fresh else self.bot_due.get(s, mono + self.bot_delay)
-            else:
-                old = self.deadlines.get(s)
-                deadlines[s] = now + self.turn_seconds if fresh or old is None else old
-        self.deadlines, self.bot_due = deadlines, bot_due
+                continue
+            old = self.deadlines.get(s)
+            deadlines[s] = now + self.turn_seconds if fresh or old is None else old
+            if self._forced(s) is not None:
+                due = self.forced_due.get(s)
+                forced_due[s] = mono + self.forced_delay if fresh or due is None else due
+        self.deadlines, self.bot_due, self.forced_due = deadlines, bot_due, forced_due
+
+    def _reschedule(self, seat: int) -> None:
+        """The clocks of one seat after it changed hands (join, leave, replace)."""
+        self.bot_due.pop(seat, None)
+        self.forced_due.pop(seat, None)
+        if self.game.is_over or seat not in self.game.pending_seats:
+            self.deadlines.pop(seat, None)
+            return
+        if self.seats[seat].kind == "bot":
+            self.deadlines.pop(seat, None)
+            self.bot_due[seat] = time.monotonic() + self.bot_delay
+            return
+        self.deadlines.setdefault(seat, time.time() + self.turn_seconds)
+        if self._forced(seat) is not None:
+            self.forced_due[seat] = time.monotonic() + self.forced_delay
 
     def _pending_bots(self) -> list[int]:
         if self.game.is_over:
@@ -385,31 +633,31 @@ class TableSession:
         return bot
 
     def next_due(self, now_wall: float, now_mono: float) -> tuple[float, int, str] | None:
-        """The next thing the table must do by itself: ``(seconds from now, seat, "bot" or
-        "timeout")``, or ``None`` when it waits for players only."""
+        """The next thing the table must do by itself: ``(seconds from now, seat, "bot",
+        "forced" or "timeout")``, or ``None`` when it waits for players only."""
         best: tuple[float, int, str] | None = None
-        for s, t in self.bot_due.items():
-            cand = (max(0.0, t - now_mono), s, "bot")
-            best = cand if best is None or cand < best else best
-        for s, t in self.deadlines.items():
-            cand = (max(0.0, t - now_wall), s, "timeout")
-            best = cand if best is None or cand < best else best
+        for kind, due, now in (
+            ("bot", self.bot_due, now_mono),
+            ("forced", self.forced_due, now_mono),
+            ("timeout", self.deadlines, now_wall),
+        ):
+            for s, t in due.items():
+                cand = (max(0.0, t - now), s, kind)
+                best = cand if best is None or cand < best else best
         return best
 
-    def bot_choice(self, seat: int, by: str) -> dict[str, Any] | None:
-        """The action the bot would take for ``seat`` now (``None`` if it need not act)."""
-        if self.game.is_over or seat not in self.game.pending_seats:
+    def forced_choice(self, seat: int) -> dict[str, Any] | None:
+        """The forced move the table makes for ``seat`` now (``None``: none is due)."""
+        if seat not in self.forced_due or self.game.is_over or seat not in self.game.pending_seats:
             return None
-        legal = self.game.legal_actions(seat)
-        if not legal:
-            return None
-        choice: dict[str, Any] = self.bot_for(seat, by).choose(self.game.view(seat), legal)
-        return choice
+        return self._forced(seat)
 
     def is_due(self, seat: int, by: str) -> bool:
-        """Is ``seat`` still due for a ``by`` ("bot" / "timeout") action now?"""
+        """Is ``seat`` still due for a ``by`` ("bot" / "forced" / "timeout") action now?"""
         if by == "bot":
             return seat in self.bot_due and self.bot_due[seat] <= time.monotonic()
+        if by == "forced":
+            return seat in self.forced_due and self.forced_due[seat] <= time.monotonic()
         return seat in self.deadlines and self.deadlines[seat] <= time.time()
 
     # -- what clients see ----------------------------------------------------------------------
@@ -434,6 +682,7 @@ class TableSession:
             "totals": self.totals,
             "hands": self.hands[-10:],
             "turn_seconds": self.turn_seconds,
+            "auto_forced": self.auto_forced,
             "time_left": {str(s): round(max(0.0, t - now), 1) for s, t in self.deadlines.items()},
             "is_over": over,
             "hand_result": [t - h for t, h in zip(self.totals, self.hand_start_totals, strict=True)]
@@ -447,15 +696,21 @@ class TableSession:
     ) -> dict[str, Any]:
         """The state frame for ``seat`` (``None``: a spectator): only what that seat may see,
         with the engine events and table-log entries from the given positions on
-        (``with_table=False`` leaves out the public table, which a broadcast encodes once)."""
+        (``with_table=False`` leaves out the public table, which a broadcast encodes once).
+        A seat whose forced move the table is about to make is told which and when
+        (``forced``: ``{"action", "in"}``, seconds)."""
         game = self.game
+        forced = None
         if seat is None:
             view = game.public_view()
             legal: list[dict[str, Any]] = []
         else:
             view = game.view(seat)  # checks the seat
             pending = not game.is_over and seat in game.pending_seats
-            legal = game.legal_actions(seat) if pending else []
+            legal = self.legal(seat) if pending else []
+            if pending and seat in self.forced_due:
+                left = max(0.0, self.forced_due[seat] - time.monotonic())
+                forced = {"action": legal[0], "in": round(left, 2)}
         if events_from >= 0:  # only the events not sent yet are built
             events = game._redacted(seat, events_from)
         else:
@@ -468,6 +723,7 @@ class TableSession:
             "seat": seat,
             "view": view,
             "legal_actions": legal,
+            "forced": forced,
             "events_from": events_from,
             "events": events,
             "log": [e for e in self.log if e["n"] > max(log_from, first_log - 1)],
@@ -493,6 +749,6 @@ class TableSession:
         }
 
 
-def dumps(frame: Mapping[str, Any]) -> str:
-    """A frame as compact JSON text."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+def dumps(frame: Mapping[str, Any] | list[Any]) -> str:
+    """A frame as compact JSON text (strict: no NaN, valid text only)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
