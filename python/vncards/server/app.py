@@ -297,7 +297,8 @@ class GameServer:
             live.wake.clear()
             due = live.session.next_due(time.time(), time.monotonic())
             if due is None or due[0] > 0:
-                with contextlib.suppress(TimeoutError):
+                # asyncio.TimeoutError: on 3.10 wait_for raises it, and it is not TimeoutError yet
+                with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(live.wake.wait(), None if due is None else due[0])
                 continue
             _, seat, by = due
@@ -344,7 +345,7 @@ class GameServer:
                 timeout = self.config.hello_timeout if conn is None else None
                 try:
                     text = await asyncio.wait_for(_receive_text(ws), timeout)
-                except TimeoutError:
+                except asyncio.TimeoutError:  # not TimeoutError on 3.10
                     await _error(ws, "no_hello", "say hello first")
                     await ws.close(code=1008)
                     return
