@@ -50,7 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import __version__, games
+from .. import __version__, games, history
 from ..bots import bot_names
 from ..errors import VncardsError
 from .limits import Buckets, TokenBucket, client_key
@@ -288,12 +288,15 @@ class GameServer:
         return live
 
     def _save(self, session: TableSession, new_row: bool = False, closed: float | None = None) -> None:
+        """Store the table's row, and the hands that finished since, in one transaction."""
         assert self.store is not None
         meta, snapshot = session.to_record()
         if new_row:
             self.store.insert(session.id, session.game_name, meta, snapshot)
-        else:
-            self.store.update(session.id, session.game_name, session.seq, meta, snapshot, closed)
+            return
+        hands = [(h.number or 0, history.dumps(h)) for h in session.finished]
+        self.store.update(session.id, session.game_name, session.seq, meta, snapshot, closed, hands)
+        session.finished.clear()
 
     async def close_table(self, live: LiveTable, reason: str) -> None:
         """Close a table: its row is kept (marked closed), its clients are told and let go."""
@@ -386,7 +389,7 @@ class GameServer:
             token = session.join(seat, name)
             self._commit(live)
             await self._broadcast(live)
-            shown = session.seats[seat].name or ""
+            shown = session.match.seats[seat].player or ""
         return token, shown
 
     async def leave(self, table_id: str, token: Any) -> dict[str, Any]:
@@ -400,7 +403,7 @@ class GameServer:
             self._unseat(live, seat)
             self._commit(live)
             await self._broadcast(live)
-            return live.session.seats[seat].public(seat)
+            return live.session.public_seat(seat)
 
     async def replace(self, table_id: str, token: Any, seat: Any, bot: Any) -> dict[str, Any]:
         """The creator hands ``seat`` to ``bot`` (or opens it: ``None``)."""
@@ -412,7 +415,7 @@ class GameServer:
             self._unseat(live, index)
             self._commit(live)
             await self._broadcast(live)
-            return live.session.seats[index].public(index)
+            return live.session.public_seat(index)
 
     async def close_by_creator(self, table_id: str, token: Any) -> None:
         """The creator closes the table (its row is kept)."""
