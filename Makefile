@@ -20,20 +20,25 @@ build-release: ## editable release build, for benchmarks
 
 .PHONY: test
 test: ## Rust tests, the Python suite (fast hypothesis profile, docs examples), the docs build
+	@$(PYTHON) scripts/needs.py test test pytest hypothesis
+	@$(PYTHON) scripts/needs.py test docs sphinx furo myst_parser
 	cargo test --quiet
 	$(PYTHON) -m pytest -q
 	$(MAKE) --no-print-directory docs
 
 .PHONY: docs
 docs: ## the HTML documentation in docs/_build/html (Sphinx; every warning is an error)
+	@$(PYTHON) scripts/needs.py docs docs sphinx furo myst_parser
 	$(PYTHON) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 .PHONY: docs-doctest
 docs-doctest: ## only the examples of the docs pages and README.md
+	@$(PYTHON) scripts/needs.py docs-doctest test pytest
 	$(PYTHON) -m pytest -q tests/test_docs.py
 
 .PHONY: test-slow
 test-slow: ## the thorough run: slow hypothesis profile and long simulations
+	@$(PYTHON) scripts/needs.py test-slow test pytest hypothesis
 	VNCARDS_PROFILE=slow $(PYTHON) -m pytest -q -m "slow or not slow"
 
 .PHONY: fuzz
@@ -64,7 +69,7 @@ bench: ## benchmarks (release build): Rust core, Python figures, peers table -> 
 # (the ziglang package) instead of a manylinux Docker image. The tools (maturin, ziglang,
 # auditwheel, abi3audit, and the workflow linters) are the `release` extra, part of `all`.
 CHECK_PYTHONS ?= 3.10 3.11 3.12 3.13
-CHECK_EXTRAS ?= test,server,pettingzoo,openspiel,ray,rllib
+CHECK_EXTRAS ?= test,server,pettingzoo,openspiel,ray,rllib,ratings
 CHECK_JOBS ?= 1
 
 .PHONY: wheel

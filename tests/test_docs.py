@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -41,3 +44,27 @@ def test_readme_examples() -> None:
 def test_docs_page_examples(page: str) -> None:
     result = doctest.testfile(str(ROOT / page), module_relative=False, optionflags=FLAGS)
     assert result.failed == 0
+
+
+@source_tree
+def test_readme_counts_the_browser_tests() -> None:
+    """The README says how many browser tests skip without Chromium: every test of the
+    modules that drive Selenium."""
+    pytest.importorskip("selenium")
+    pytest.importorskip("starlette")
+    tests = Path(__file__).resolve().parent
+    drives = re.compile(r"^\s*(from|import) selenium|importorskip\(\"selenium\.", re.M)
+    modules = sorted(str(p) for p in tests.glob("test_*.py") if drives.search(p.read_text(encoding="utf-8")))
+    assert modules
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *modules],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tests.parent,
+    ).stdout
+    count = sum(1 for line in collected.splitlines() if "::" in line)
+    match = re.search(
+        r"Its (\d+) browser tests need Chromium", " ".join(README.read_text(encoding="utf-8").split())
+    )
+    assert match and int(match.group(1)) == count, (match and match.group(1), count)

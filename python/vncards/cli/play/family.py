@@ -1,21 +1,22 @@
-"""What ``vncards play`` needs to know about a family of games: how its cards, moves, events
-and table are shown, and how a move typed out is read. The loop itself
+"""What ``vncards play`` needs to know about a family of games: how its cards, moves, events,
+table and settlement are shown, and how a move typed out is read. The loop itself
 (:mod:`vncards.cli.play`) is the same for every game.
 
 :class:`Family` holds what all games share: events rendered from their data through
 :data:`~vncards.words.EVENT_WORDS` (a new event of the engine reads in words without a line
-here), the cards each seat holds, your hand. Each family (:mod:`vncards.cli.play.shedding`,
-:mod:`vncards.cli.play.maubinh`, :mod:`vncards.cli.play.tusac`) overrides what differs.
+here), the cards each seat holds, your hand, the payments. Each family
+(:mod:`vncards.cli.play.shedding`, :mod:`vncards.cli.play.maubinh`,
+:mod:`vncards.cli.play.tusac`) overrides what differs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from ...words import EVENT_WORDS, term
+from ...words import EVENT_WORDS, payment_text, term
 from ..terminal import colour_cards
 
 __all__ = ["Family", "seat_name"]
@@ -39,6 +40,10 @@ class Family:
     #: An example of typed cards for the prompt's hint.
     typed_example = "3s 3c"
 
+    def glossary_note(self) -> str:
+        """A line the glossary ends with ("" for none)."""
+        return ""
+
     def cards(self, cards: Any) -> str:
         """Cards in colour (markup): text like ``"3♠ 3♣"`` or a list of card codes."""
         codes = cards.split() if isinstance(cards, str) else [str(c) for c in cards]
@@ -58,30 +63,49 @@ class Family:
             return f"(or type the cards, e.g. {self.typed_example})"
         return None
 
+    def forced_text(self, game: Any, view: dict[str, Any], action: dict[str, Any]) -> str:
+        """Why the only legal move is made for you, and what it is (markup)."""
+        if action.get("type") == "pass":
+            return f"{self.forced_pass}: you pass (forced)"
+        why = "your last card" if len(view.get("hand") or ()) == 1 else "your only move"
+        return f"{why}: {self.action_text(game, action)} (forced)"
+
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
         """A move typed out instead of picked by number: the legal action it names, or (for
         the engine to explain) the action it would be. Bad card text raises InvalidCardError."""
         raise NotImplementedError
 
+    def accept(self, console: Console, game: Any, seat: int, action: dict[str, Any]) -> bool:
+        """Whether to make the chosen ``action``: a family may ask again first (False: the
+        player changed their mind)."""
+        return True
+
     # -- the table -----------------------------------------------------------------------------
 
     def show_table(self, game: Any, view: dict[str, Any], console: Console) -> None:
         """The public state you need, then your hand."""
+        you = view.get("seat")
         counts = view.get("hand_counts")
         if counts:
-            console.print("cards held: " + ", ".join(f"seat {s}: {c}" for s, c in enumerate(counts)))
+            held = ", ".join(f"{seat_name(s, you)}: {c}" for s, c in enumerate(counts))
+            console.print(f"cards held: {held}")
         self.show_public(game, view, console)
-        hand = view.get("hand")
-        if hand:
-            console.print(f"[bold]your hand:[/bold] {self.cards(hand)}")
+        self.show_hand(game, view, console)
 
     def show_public(self, game: Any, view: dict[str, Any], console: Console) -> None:
         """What the family shows of the table between the card counts and your hand."""
 
+    def show_hand(self, game: Any, view: dict[str, Any], console: Console) -> None:
+        """Your hand."""
+        hand = view.get("hand")
+        if hand:
+            console.print(f"[bold]your hand:[/bold] {self.cards(hand)}")
+
     # -- events --------------------------------------------------------------------------------
 
-    def event_text(self, game: Any, e: dict[str, Any], you: int | None) -> str | None:
-        """One event in words (markup), or None for bookkeeping the player does not need."""
+    def event_text(self, game: Any, e: dict[str, Any], you: int | None) -> RenderableType | None:
+        """One event in words (markup, or a table), or None for bookkeeping the player does
+        not need."""
         kind = str(e.get("type"))
         who = seat_name(e.get("seat"), you)
         fields = self.event_fields(e, you)
@@ -117,3 +141,12 @@ class Family:
         if isinstance(e.get("cards"), (str, list)):
             fields["cards"] = self.cards(e["cards"])
         return fields
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def show_payments(self, game: Any, you: int, players: list[str], console: Console) -> None:
+        """The ledger in words, one payment a line (``players``: "you" or each seat's bot)."""
+        if game.ledger:
+            console.print("[bold]Payments[/bold]")
+            for item in game.ledger:
+                console.print(f"  {escape(payment_text(item, you))}")
