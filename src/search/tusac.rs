@@ -272,7 +272,7 @@ impl Sim {
         let mut full = h;
         full.add(offer.card);
         let unit = if setup.flat {
-            if self.quad[seat] || full.0.iter().any(|&c| c == 4) {
+            if self.quad[seat] || full.0.contains(&4) {
                 2
             } else {
                 1

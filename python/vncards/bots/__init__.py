@@ -181,18 +181,18 @@ def bot_names(game: str) -> list[str]:
     return [*levels, "random", *sorted(n for n in extra if n not in BENCHMARK_ONLY)]
 
 
-def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
-    """The bot called ``name`` for ``game`` (a level, ``"easy"`` to ``"expert"``, or a bot's
-    own name), for a table with ``rules`` (default: the game's preset); game bots take the
-    same ``seed`` and their own options (e.g. ``rollouts``, ``think_ms``), which override a
-    level's. ``make_bot("cheating", ...)`` builds the benchmark's upper bound: it reads every
+def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
+    """The bot ``level`` names for ``game`` (a level, ``"easy"`` to ``"expert"``, or a bot's
+    own name such as ``"greedy"``), for a table with ``rules`` (default: the game's preset);
+    game bots take the same ``seed`` and their own options (e.g. ``rollouts``, ``think_ms``),
+    which override a level's. ``make_bot("cheating", ...)`` builds the benchmark's upper bound: it reads every
     hand from the game, so it plays only through ``act(turn)`` (its ``choose`` refuses a view)
     and :func:`bot_names` never offers it to a table.
 
     >>> make_bot("expert", "tienlen", seed=1).name
     'search'
     """
-    return bot_factory(name, game, rules, **options)(seed)
+    return bot_factory(level, game, rules, **options)(seed)
 
 
 def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Callable[[Seed], Bot]:

@@ -41,7 +41,9 @@ def register(commands: Commands) -> None:
         "--profile",
         choices=list(PROFILES),
         default="quick",
-        help="deals per pairing: " + ", ".join(f"{k} {v:,}" for k, v in PROFILES.items()) + " (default quick)",
+        help="deals per pairing: "
+        + ", ".join(f"{k} {v:,}" for k, v in PROFILES.items())
+        + " (default quick)",
     )
     b.add_argument("--deals", type=int, default=None, help="deals per pairing (overrides --profile)")
     b.add_argument(
