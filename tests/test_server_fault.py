@@ -34,9 +34,10 @@ def _connect(
 
 
 def _stored(db: Path, table: str) -> tuple[int, dict[str, Any]]:
+    """The stored sequence number and the snapshot of the hand in play."""
     with sqlite3.connect(db) as con:
         seq, snapshot = con.execute("SELECT seq, snapshot FROM tables WHERE id = ?", (table,)).fetchone()
-    return seq, json.loads(snapshot)
+    return seq, json.loads(snapshot)["hand"]
 
 
 @pytest.mark.parametrize("game", ["tienlen", "tusac"])

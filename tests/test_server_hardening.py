@@ -28,8 +28,10 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted  # noqa: E402
 from support.server_proc import running_server  # noqa: E402
+from vncards import history  # noqa: E402
 from vncards.server import create_app  # noqa: E402
-from vncards.server.session import SEAT_ACTIONS_LIMIT  # noqa: E402
+from vncards.server.session import SEAT_ACTIONS_LIMIT, TableSession  # noqa: E402
+from vncards.server.store import TableStore  # noqa: E402
 
 KEY = b"a test key of the server, 32 b."
 
@@ -156,7 +158,9 @@ def test_a_table_that_cannot_be_shown_is_reported_not_a_lobby_error(tmp_path: Pa
     ) as client:
         good = new_table(client)["id"]
         bad = new_table(client)["id"]
-        live(client, bad).seats[0].name = "\udcff"  # got in past every check, somehow
+        session = live(client, bad)
+        line = session.summary()
+        session.summary = lambda: {**line, "title": "\udcff"}  # got in past every check, somehow
         lobby = client.get("/api/tables")
         assert lobby.status_code == 200
         lines = {x["id"]: x for x in lobby.json()}
@@ -268,6 +272,60 @@ def test_what_one_seat_adds_to_a_hand_is_bounded(tmp_path: Path) -> None:
         assert set(codes[SEAT_ACTIONS_LIMIT:]) == {"too_many_actions"}
         size = _row_size(db, t)
     assert size < 200_000, size  # the engine's snapshot limit is 8,000,000 characters
+
+
+def _play_out(session: TableSession, store: TableStore) -> None:
+    """The hand in play to its end by the seats' bots, stored after every move."""
+    while not session.game.is_over:
+        seat = session.game.pending_seats[0]
+        bot = session.bot_for(seat, "bot")
+        session.act(seat, bot.choose(session.game.view(seat), session.game.legal_actions(seat)), by="bot")
+        store.update(session.id, session.game_name, session.seq, *session.to_record())
+
+
+def test_a_rows_size_does_not_grow_with_the_tables_age(tmp_path: Path) -> None:
+    """Finished hands go to the store as hand histories, apart from the row of the hand in
+    play; what carries from hand to hand is carried (the match's rules)."""
+    store = TableStore(tmp_path / "t.sqlite", KEY)
+    for game, hands in (("tienlen", 24), ("tusac", 3)):
+        session = TableSession.create(game, game, seats=["greedy"] * 4, key=KEY)
+        store.insert(session.id, session.game_name, *session.to_record())
+        sizes, led = [], 0
+        for _ in range(hands):
+            _play_out(session, store)
+            row = store.load(session.id)
+            assert row is not None and row.problem is None
+            sizes.append(len(json.dumps(row.meta)) + len(row.snapshot))
+            session.next_hand()
+            finished = session.finished[-1]
+            # The next hand starts with what the rules carry: Tiến Lên's winner leads, Tứ
+            # Sắc's winner deals (after a draw, the same dealer).
+            assert session.game.setup == finished.game.next_hand_setup
+            if game == "tienlen" and session.game.setup:  # (after an instant win: the first-hand rule)
+                assert session.game.setup == {"leader": finished.game.winner}
+                led += 1
+            if game == "tusac":
+                assert set(session.game.setup) == {"dealer"}
+            meta, snapshot = session.to_record()
+            store.update(
+                session.id,
+                session.game_name,
+                session.seq,
+                meta,
+                snapshot,
+                None,
+                [(h.number or 0, history.dumps(h)) for h in session.finished],
+            )
+            session.finished.clear()
+        assert led > 0 or game != "tienlen"
+        stored = store.hands(session.id)
+        assert [h.hand for h in stored] == list(range(1, hands + 1)) and not any(h.problem for h in stored)
+        assert sum(history.loads(stored[-1].history)[0].settlement or []) == 0
+        # The row holds one hand: its size stays that of one hand however many were played.
+        first = sorted(sizes[:4])[-1]
+        assert max(sizes) < 2 * first, sizes
+        again = TableSession.from_record(session.id, game, session.seq, meta, snapshot, KEY)
+        assert again.totals == session.totals and again.hand_number == hands + 1
 
 
 def _flood_seat(
@@ -427,24 +485,27 @@ def test_edited_session_records_are_refused_and_the_rest_served(tmp_path: Path, 
     db = tmp_path / "t.sqlite"
     a, b = _two_tables(db)
     meta = _meta(db, a)
-    if edit == "totals":
-        meta["totals"] = [1_000_000, -1_000_000, 0, 0]
+    if edit == "totals":  # in the match snapshot, which the server signs too
+        with sqlite3.connect(db) as con:
+            snapshot = json.loads(con.execute("SELECT snapshot FROM tables WHERE id = ?", (a,)).fetchone()[0])
+        snapshot["totals"] = [1_000_000, -1_000_000, 0, 0]
+        _edit(db, "UPDATE tables SET snapshot = ? WHERE id = ?", json.dumps(snapshot), a)
     elif edit == "token":
         meta["seats"][1]["token"] = "0" * 64
     elif edit == "deadline_nan":
         meta["deadlines"] = {str(k): float("nan") for k in meta["deadlines"]} or {"0": float("nan")}
     elif edit == "seat_bot":
-        meta["seats"][2]["bot"] = "cheating"
+        meta["seats"][2]["timeout_bot"] = "nobot"
     text = json.dumps(meta)
     if edit == "meta_not_json":
         text = "{not json"
     if edit == "unknown_game":
         _edit(db, "UPDATE tables SET game = 'poker' WHERE id = ?", a)
-    else:
+    elif edit != "totals":
         _edit(db, "UPDATE tables SET meta = ? WHERE id = ?", text, a)
     # Signed, the tag catches every edit; unsigned, the record checks catch all but a forged
-    # token hash (which only a signature can tell from a real one).
-    for key in (KEY,) if edit == "token" else (KEY, None):
+    # token hash or consistent totals (which only a signature can tell from real ones).
+    for key in (KEY,) if edit in ("token", "totals") else (KEY, None):
         started = time.monotonic()
         served = _served_after_restart(db, key)
         assert time.monotonic() - started < 30  # no spinning start-up

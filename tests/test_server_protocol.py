@@ -18,6 +18,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted
+from vncards import history
 from vncards.server import ServerConfig, create_app
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
@@ -315,7 +316,11 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
                 assert latest[0]["table"]["hand_number"] == 2 and latest[0]["table"]["totals"] == totals
                 assert latest[0]["ack"] == -1
         hands = latest[0]["table"]["hands"]
-        assert len(hands) == 1 and sum(hands[0]["result"]) == 0
+        assert [h["hand"] for h in hands] == [1, 2] and all(sum(h["result"]) == 0 for h in hands)
+        assert hands[1]["totals"] == latest[0]["table"]["totals"]
+        # The first hand is stored apart, as its hand history.
+        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]
+        assert [h.hand for h in stored] == [1] and history.loads(stored[0].history).hands[0].number == 1
         # The events each seat was sent add up to its own per-seat event log.
         assert frames > 20
     finally:
@@ -460,5 +465,5 @@ def test_leave_between_hands_and_the_creator_replaces_seats(client: TestClient) 
         assert r.status_code == 200 and r.json()["kind"] == "bot"
         f = recv(ws, "state")
         assert f["seat"] is None  # the connection watches on as a spectator
-    assert [s.kind for s in session.seats] == ["bot"] * 4
+    assert [session.kind(s) for s in range(4)] == ["bot"] * 4
     assert [e["type"] for e in session.log if e["type"] in ("leave", "replace")] == ["replace", "leave"]

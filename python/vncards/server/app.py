@@ -50,7 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import __version__, games
+from .. import __version__, games, history
 from ..bots import bot_names
 from ..errors import VncardsError
 from .limits import Buckets, TokenBucket, client_key
@@ -288,12 +288,15 @@ class GameServer:
         return live
 
     def _save(self, session: TableSession, new_row: bool = False, closed: float | None = None) -> None:
+        """Store the table's row, and the hands that finished since, in one transaction."""
         assert self.store is not None
         meta, snapshot = session.to_record()
         if new_row:
             self.store.insert(session.id, session.game_name, meta, snapshot)
-        else:
-            self.store.update(session.id, session.game_name, session.seq, meta, snapshot, closed)
+            return
+        hands = [(h.number or 0, history.dumps(h)) for h in session.finished]
+        self.store.update(session.id, session.game_name, session.seq, meta, snapshot, closed, hands)
+        session.finished.clear()
 
     async def close_table(self, live: LiveTable, reason: str) -> None:
         """Close a table: its row is kept (marked closed), its clients are told and let go."""
@@ -386,7 +389,7 @@ class GameServer:
             token = session.join(seat, name)
             self._commit(live)
             await self._broadcast(live)
-            shown = session.seats[seat].name or ""
+            shown = session.match.seats[seat].player or ""
         return token, shown
 
     async def leave(self, table_id: str, token: Any) -> dict[str, Any]:
@@ -400,7 +403,7 @@ class GameServer:
             self._unseat(live, seat)
             self._commit(live)
             await self._broadcast(live)
-            return live.session.seats[seat].public(seat)
+            return live.session.public_seat(seat)
 
     async def replace(self, table_id: str, token: Any, seat: Any, bot: Any) -> dict[str, Any]:
         """The creator hands ``seat`` to ``bot`` (or opens it: ``None``)."""
@@ -412,7 +415,7 @@ class GameServer:
             self._unseat(live, index)
             self._commit(live)
             await self._broadcast(live)
-            return live.session.seats[index].public(index)
+            return live.session.public_seat(index)
 
     async def close_by_creator(self, table_id: str, token: Any) -> None:
         """The creator closes the table (its row is kept)."""
@@ -583,7 +586,8 @@ class GameServer:
                 return False
         if due is None or due[0] > 0:
             waits = [w for w in (None if due is None else due[0], idle_left) if w is not None]
-            with contextlib.suppress(TimeoutError):
+            # asyncio.TimeoutError: on 3.10 wait_for raises it, and it is not TimeoutError yet
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(live.wake.wait(), min(waits) if waits else None)
             return False
         _, seat, by = due
@@ -656,7 +660,7 @@ class GameServer:
                 timeout = self.config.hello_timeout if conn is None else None
                 try:
                     text = await asyncio.wait_for(_receive_text(ws), timeout)
-                except TimeoutError:
+                except asyncio.TimeoutError:  # not TimeoutError on 3.10
                     await _error(ws, "no_hello", "say hello first")
                     await ws.close(code=1008)
                     return

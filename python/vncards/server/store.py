@@ -1,7 +1,9 @@
 """SQLite persistence: one row per table, rewritten in one transaction per accepted action.
 
-A row holds the table's session record (seats, bots, running totals, the table log, clocks)
-as JSON and the engine snapshot of the hand in play. Writing both in the same ``UPDATE``
+A row holds the table's session record (seat tokens, bots, the table log, clocks) as JSON and
+the match snapshot (:class:`vncards.session.Session`: seats, running totals, the hand in
+play). Finished hands are stored apart, one row each in ``hands`` as hand histories
+(:mod:`vncards.history`), so a table's row does not grow with its age. Writing both in the same ``UPDATE``
 means an action is stored completely or not at all: a server killed at any instant restarts
 with every table exactly as its last accepted action left it.
 
@@ -37,7 +39,7 @@ import hmac
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +47,7 @@ from typing import Any
 
 from .wire import Refused, loads
 
-__all__ = ["TableStore", "StoredTable"]
+__all__ = ["TableStore", "StoredTable", "StoredHand"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -56,6 +58,13 @@ CREATE TABLE IF NOT EXISTS tables (
     seq      INTEGER NOT NULL,
     meta     TEXT NOT NULL,
     snapshot TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL,
+    hand     INTEGER NOT NULL,
+    history  TEXT NOT NULL,
+    sig      TEXT,
+    PRIMARY KEY (table_id, hand)
 );
 CREATE TABLE IF NOT EXISTS server (
     name  TEXT PRIMARY KEY,
@@ -81,6 +90,16 @@ class StoredTable:
     snapshot: str
     updated: float = 0.0
     closed: float | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A finished hand of a table, as its hand history (:mod:`vncards.history` text)."""
+
+    table_id: str
+    hand: int
+    history: str
     problem: str | None = None
 
 
@@ -114,6 +133,14 @@ class TableStore:
         mac.update(snapshot.encode("utf-8", "surrogatepass"))
         return mac.hexdigest()
 
+    def _sign_hand(self, table_id: str, number: int, history: str) -> str | None:
+        if self._key is None:
+            return None
+        head = json.dumps([_SIG_VERSION, "hand", table_id, number], separators=(",", ":"))
+        mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass") + b"\n", hashlib.sha256)
+        mac.update(history.encode("utf-8", "surrogatepass"))
+        return mac.hexdigest()
+
     # -- writing -------------------------------------------------------------------------------
 
     def insert(self, table_id: str, game: str, meta: dict[str, Any], snapshot: str) -> None:
@@ -144,15 +171,22 @@ class TableStore:
         meta: dict[str, Any],
         snapshot: str,
         closed: float | None = None,
+        hands: Sequence[tuple[int, str]] = (),
     ) -> None:
-        """Rewrite a table after an accepted action (``seq`` counts them) in one transaction;
-        ``closed`` (a time) closes it.
+        """Rewrite a table after an accepted action (``seq`` counts them) in one transaction,
+        with the ``hands`` that finished (number, hand history) stored beside it; ``closed``
+        (a time) closes the table.
 
         The row must be at ``seq - 1`` or ``seq`` (a rewrite without a new action, e.g. a
         join); anything else means two writers and raises ``RuntimeError``."""
         text = _dumps(meta)
         sig = self._sign(table_id, game, seq, closed, text, snapshot)
         with self._transaction():
+            for number, history in hands:
+                self._db.execute(
+                    "INSERT INTO hands (table_id, hand, history, sig) VALUES (?,?,?,?)",
+                    (table_id, number, history, self._sign_hand(table_id, number, history)),
+                )
             cur = self._db.execute(
                 "UPDATE tables SET seq = ?, meta = ?, snapshot = ?, updated = ?, sig = ?, closed = ?"
                 " WHERE id = ? AND game = ? AND seq IN (?, ?)",
@@ -193,6 +227,23 @@ class TableStore:
         """One stored table, or ``None``."""
         r = self._db.execute(f"SELECT {self._COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if r is None else self._read(r)
+
+    def hands(self, table_id: str) -> list[StoredHand]:
+        """The finished hands of a table, oldest first: each hand's history (load it with
+        :func:`vncards.history.loads`, which replays it) and why it cannot be trusted, if it
+        cannot (``problem``)."""
+        rows = self._db.execute(
+            "SELECT hand, history, sig FROM hands WHERE table_id = ? ORDER BY hand", (table_id,)
+        )
+        out = []
+        for number, history, sig in rows:
+            problem = None
+            if self._key is not None:
+                want = self._sign_hand(table_id, number, history)
+                if not isinstance(sig, str) or want is None or not hmac.compare_digest(want, sig):
+                    problem = "the hand's signature does not match"
+            out.append(StoredHand(table_id, number, history, problem))
+        return out
 
     def _read(self, r: tuple[Any, ...]) -> StoredTable:
         table_id, game, seq, meta_text, snapshot, updated, closed, sig = r

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -50,10 +51,6 @@ __all__ = [
 MAX_DEPTH = 16
 #: Longest name a player may choose, in characters (code points, after NFC normalisation).
 MAX_NAME = 32
-
-# Bidirectional embeddings, overrides and isolates: a name holding one reorders the text
-# around it wherever it is shown (right-to-left letters themselves are welcome).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
 class Refused(ValueError):
@@ -118,9 +115,10 @@ def check_text(value: str, what: str) -> str:
 
 def check_name(value: Any, what: str = "name") -> str:
     """A player's chosen name: text of 1 to :data:`MAX_NAME` characters once trimmed and
-    NFC-normalised, with no control characters (``\\n``, ``\\x00``, …) and no
-    bidirectional-override characters; any script is welcome, right-to-left included. The
-    name is kept as typed: pages escape it where they show it."""
+    NFC-normalised, every character printable (no control characters such as ``\n`` or
+    ``\x00``, no invisible format characters, hence no bidirectional overrides); any script is
+    welcome, right-to-left included. The name is kept as typed: pages escape it where they
+    show it."""
     if not isinstance(value, str):
         raise Refused(f"{what}: a name is text", "invalid_name")
     try:
@@ -132,7 +130,7 @@ def check_name(value: Any, what: str = "name") -> str:
         raise Refused(f"{what}: a name is not empty", "invalid_name")
     if len(name) > MAX_NAME:
         raise Refused(f"{what}: at most {MAX_NAME} characters", "invalid_name")
-    if any(c in _BIDI_CONTROLS or unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+    if not name.isprintable():
         raise Refused(f"{what}: no control or bidirectional-override characters", "invalid_name")
     return name
 
@@ -162,9 +160,20 @@ class Fields:
     vncards.server.wire.Refused: meta.delay: an integer in [0, 9]
     """
 
-    def __init__(self, data: Any, where: str) -> None:
+    def __init__(self, data: Any, where: str, exact: Sequence[str] | None = None) -> None:
         if not isinstance(data, dict):
             raise Refused(f"{where}: an object")
+        if exact is not None and set(data) != set(exact):
+            extra, missing = sorted(set(data) - set(exact)), sorted(set(exact) - set(data))
+            raise Refused(
+                f"{where}: "
+                + (
+                    "; ".join(
+                        ([f"unknown fields {extra}"] if extra else [])
+                        + ([f"missing fields {missing}"] if missing else [])
+                    )
+                )
+            )
         self.data, self.where = data, where
 
     def _name(self, key: str) -> str:
