@@ -8,8 +8,9 @@ rotation of the seats, so the cards' luck cancels):
   each seated alternately (a, b, a, b): does each level beat the one below?
 - **share**: ``normal``, ``hard``, ``expert`` and ``cheating`` each against ``greedy`` (two of
   each): the share of the cheating bot's advantage each level recovers.
-- **goals** (Tiến Lên Nam): ``expert`` alone against three ``greedy`` (first places), and
-  ``expert`` against ``montecarlo`` (budget 400), two of each.
+- **goals** (Tiến Lên Nam): ``expert`` alone against three ``greedy`` (first places),
+  ``expert`` against ``greedy`` heads-up (two players), and ``expert`` against
+  ``montecarlo`` (budget 400), two of each.
 
 The ``quick`` profile plays 200 deals per pairing, ``full`` 10,000 (the published tables:
 ``python benches/bots_strength.py --profile full --seed 2025``). Develop on other seeds than
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -40,20 +42,26 @@ def _load() -> str:
         return "n/a"
 
 
-def runs(game: str) -> list[tuple[str, list[str], str, str]]:
-    """(title, bots, field, pairings) of each run for ``game``."""
-    out = [
-        ("ladder", ["easy", "normal", "hard", "expert"], "alternate", "ladder"),
-        ("share", ["normal", "hard", "expert", "cheating", "greedy"], "alternate", "last"),
+#: A run: (title, bots, field, pairings, players or None for the game's default).
+Run = tuple[str, list[str], str, str, int | None]
+
+
+def runs(game: str) -> list[Run]:
+    """The runs for ``game``."""
+    out: list[Run] = [
+        ("ladder", ["easy", "normal", "hard", "expert"], "alternate", "ladder", None),
+        ("share", ["normal", "hard", "expert", "cheating", "greedy"], "alternate", "last", None),
     ]
     if game == "tienlen":
         out += [
-            ("goal: expert alone against three greedy", ["expert", "greedy"], "solo", "first"),
+            ("goal: expert alone against three greedy", ["expert", "greedy"], "solo", "first", None),
+            ("goal: expert against greedy heads-up", ["expert", "greedy"], "solo", "first", 2),
             (
                 "goal: expert against montecarlo (budget 400)",
                 ["expert", "montecarlo:budget=400"],
                 "alternate",
                 "first",
+                None,
             ),
         ]
     return out
@@ -69,9 +77,11 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--run", action="append", choices=["ladder", "share", "goal"], help="runs (default: all)")
     p.add_argument("--json", metavar="FILE", default=None, help="also write every figure as JSON")
     args = p.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = " ".join(["python benches/bots_strength.py", *given])
     results = []
     for game in args.game or GAMES:
-        for title, bots, field, pairings in runs(game):
+        for title, bots, field, pairings, players in runs(game):
             if args.run and title.split(":")[0] not in args.run:
                 continue
             load = _load()
@@ -82,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
                 deals=args.deals,
                 profile=args.profile,
                 seed=args.seed,
+                players=players,
                 field=field,
                 pairings=pairings,
                 jobs=args.jobs,
@@ -89,8 +100,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             wall = time.perf_counter() - began
             print(f"\n## {game}: {title}\n")
             print(
-                f"`python benches/bots_strength.py --profile {args.profile} --seed {args.seed}` "
-                f"({report.deals} deals per pairing, field {field}; {wall:.0f} s wall, load {load} -> {_load()})\n"
+                f"`{command}` (seed {report.seed}, {report.deals} deals per pairing, {report.players} "
+                f"players, field {field}; {wall:.0f} s wall, load {load} -> {_load()})\n"
             )
             print(report.table(), flush=True)
             results.append({"title": title, "wall_s": round(wall, 1), "load": load, **report.to_dict()})
