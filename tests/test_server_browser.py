@@ -1,8 +1,13 @@
 """A real browser at the table: ``vncards serve`` on 127.0.0.1 and Debian's Chromium driven
 headless through Selenium. Each test starts where a person starts, at the lobby: it fills and
 clicks the create form for every game, joins the seat it opened, plays one whole hand by
-clicking against bots, and saves a screenshot of the finished table under ``test-output/``.
-Every test fails on any SEVERE entry of the browser console (a script error, a failed load)."""
+clicking against bots, and saves screenshots of the table at a phone's size (390×844) and a
+desktop's (1400×1000) under ``test-output/``. Every test fails on any SEVERE entry of the
+browser console (a script error, a failed load). One browser serves every test of the module.
+
+The default run opens a table of every game from the lobby form and plays whole hands of the
+two games whose pages differ most (Tiến Lên: cards clicked into a play; Mậu Binh: rows and the
+showdown); the whole hands of the other three are marked ``slow`` (``make test-slow``)."""
 
 from __future__ import annotations
 
@@ -35,6 +40,10 @@ CHROMIUM = _program("VNCARDS_CHROMIUM", "chromium", "chromium-browser", "google-
 CHROMEDRIVER = _program("VNCARDS_CHROMEDRIVER", "chromedriver")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
+#: Whole hands in the default run; the others' under the slow marker.
+QUICK = ("tienlen", "maubinh")
+#: (width, height): a phone and a desktop.
+SIZES = ((390, 844), (1400, 1000))
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
@@ -46,7 +55,7 @@ pytestmark = pytest.mark.skipif(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     # Bots at once, forced moves after a short pause (the page shows them, nobody clicks).
     db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
-    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.1") as s:
+    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.02") as s:
         yield s
 
 
@@ -59,7 +68,7 @@ def browser() -> Any:
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--window-size=1280,1400",
+        "--window-size=1400,1000",
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -82,6 +91,18 @@ def console_clean(browser: Any) -> Any:
     severe_entries(browser)
     yield
     assert severe_entries(browser) == [], "the browser console reported errors"
+
+
+def screenshots(driver: Any, name: str) -> None:
+    """``test-output/<name>-<w>x<h>.png`` at each of ``SIZES`` (the viewport set exactly, a
+    phone's as a mobile one), back to the window's own size after."""
+    OUTPUT.mkdir(exist_ok=True)
+    for width, height in SIZES:
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        driver.execute_script("return document.body.offsetHeight")  # let the layout settle
+        driver.save_screenshot(str(OUTPUT / f"{name}-{width}x{height}.png"))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def _seq(driver: Any) -> str:
@@ -158,6 +179,7 @@ def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan")
     for seat in (1, 2, 3):
         assert Select(driver.find_element(By.ID, f"seat-{seat}")).first_selected_option.get_attribute("value")
     driver.find_element(By.ID, "turn").send_keys("600")
+    options = _set_an_int_option(driver)
     field = driver.find_element(By.ID, "name")
     field.clear()
     field.send_keys(name)
@@ -168,11 +190,43 @@ def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan")
     table = driver.current_url.split("/t/")[1].split("?")[0]
     me = driver.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .name').text
     assert name in me, me
+    rules = server.get(f"/api/tables/{table}")["table"]["rules"]
+    for option, value in options.items():
+        assert rules[option] == value, (option, rules[option])
     return table
 
 
-def _play_hand(driver: Any, server: Server, game: str) -> None:
+def _set_an_int_option(driver: Any) -> dict[str, int]:
+    """The form's integer rules options carry the schema's range (``games.rules_schema``); set
+    the first one to an end of its range other than the default through the form (opening the options), as a person would."""
+    fields = driver.find_elements(By.CSS_SELECTOR, '#options input[data-type="int"]')
+    if not fields:
+        return {}
+    driver.find_element(By.CSS_SELECTOR, "#create details summary").click()
+    field = fields[0]
+    schema = next(
+        o for g in game_list(driver) for o in g["rules"] if o["name"] == field.get_attribute("data-name")
+    )
+    assert (field.get_attribute("min"), field.get_attribute("max")) == (
+        str(schema["min"]),
+        str(schema["max"]),
+    )
+    value = schema["max"] if schema["max"] != schema["default"] else schema["min"]
+    field.clear()
+    field.send_keys(str(value))
+    return {schema["name"]: value}
+
+
+def game_list(driver: Any) -> list[dict[str, Any]]:
+    """What the lobby read from ``GET /api/games``."""
+    return list(driver.execute_script("return GAMES"))
+
+
+def _play_hand(driver: Any, server: Server, game: str) -> int:
+    """A whole hand from the lobby: the number of clicks it asked for (every prompt a real
+    decision: a forced move is made by the table, never offered)."""
     table = {"id": create_from_lobby(driver, server, game)}
+    decisions = 0
     for _ in range(400):
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
             break
@@ -186,6 +240,7 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
         try:
             if not _my_move(driver, game):
                 continue
+            decisions += 1
         except StaleElementReferenceException:
             continue  # a bot's move redrew the page under the click: look again
         assert not driver.find_element(By.ID, "err").text, driver.find_element(By.ID, "err").text
@@ -195,8 +250,7 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
     settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
     assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
     assert driver.find_element(By.ID, "next-hand").is_displayed()
-    OUTPUT.mkdir(exist_ok=True)
-    driver.save_screenshot(str(OUTPUT / f"table-{game}.png"))
+    screenshots(driver, f"{game}-over")
     stored = server.get("/api/tables")
     row = next(t for t in stored if t["id"] == table["id"])
     assert row["is_over"] and sum(row["totals"]) == 0
@@ -204,11 +258,21 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
     # Back in the lobby, the table is listed.
     driver.get(server.url + "/")
     _wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{table["id"]}"]'))
+    return decisions
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_lobby_opens_a_table_of_every_game(browser: Any, server: Server, game: str) -> None:
+    create_from_lobby(browser, server, game)
+    screenshots(browser, f"{game}-dealt")
+
+
+@pytest.mark.parametrize(
+    "game", [g if g in QUICK else pytest.param(g, marks=pytest.mark.slow) for g in GAMES]
+)
 def test_lobby_create_join_and_play_a_hand(browser: Any, server: Server, game: str) -> None:
-    _play_hand(browser, server, game)
+    decisions = _play_hand(browser, server, game)
+    print(f"{game}: {decisions} clicks for the hand")
 
 
 def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -> None:
