@@ -97,9 +97,10 @@ async function listTables() {
     const seats = el("span");
     for (const s of t.seats) {
       const label = s.kind === "player" ? s.name : s.kind === "bot" ? "máy " + s.bot : "trống (open)";
-      seats.append(s.kind === "player" ? label : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, text: label }), " · ");
+      seats.append(s.kind === "player" ? nameNode(label) : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, text: label }), " · ");
     }
-    body.append(el("tr", {}, el("td", {}, el("a", { href: "/t/" + t.id, text: t.id })), el("td", { text: t.title }), el("td", {}, seats),
+    body.append(el("tr", { "data-table": t.id }, el("td", {}, el("a", { href: "/t/" + t.id, text: t.id }), " ", el("a", { class: "watch", href: "/t/" + t.id + "?watch", text: "xem (watch)" })),
+      el("td", { text: t.title }), el("td", {}, seats),
       el("td", { text: String(t.hand_number) + (t.is_over ? " ✓" : "") }), el("td", { text: t.totals.join(" / ") })));
   }
 }
