@@ -325,6 +325,7 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
     # Back in the lobby, the table is listed.
     driver.get(server.url + "/")
     _wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{table["id"]}"]'))
+    screenshots(driver, "lobby")
     return decisions
 
 

@@ -151,7 +151,7 @@ function describeEvent(e) {
     case "hand_end": return term("hand_end") + (e.winner !== null && e.winner !== undefined ? ": " + who(e.winner) : "");
     case "settle": return term("settle") + ": " + (e.totals || e.settlement || []).join(" / ");
     case "win": return who(e.seat) + ": " + term("win") + (e.score !== undefined ? ", " + e.score + " lệnh" : "");
-    default: return term(e.type) + (e.seat !== undefined ? ": " + who(e.seat) : "");
+    default: return (e.seat !== undefined ? who(e.seat) + ": " : "") + term(e.type);
   }
 }
 
@@ -309,11 +309,11 @@ function renderShowdown(f, box) { // every seat's three hands and categories; pe
     const lines = (t.payments || []).filter((p) => (p.from === me && p.to === j) || (p.from === j && p.to === me));
     const sum = lines.reduce((a, p) => a + (p.to === me ? p.units : -p.units), 0);
     const line = el("div", { class: "vs", "data-against": j }, nameNode(seatName(j)), ": ");
-    for (const p of lines) {
+    lines.forEach((p, k) => {
       const u = p.to === me ? p.units : -p.units;
-      line.append(el("span", { class: u > 0 ? "pos" : "neg", text: term(p.reason) + " " + (u > 0 ? "+" : "") + u }), " · ");
-    }
-    line.append(el("b", { class: sum > 0 ? "pos" : sum < 0 ? "neg" : "", text: "= " + (sum > 0 ? "+" : "") + sum }));
+      line.append(k ? " · " : "", el("span", { class: u > 0 ? "pos" : "neg", text: term(p.reason) + " " + (u > 0 ? "+" : "") + u }));
+    });
+    line.append(" ", el("b", { class: sum > 0 ? "pos" : sum < 0 ? "neg" : "", text: "= " + (sum > 0 ? "+" : "") + sum }));
     vs.append(line);
   }
   box.append(vs);
@@ -367,7 +367,7 @@ function renderMine(f) {
   if (!canPlay) S.selected.clear();
   v.hand.forEach((c, k) => {
     const node = drawCard(c);
-    if (!v.is_over) node.classList.add(playable.has(c) ? "legal" : "dim");
+    if (playable.size && !f.forced) node.classList.add(playable.has(c) ? "legal" : "dim"); // lit only when it is yours to play
     if (S.selected.has(c)) node.classList.add("selected");
     node.dataset.index = String(k);
     node.addEventListener("click", () => {
@@ -462,8 +462,8 @@ function renderSettlement(f) {
   box.hidden = !t.is_over;
   if (!t.is_over) return;
   const held = v.game !== "maubinh"; // Mậu Binh's showdown on the felt shows every hand
-  const head = el("tr", {}, el("th", { text: "Ghế (seat)" }), held ? el("th", { text: "Bài còn lại (cards held)" }) : null,
-    el("th", { text: "Ván này (this hand)" }), el("th", { text: "Tổng (running total)" }));
+  const th = (pair) => el("th", {}, ...both(pair));
+  const head = el("tr", {}, th(["Ghế", "seat"]), held ? th(["Bài còn lại", "cards held"]) : null, th(["Ván này", "this hand"]), th(["Tổng", "running total"]));
   const rows = t.seats.map((s, i) => {
     const r = (t.hand_result || [])[i] || 0;
     const cards = (v.revealed && v.revealed[i]) || (i === f.seat ? v.hand : null);
