@@ -13,6 +13,7 @@ pub mod samloc;
 pub mod shedding;
 pub mod tienlen;
 pub mod tusac;
+pub mod vector;
 
 #[cfg(feature = "python")]
 mod python;

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod cards;
 mod encode;
 mod errors;
+mod flow;
 mod guard;
 mod maubinh;
 mod rng;
@@ -14,6 +15,7 @@ mod rollout;
 mod samloc;
 mod shedding;
 mod tusac;
+mod vector;
 
 #[allow(unused_imports)] // used by the game bindings
 pub(crate) use cards::{cards_from_mask, mask_from_py};
@@ -29,10 +31,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     rng::register(m)?;
     shedding::register(m)?;
+    flow::register(m)?;
     samloc::register(m)?;
     tusac::register(m)?;
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

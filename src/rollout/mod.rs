@@ -116,7 +116,8 @@ impl FastRng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    /// A uniform integer in `0..n` (n ≥ 1; multiply-shift, bias below 2^-32 for small `n`).
+    pub fn below(&mut self, n: usize) -> usize {
         (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
