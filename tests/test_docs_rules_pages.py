@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from support.tree import source_tree
 from vncards import games
+
+pytestmark = source_tree
 
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 PAGES = {

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from support.modules import module_names
+from support.tree import source_tree
 
 
 def _modules() -> list[ModuleType]:
@@ -76,6 +77,7 @@ def test_the_check_sees_the_modules(module: str) -> None:
     assert any(m.__name__ == module for m in _modules())
 
 
+@source_tree
 def test_every_module_is_in_the_api_reference() -> None:
     pages = Path(__file__).resolve().parent.parent / "docs" / "api"
     documented = {

@@ -8,6 +8,8 @@ import random
 import numpy as np
 import pytest
 
+from support.tree import source_tree
+
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
@@ -100,6 +102,7 @@ def test_observation_key_is_configurable() -> None:
     assert env.observation_space(env.agent_selection).contains(obs)
 
 
+@source_tree
 def test_example_random_vs_greedy_runs(capsys: pytest.CaptureFixture[str]) -> None:
     import runpy
     from pathlib import Path

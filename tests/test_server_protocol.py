@@ -368,7 +368,11 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
 
 
 def test_pages_and_lobby_api(client: TestClient) -> None:
-    assert "Sảnh" in client.get("/").text
+    lobby = client.get("/").text
+    assert "Sảnh" in lobby
+    # lobby.js draws with cards.js's el(): cards.js must load first.
+    assert 0 < lobby.index("/static/cards.js") < lobby.index("/static/lobby.js")
+    assert client.get("/favicon.ico").status_code == 200
     assert "table.js" in client.get("/t/anything").text
     assert client.get("/static/table.js").status_code == 200
     names = [g["name"] for g in client.get("/api/games").json()]

@@ -102,16 +102,21 @@ def new_game(
     seed: Seed = None,
     *,
     options: Mapping[str, Any] | None = None,
+    **setup: Any,
 ) -> TableGame:
     """A new table of game ``name``: the same keywords as every ``Game`` class.
 
     ``players=None`` picks 4 (or the nearest count the game allows).
     ``rules``: None (the game's preset, e.g. Miền Bắc for ``"tienlen-north"``), a dict of
     option overrides of that preset, or the game's own ``Rules``. ``options=`` is the
-    deprecated spelling of a dict of overrides.
+    deprecated spelling of a dict of overrides. ``setup``: what a hand starts with from the
+    hand before (``leader=`` in Tiến Lên and Sâm Lốc, ``dealer=`` in Tứ Sắc; see
+    :attr:`~vncards.table.TableGame.next_hand_setup`).
 
     >>> new_game("samloc", rules={"low_straights": True}).rules.low_straights
     True
+    >>> new_game("tusac", dealer=2).pending_seats
+    [2]
     >>> from vncards import tienlen
     >>> new_game("samloc", rules=tienlen.Rules())
     Traceback (most recent call last):
@@ -129,7 +134,10 @@ def new_game(
     cls = s.game_class()
     if players is None:
         players = min(max(4, cls.MIN_PLAYERS), cls.MAX_PLAYERS)
-    return cls(players=players, rules=s.rules_from(rules), seed=seed)
+    unknown = sorted(set(setup) - set(cls.SETUP))
+    if unknown:
+        raise RulesError(f"{name} takes no keyword {unknown[0]!r} (setup keywords: {list(cls.SETUP)})")
+    return cls(players=players, rules=s.rules_from(rules), seed=seed, **setup)
 
 
 @functools.cache

@@ -50,6 +50,7 @@ from .errors import SnapshotError
 __all__ = [
     "MAX_SNAPSHOT_CHARS",
     "MAX_SNAPSHOT_DEPTH",
+    "bounded_text",
     "load_text",
     "canonical_text",
     "sign",
@@ -78,21 +79,30 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def load_text(text: Any) -> Any:
-    """Parse snapshot text after checking its size and nesting (so no RecursionError or
-    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
+def bounded_text(text: Any, what: str = "snapshot", form: str = "JSON text") -> str:
+    """``text`` (str, or UTF-8 bytes) once it is known to be at most
+    :data:`MAX_SNAPSHOT_CHARS` long; else SnapshotError naming ``what`` it should be."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
         if len(raw) > MAX_SNAPSHOT_CHARS:
-            raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} bytes")
+            raise SnapshotError(f"{what}: longer than {MAX_SNAPSHOT_CHARS} bytes")
         try:
-            text = raw.decode("utf-8")
+            decoded = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SnapshotError("snapshot: bytes are not UTF-8") from None
-    elif not isinstance(text, str):
-        raise SnapshotError(f"snapshot must be JSON text, not {type(text).__name__}")
-    if len(text) > MAX_SNAPSHOT_CHARS:
-        raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} characters")
+            raise SnapshotError(f"{what}: bytes are not UTF-8") from None
+    elif isinstance(text, str):
+        decoded = text
+    else:
+        raise SnapshotError(f"{what} must be {form}, not {type(text).__name__}")
+    if len(decoded) > MAX_SNAPSHOT_CHARS:
+        raise SnapshotError(f"{what}: longer than {MAX_SNAPSHOT_CHARS} characters")
+    return decoded
+
+
+def load_text(text: Any) -> Any:
+    """Parse snapshot text after checking its size and nesting (so no RecursionError or
+    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
+    text = bounded_text(text)
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     if brackets and max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets)) > MAX_SNAPSHOT_DEPTH:
         raise SnapshotError(f"snapshot: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")

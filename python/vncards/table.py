@@ -11,6 +11,9 @@ implements:
   with ``self._parse_action(action)`` first: the one input contract of :mod:`vncards.inputs`);
 - ``_dump_state()`` / ``_load_state(state)``: its own part of a snapshot (the second only for
   :meth:`TableGame.from_position`; validate with :mod:`vncards.snapshot`);
+- where the rules carry something from one hand to the next (who leads, who deals): a
+  constructor keyword named in ``SETUP``, ``_setup()`` returning it, and ``_next_setup()``
+  returning the keywords of the following hand (:attr:`TableGame.next_hand_setup`);
 - ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
   generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
@@ -205,7 +208,9 @@ class TableGame(GameSurface, Journal):
     SNAPSHOT_VERSION: ClassVar[int] = 2
     #: The game's action types and their fields (the input contract of :mod:`vncards.inputs`).
     ACTIONS: ClassVar[Mapping[str, ActionSpec]] = {}
-    #: Constructor keywords besides players/rules/seed that a replay needs (e.g. the dealer).
+    #: Constructor keywords besides players/rules/seed that a replay needs: what a hand starts
+    #: with from the hand before it (Tứ Sắc's ``dealer``, the shedding games' ``leader``).
+    #: ``_setup()`` returns them (a game may leave out a keyword at its default).
     SETUP: ClassVar[tuple[str, ...]] = ()
     #: Event fields only one seat may see: ``{event type: {field: field naming that seat}}``;
     #: :meth:`events_for` blanks them for every other seat.
@@ -284,6 +289,21 @@ class TableGame(GameSurface, Journal):
         """The ``SETUP`` keywords of this game (for a replay)."""
         return {}
 
+    def _outcome(self) -> dict[str, Any]:
+        """*hook*: how the finished hand ended, in public facts (JSON-safe): see
+        :attr:`outcome`."""
+        return {}
+
+    def _deal_text(self, seat: int) -> str:
+        """*hook*: the cards ``seat`` was dealt, as text (a hand history's deal line); called
+        on a game that has not acted yet."""
+        return " ".join(map(str, self.hand(seat)))  # type: ignore[attr-defined]
+
+    def _next_setup(self) -> dict[str, Any]:
+        """*hook*: the ``SETUP`` keywords of the hand that follows this finished one, as the
+        rules carry them over (called only once the game is over). Nothing by default."""
+        return {}
+
     # -- shared behaviour ----------------------------------------------------------------------
 
     @property
@@ -340,6 +360,44 @@ class TableGame(GameSurface, Journal):
     def settlement(self) -> list[int] | None:
         """Units won per seat once the game is over (sums to zero); ``None`` before."""
         return self._ledger.totals() if self.is_over else None
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The ``SETUP`` keywords this hand was started with (e.g. ``{"dealer": 0}``; ``{}``
+        for a shedding game's first hand): with the seed and the actions, what a replay needs."""
+        setup: dict[str, Any] = json_copy(self._setup())
+        return setup
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """How the hand ended, once it is over (``None`` before), in public facts a hand
+        history records: the shedding games' ``winner`` and finishing ``order``, Mậu Binh's
+        ``instants`` and ``fouled`` seats, Tứ Sắc's ``winner``, ``score``, ``draw`` and
+        ``den_lang``. The money is in :attr:`settlement` and :attr:`ledger`."""
+        if not self.is_over:
+            return None
+        outcome: dict[str, Any] = json_copy(self._outcome())
+        return outcome
+
+    @property
+    def next_hand_setup(self) -> dict[str, Any] | None:
+        """What the rules carry into the next hand, once this one is over (``None`` before):
+        the constructor keywords that start it, e.g. ``{"leader": 2}`` (Tiến Lên, Sâm Lốc:
+        the winner leads) or ``{"dealer": 1}`` (Tứ Sắc: the winner deals). ``{}`` when
+        nothing carries (Mậu Binh; a Tiến Lên hand ended by an instant win, after which the
+        first-hand rule applies again). :class:`vncards.session.Session` starts each hand
+        with it.
+
+        >>> from vncards import tienlen
+        >>> g = tienlen.Game(seed=3)
+        >>> while not g.is_over:
+        ...     g.auto_play(g.current_seat)
+        >>> g.next_hand_setup == {"leader": g.winner}
+        True
+        >>> tienlen.Game(seed=4, **g.next_hand_setup).current_seat == g.winner
+        True
+        """
+        return self._next_setup() if self.is_over else None
 
     @property
     def rng_key(self) -> bytes:
@@ -516,7 +574,7 @@ class TableGame(GameSurface, Journal):
         if not isinstance(data.get("rules"), dict):
             return data
         upgraded = dict(data, version=cls.SNAPSHOT_VERSION, origin=None)
-        upgraded["setup"] = {k: data["state"].get(k) for k in cls.SETUP}
+        upgraded["setup"] = {k: data["state"][k] for k in cls.SETUP if k in data["state"]}
         upgraded["rules_sha256"] = _rules_digest(cls._rules_from(data["rules"]))
         return upgraded
 
@@ -535,7 +593,9 @@ class TableGame(GameSurface, Journal):
         # The replay cannot tell options that have not mattered yet: a digest catches an edit
         # of the rules alone (a checksum, not a signature: sign against forgery).
         expect(d["rules_sha256"] == _rules_digest(rules), "rules_sha256: does not match the rules")
-        setup = expect_dict(d["setup"], "setup", cls.SETUP)
+        setup = expect_dict(d["setup"], "setup")
+        unknown = sorted(set(setup) - set(cls.SETUP))
+        expect(not unknown, f"setup: unexpected keys {unknown} (keys: {list(cls.SETUP)})")
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])
         expect_int(rng_d["position"], "rng.position", 0, _U64_MAX)

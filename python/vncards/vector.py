@@ -66,7 +66,7 @@ copy: the fastest loop; copy what you keep).
 **Debugging**: ``env.game(i)`` rebuilds table ``i``'s current hand as an ordinary game (its
 seed and the actions so far, replayed): views, ``to_json`` snapshots, bots, everything.
 
-numpy is required; with gymnasium installed, ``VectorEnv`` is a ``gymnasium.vector.VectorEnv``
+numpy is required (the ``numpy`` extra); with gymnasium installed, ``VectorEnv`` is a ``gymnasium.vector.VectorEnv``
 with ``single_observation_space`` (``Box``), ``single_action_space`` (``Discrete``) and the
 batched ``observation_space`` / ``action_space``.
 """
@@ -84,8 +84,8 @@ from .table import TableGame
 try:
     import numpy as np
     import numpy.typing as npt
-except ImportError as e:  # pragma: no cover - numpy is a dependency today
-    raise ImportError("vncards.vector needs numpy: pip install numpy") from e
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    raise ModuleNotFoundError("vncards.vector needs numpy: pip install 'vncards[numpy]'", name="numpy") from e
 
 if TYPE_CHECKING:
     from gymnasium.vector import VectorEnv as _Base

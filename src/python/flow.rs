@@ -394,15 +394,19 @@ impl PyFlow {
         guard(|| Flow::new(rules.get().0, players).map(PyFlow).map_err(to_py))
     }
 
-    /// Deals the first hand from `rng`.
+    /// Deals the first hand from `rng`; with `leader`, a hand that follows one that seat won
+    /// (the first-hand rules off, that seat leads).
+    #[pyo3(signature = (rng, leader = None))]
     fn start<'py>(
         &mut self,
         py: Python<'py>,
         rng: &Bound<'py, PyAny>,
+        leader: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
         guard(|| {
+            let leader = leader.map(|s| seat_arg(&self.0, s)).transpose()?;
             self.run(py, Some(rng), |f, d, r| {
-                f.start(d, r);
+                f.start_after(leader, d, r);
                 Ok(())
             })
         })

@@ -348,10 +348,16 @@ impl Flow {
 
     /// Deals the first hand.
     pub fn start(&mut self, draw: &mut impl Draw, rec: &mut impl Record) {
+        self.start_after(None, draw, rec);
+    }
+
+    /// Deals a hand that follows one `leader` won (`None`: a first hand): the first-hand
+    /// rules are off and `leader` leads with any play (Sâm Lốc: the declarations start from it).
+    pub fn start_after(&mut self, leader: Option<usize>, draw: &mut impl Draw, rec: &mut impl Record) {
         self.hand_number = 1;
-        self.winner = None;
-        self.next_first = true;
-        self.begin_hand(true, draw, rec);
+        self.winner = leader;
+        self.next_first = leader.is_none();
+        self.begin_hand(leader.is_none(), draw, rec);
     }
 
     pub(crate) fn pay(

@@ -473,6 +473,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def table_page(request: Request) -> Response:
         return FileResponse(STATIC / "table.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def api_games(request: Request) -> Response:
         out = []
         for name, spec in games.GAMES.items():
@@ -525,6 +528,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         routes=[
             Route("/", lobby),
             Route("/t/{table_id}", table_page),
+            Route("/favicon.ico", favicon),
             Route("/api/games", api_games),
             Route("/api/words", api_words),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),

@@ -27,6 +27,7 @@ from .._core import (
     mask_to_text,
     shedding_classify,
 )
+from ..errors import RulesError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..journal import CARDS as CARD_MASK
 from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
@@ -38,7 +39,7 @@ from ..snapshot import (
     expect_list,
     expect_mask,
 )
-from ..table import TableGame
+from ..table import Seed, TableGame
 
 __all__ = ["SheddingGame"]
 
@@ -131,10 +132,41 @@ class SheddingGame(TableGame):
 
     # -- construction and the hand sequence ---------------------------------------------------
 
+    #: ``leader``: the seat that won the hand before (see :meth:`__init__`).
+    SETUP: ClassVar[tuple[str, ...]] = ("leader",)
+
+    def __init__(
+        self, players: int = 4, rules: Any = None, seed: Seed = None, *, leader: int | None = None
+    ) -> None:
+        """A table of ``players`` seats. ``leader``: the winner of the hand before, for a hand
+        that follows another (what :attr:`next_hand_setup` gives): the first-hand rules are
+        off (no 3♠ or random first lead, no first-hand instant-win extras) and that seat leads
+        with any play (Sâm Lốc: it is the nominal leader the declarations start from). None
+        (default): a first hand."""
+        self._leader = leader
+        super().__init__(players, rules, seed)
+
+    def _setup(self) -> dict[str, Any]:
+        return {} if self._leader is None else {"leader": self._leader}
+
+    def _next_setup(self) -> dict[str, Any]:
+        f = self._flow
+        return {} if f.next_first else {"leader": f.winner}
+
+    def _outcome(self) -> dict[str, Any]:
+        f = self._flow
+        return {"winner": f.winner, "order": f.order + f.cong}
+
     def _start(self) -> None:
+        leader = self._leader
+        if leader is not None and (
+            isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self._players
+        ):
+            raise RulesError(f"leader must be a seat 0..{self._players - 1} or None, not {leader!r}")
         self._flow = SheddingFlow(self._rules.flow, self._players)
         self._hand_start = len(self._ledger)
-        self._record(self._flow.start(self._rng))
+        # A later hand starts as if the leader had just won the hand before it.
+        self._record(self._flow.start(self._rng, leader))
 
     def _record(self, effects: list[tuple[Any, ...]]) -> None:
         """Log what the flow reports: events into the event log, payments into the ledger."""
@@ -401,6 +433,7 @@ class SheddingGame(TableGame):
         n = self._players
         seats_mask = (1 << n) - 1
         size = self._rules.core.hand_size
+        self._leader = None  # a position says who leads in its own fields
         self._flow = SheddingFlow(self._rules.flow, n)
         hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
         first_rule = expect_bool(state.get("first_rule"), "first_rule")

@@ -184,6 +184,21 @@ class Game(TableGame):
     def _setup(self) -> dict[str, Any]:
         return {"dealer": self._dealer}
 
+    def _outcome(self) -> dict[str, Any]:
+        assert self._result is not None
+        return {k: self._result[k] for k in ("winner", "score", "draw", "den_lang")}
+
+    def _deal_text(self, seat: int) -> str:
+        # A dealt quằn is laid face up at once: the deal line shows it after the hidden cards.
+        hidden = " ".join(CODES[k] for k in _kinds(self._hands[seat]))
+        quads = " ".join(CODES[c] for _, cs in self._exposed[seat] for c in cs)
+        return f"{hidden} | {quads}" if quads else hidden
+
+    def _next_setup(self) -> dict[str, Any]:
+        # The winner deals the next hand; after a draw the same dealer deals again.
+        assert self._result is not None
+        return {"dealer": self._result["next_dealer"]}
+
     # -- state ---------------------------------------------------------------------------------
 
     def _reset(self) -> None:

@@ -71,6 +71,8 @@ async function createTable(ev) {
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) { document.getElementById("err").textContent = data.message; return; }
+  const name = document.getElementById("name").value.trim();
+  if (name) localStorage.setItem("vncards:name", name);
   const open = seats.indexOf(null);
   location.href = "/t/" + data.id + (open >= 0 ? "?seat=" + open : "");
 }
@@ -91,6 +93,7 @@ async function listTables() {
 }
 
 document.getElementById("create").addEventListener("submit", createTable);
+document.getElementById("name").value = localStorage.getItem("vncards:name") || "";
 loadGames();
 listTables();
 setInterval(listTables, 5000);

@@ -12,8 +12,10 @@ function seatName(i) {
 // -- joining and the connection ---------------------------------------------------------------
 
 async function join(seat) {
+  const field = document.getElementById("join-name");
+  if (field && field.value.trim()) localStorage.setItem("vncards:name", field.value.trim());
   const r = await fetch("/api/tables/" + TABLE_ID + "/join", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ seat, name: localStorage.getItem("vncards:name") || "Bạn" }) });
+    body: JSON.stringify({ seat, name: localStorage.getItem("vncards:name") || null }) });
   const data = await r.json();
   if (!r.ok) { showJoin(data.message); return; }
   S.token = data.token;
@@ -30,6 +32,8 @@ async function showJoin(message) {
   const tables = await (await fetch("/api/tables")).json();
   const t = tables.find((x) => x.id === TABLE_ID);
   if (!t) { box.append(el("p", { text: "Không có bàn này (no such table)." })); return; }
+  box.append(el("label", {}, "Tên của bạn ", el("span", { class: "hint", text: "(your name) " }),
+    el("input", { id: "join-name", maxlength: "32", value: localStorage.getItem("vncards:name") || "" })), " ");
   for (const s of t.seats) {
     if (s.kind === "player") continue;
     box.append(el("button", { class: "join", "data-seat": s.seat, onclick: () => join(s.seat) },
