@@ -353,7 +353,12 @@ impl Flow {
 
     /// Deals a hand that follows one `leader` won (`None`: a first hand): the first-hand
     /// rules are off and `leader` leads with any play (Sâm Lốc: the declarations start from it).
-    pub fn start_after(&mut self, leader: Option<usize>, draw: &mut impl Draw, rec: &mut impl Record) {
+    pub fn start_after(
+        &mut self,
+        leader: Option<usize>,
+        draw: &mut impl Draw,
+        rec: &mut impl Record,
+    ) {
         self.hand_number = 1;
         self.winner = leader;
         self.next_first = leader.is_none();
