@@ -69,7 +69,7 @@ bench: ## benchmarks (release build): Rust core, Python figures, peers table -> 
 # (the ziglang package) instead of a manylinux Docker image. The tools (maturin, ziglang,
 # auditwheel, abi3audit, and the workflow linters) are the `release` extra, part of `all`.
 CHECK_PYTHONS ?= 3.10 3.11 3.12 3.13
-CHECK_EXTRAS ?= test,server,pettingzoo,openspiel,ray,rllib
+CHECK_EXTRAS ?= test,server,pettingzoo,openspiel,ray,rllib,ratings
 CHECK_JOBS ?= 1
 
 .PHONY: wheel

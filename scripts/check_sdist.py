@@ -20,14 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def newest_sdist() -> Path:
-    sdists = sorted((ROOT / "dist").glob("vncards-*.tar.gz"), key=lambda p: p.stat().st_mtime)
-    if not sdists:
-        raise SystemExit("no sdist in dist/: run `make sdist` first")
-    return sdists[-1]
+from dist import ROOT, newest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sdist", type=Path, help="the sdist to install (default: the newest in dist/)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args(argv)
-    sdist = (args.sdist or newest_sdist()).resolve()
+    sdist = (args.sdist or newest("vncards-*.tar.gz", "sdist")).resolve()
     version = sdist.name.removeprefix("vncards-").removesuffix(".tar.gz")
     scratch = Path(tempfile.mkdtemp(prefix="vncards-sdist-check-"))
     try:

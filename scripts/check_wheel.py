@@ -11,7 +11,7 @@ to binary wheels, so nothing can be compiled:
    (benches/import_bench.py: fresh processes, wall-clock over a bare start and
    ``-X importtime``);
 2. install the test extras (``test`` and ``server`` must install; ``pettingzoo``,
-   ``openspiel``, ``ray`` and ``rllib`` are tried one by one, and an extra with no wheel for
+   ``openspiel``, ``ray``, ``rllib`` and ``ratings`` are tried one by one, and an extra with no wheel for
    that interpreter is reported and its tests skip), copy ``tests/`` to a scratch folder outside
    the checkout and run pytest there, so ``import vncards`` is the installed wheel
    (VNCARDS_EXPECT_INSTALLED=1 makes the suite refuse any other). The tests that need the
@@ -34,11 +34,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from dist import ROOT, newest
+
 MINORS = (10, 11, 12, 13)
 #: Extras the suite needs everywhere, and the integrations tried one by one.
 REQUIRED_EXTRAS = ("test", "server")
-OPTIONAL_EXTRAS = ("pettingzoo", "openspiel", "ray", "rllib")
+OPTIONAL_EXTRAS = ("pettingzoo", "openspiel", "ray", "rllib", "ratings")
 IMPORT_RUNS = 9
 HIDDEN_TOOLS = ("cargo", "rustc", "rustup")
 
@@ -232,13 +233,6 @@ def _check(
         raise Failed(f"pytest exited {proc.returncode}")
 
 
-def newest_wheel() -> Path:
-    wheels = sorted((ROOT / "dist").glob("vncards-*.whl"), key=lambda p: p.stat().st_mtime)
-    if not wheels:
-        raise SystemExit("no wheel in dist/: run `make wheel` first")
-    return wheels[-1]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--wheel", type=Path, help="the wheel to test (default: the newest in dist/)")
@@ -255,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
     args = parser.parse_args(argv)
 
-    wheel = (args.wheel or newest_wheel()).resolve()
+    wheel = (args.wheel or newest("vncards-*.whl", "wheel")).resolve()
     wanted = args.python or [f"3.{m}" for m in MINORS]
     pythons = find_pythons(wanted)
     for version in wanted:

@@ -44,7 +44,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with running_server(tmp_path_factory.mktemp("browser") / "tables.sqlite", "--bot-delay", "0") as s:
+    # Bots at once, forced moves after a short pause (the page shows them, nobody clicks).
+    db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
+    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.1") as s:
         yield s
 
 
@@ -174,9 +176,12 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
     for _ in range(400):
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
             break
-        if not _buttons(driver):
+        buttons = _buttons(driver)
+        if not buttons:
             time.sleep(0.05)
             continue
+        # A lone legal action is forced: the table makes it, the page never asks for it.
+        assert len(buttons) > 1, [b.get_attribute("data-type") for b in buttons]
         before = _seq(driver)
         try:
             if not _my_move(driver, game):
@@ -204,3 +209,20 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_lobby_create_join_and_play_a_hand(browser: Any, server: Server, game: str) -> None:
     _play_hand(browser, server, game)
+
+
+def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite"
+    with running_server(db, "--bot-delay", "0") as first:
+        good = first.post("/api/tables", {"game": "tienlen"})["id"]
+        bad = first.post("/api/tables", {"game": "maubinh"})["id"]
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE tables SET meta = '{not json' WHERE id = ?", (bad,))
+    with running_server(db, "--bot-delay", "0") as server:
+        browser.get(server.url + "/")
+        _wait(
+            browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#tables tr.broken[data-table="{bad}"]')
+        )
+        assert browser.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{good}"]')

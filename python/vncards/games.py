@@ -30,7 +30,7 @@ from typing import Any
 
 from .errors import RulesError, SnapshotError
 from .rules import RulesBase
-from .snapshot import load_text
+from .snapshot import check_key, load_text
 from .table import Seed, TableGame, default_rules
 
 __all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
@@ -150,11 +150,15 @@ def _preset(spec: GameSpec) -> Any:
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
 
 
-def from_json(text: str | bytes, key: bytes | None = None) -> TableGame:
+def from_json(text: str | bytes, key: bytes | None = None, *, require_signature: bool = False) -> TableGame:
     """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
-    field). ``key``: the HMAC key the snapshot was signed with, if any. Anything malformed
-    raises :class:`~vncards.SnapshotError` (the text is bounded before it is parsed, then
-    verified as :meth:`~vncards.table.TableGame.from_json` does)."""
+    field). ``key``: the HMAC key the snapshot was signed with, if any (non-empty bytes).
+    ``require_signature=True`` (what a server that signs every snapshot passes): a missing
+    key is an error, so no unsigned snapshot is ever accepted. A key that is not non-empty
+    bytes, or none where one is required, raises :class:`~vncards.SnapshotKeyError`; anything
+    malformed raises :class:`~vncards.SnapshotError` (the text is bounded before it is parsed,
+    then verified as :meth:`~vncards.table.TableGame.from_json` does)."""
+    key = check_key(key, require=require_signature)
     data = load_text(text)
     name = data.get("game") if isinstance(data, dict) else None
     # Snapshots name the game class (tienlen for both presets: the rules say which).

@@ -56,7 +56,7 @@ from .snapshot import (
 )
 from .table import TableGame, _rng_key
 
-__all__ = ["FORMAT_VERSION", "History", "dumps", "loads", "hand_record", "parse_hand_record"]
+__all__ = ["FORMAT_VERSION", "History", "dumps", "loads", "start", "hand_record", "parse_hand_record"]
 
 #: The version of the history format this module writes (and the only one it reads).
 FORMAT_VERSION = 1
@@ -142,23 +142,24 @@ def _registry_name(game: TableGame) -> str:
     return max(candidates, key=likeness).name
 
 
-def _start(game: TableGame) -> TableGame:
-    """The game as it was before its first action."""
+def start(game: TableGame) -> TableGame:
+    """``game`` as it was before its first action (a new game from its seed and setup, or
+    from its position): a replay steps it through ``game.actions``."""
     cls = type(game)
     if game._origin is None:
         return cls(players=game.players, rules=game.rules, seed=game.rng_key, **game.setup)
     return cls._at_origin(game.players, game.rules, game.rng_key, game._origin)
 
 
-def _position(start: TableGame) -> dict[str, Any]:
+def _position(first: TableGame) -> dict[str, Any]:
     """The deal form's position: the game before its first action, without its key."""
-    if start._origin is not None:
-        return {k: json_copy(start._origin[k]) for k in _POSITION_KEYS}
+    if first._origin is not None:
+        return {k: json_copy(first._origin[k]) for k in _POSITION_KEYS}
     return {
-        "rng_position": start._rng.position,
-        "events": start.events,
-        "ledger": start.ledger,
-        "state": json_copy(start._dump_state()),
+        "rng_position": first._rng.position,
+        "events": first.events,
+        "ledger": first.ledger,
+        "state": json_copy(first._dump_state()),
     }
 
 
@@ -170,9 +171,9 @@ def hand_record(hand: Hand | TableGame, *, seed: bool = True) -> dict[str, Any]:
     if isinstance(hand, TableGame):
         hand = Hand(hand, _registry_name(hand))
     game = hand.game
-    start = _start(game)
+    first = start(game)
     by_origin = game._origin is not None
-    if not seed and not by_origin and game._rng.position != start._rng.position:
+    if not seed and not by_origin and game._rng.position != first._rng.position:
         raise RulesError("this game dealt again after its first deal: its history needs the seed")
     with_seed = seed and not by_origin
     return {
@@ -184,8 +185,8 @@ def hand_record(hand: Hand | TableGame, *, seed: bool = True) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "setup": game.setup if with_seed else None,
         "seed": game.rng_key.hex() if with_seed else None,
-        "position": None if with_seed else _position(start),
-        "deal": [start._deal_text(s) for s in range(game.players)],
+        "position": None if with_seed else _position(first),
+        "deal": [first._deal_text(s) for s in range(game.players)],
         "actions": game.actions,
         "outcome": game.outcome,
         "settlement": game.settlement,

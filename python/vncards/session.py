@@ -76,7 +76,7 @@ from .snapshot import (
     sign,
     verify,
 )
-from .table import Seed, TableGame, _rng_key, _rules_digest
+from .table import Seed, TableGame, _digest, _rng_key, _rules_digest
 
 if TYPE_CHECKING:
     from .bots import Bot
@@ -640,7 +640,7 @@ class Session:
             raise SnapshotError(f"game: {e}") from None
         players = expect_int(d["players"], "players", game_cls.MIN_PLAYERS, game_cls.MAX_PLAYERS)
         rules = game_cls._rules_from(d["rules"])
-        expect(d["rules_sha256"] == _rules_digest(rules), "rules_sha256: does not match the rules")
+        expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
         session = cls.__new__(cls)
         session._spec = game_spec
         first_setup = expect_dict(d["first_setup"], "first_setup")

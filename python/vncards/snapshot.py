@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._core import mask_to_text
-from .errors import SnapshotError
+from .errors import SnapshotError, SnapshotKeyError
 
 __all__ = [
     "MAX_SNAPSHOT_CHARS",
@@ -55,6 +55,7 @@ __all__ = [
     "canonical_text",
     "sign",
     "verify",
+    "check_key",
     "json_copy",
     "first_difference",
     "expect",
@@ -117,10 +118,32 @@ def canonical_text(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def _tag(data: Any, key: bytes) -> str:
+def check_key(key: Any, require: bool = False) -> bytes | None:
+    """``key`` as bytes (None stays None, unless ``require``): anything but non-empty
+    ``bytes`` or ``bytearray`` raises :class:`~vncards.errors.SnapshotKeyError`, before any
+    snapshot is read or written.
+
+    >>> check_key(b"server key")
+    b'server key'
+    >>> check_key(None, require=True)
+    Traceback (most recent call last):
+    ...
+    vncards.errors.SnapshotKeyError: a signature is required (require_signature=True) but no key was given
+    """
+    if key is None:
+        if require:
+            raise SnapshotKeyError("a signature is required (require_signature=True) but no key was given")
+        return None
     if not isinstance(key, (bytes, bytearray)) or not key:
-        raise TypeError("a snapshot key must be non-empty bytes")
-    return hmac.new(bytes(key), canonical_text(data).encode("ascii"), hashlib.sha256).hexdigest()
+        shown = "empty bytes" if isinstance(key, (bytes, bytearray)) else type(key).__name__
+        raise SnapshotKeyError(f"a snapshot key must be non-empty bytes, not {shown}")
+    return bytes(key)
+
+
+def _tag(data: Any, key: bytes) -> str:
+    raw = check_key(key, require=True)
+    assert raw is not None
+    return hmac.new(raw, canonical_text(data).encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def sign(data: dict[str, Any], key: bytes) -> str:
@@ -131,7 +154,9 @@ def sign(data: dict[str, Any], key: bytes) -> str:
 
 def verify(data: Any, key: bytes) -> dict[str, Any]:
     """``data`` without its ``"hmac"`` field, once the tag is checked (constant-time compare);
-    a missing, malformed or wrong tag raises SnapshotError."""
+    a missing, malformed or wrong tag raises SnapshotError (a key that is not non-empty bytes:
+    :class:`~vncards.errors.SnapshotKeyError`, whatever the data)."""
+    check_key(key, require=True)
     if not isinstance(data, dict) or "hmac" not in data:
         raise SnapshotError("snapshot: not signed (no hmac field)")
     body = {k: v for k, v in data.items() if k != "hmac"}

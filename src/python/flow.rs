@@ -246,6 +246,18 @@ fn event_tuple<'py>(py: Python<'py>, ev: Event, players: usize) -> PyResult<Boun
         Event::SamBlocked { seat, declarer } => {
             ("sam_blocked", seat, declarer).into_pyobject(py)?
         }
+        Event::BaoMot { seat } => ("bao_mot", seat).into_pyobject(py)?,
+        Event::BaoMotSingle {
+            seat,
+            one_card_seats,
+            violation,
+        } => (
+            "bao_mot_single",
+            seat,
+            seats_list(py, &one_card_seats)?,
+            violation,
+        )
+            .into_pyobject(py)?,
         Event::BaoMotViolation {
             seat,
             one_card_seats,
@@ -614,6 +626,12 @@ impl PyFlow {
     #[getter]
     fn must(&self) -> PyResult<u64> {
         guard_ok(|| self.0.must.0)
+    }
+    /// The card a first lead under the first-lead rule must include (0: none): the lowest
+    /// dealt card in Tiến Lên unless the first leader is random.
+    #[getter]
+    fn lead_card(&self) -> PyResult<u64> {
+        guard_ok(|| self.0.lead_card().0)
     }
     /// Seats out of the hand (bit set).
     #[getter]

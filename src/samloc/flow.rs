@@ -244,15 +244,24 @@ pub(crate) fn on_play(
     }
     if combo.kind == Kind::Single && !o.bao_mot_enforce {
         let bound = bao_mot_seats(f, o, seat);
-        if !bound.is_empty() && lower_single(f.hands[seat].union(combo.cards), combo) {
-            for s in bound.iter() {
-                f.sam.violations[s] = Some(seat);
+        if !bound.is_empty() {
+            // Every single a bound seat plays is logged, so the log never tells the table
+            // which ones broke báo 1 (that would show a higher card still held).
+            let violation = lower_single(f.hands[seat].union(combo.cards), combo);
+            if violation {
+                for s in bound.iter() {
+                    f.sam.violations[s] = Some(seat);
+                }
             }
-            rec.event(Event::BaoMotViolation {
+            rec.event(Event::BaoMotSingle {
                 seat,
                 one_card_seats: bound,
+                violation,
             });
         }
+    }
+    if f.hands[seat].len() == 1 {
+        rec.event(Event::BaoMot { seat });
     }
 }
 
@@ -301,6 +310,12 @@ pub(crate) fn settle_first_out(f: &mut Flow, o: &Options, winner: usize, rec: &m
         } else {
             losers.iter().map(|&s| f.hands[s].len()).sum()
         };
+        let mut one_card_seats = Seats::default();
+        one_card_seats.push(winner);
+        rec.event(Event::BaoMotViolation {
+            seat: violator,
+            one_card_seats,
+        });
         rec.event(Event::DenLang {
             seat: violator,
             winner,

@@ -218,6 +218,18 @@ pub enum Event {
         seat: usize,
         declarer: usize,
     },
+    /// A seat is down to one card (báo 1).
+    BaoMot {
+        seat: usize,
+    },
+    /// A single played by a seat báo 1 binds; `violation` (it held a higher single) is the
+    /// player's alone until the hand ends.
+    BaoMotSingle {
+        seat: usize,
+        one_card_seats: Seats,
+        violation: bool,
+    },
+    /// A paid báo 1 violation, announced with the settlement.
     BaoMotViolation {
         seat: usize,
         one_card_seats: Seats,
@@ -457,6 +469,17 @@ impl Flow {
         rec.event(Event::Lead { seat: leader, must });
     }
 
+    /// The card a first lead under the first-lead rule must include (empty: none): the
+    /// lowest dealt card in Tiến Lên unless the first leader is random.
+    pub fn lead_card(&self) -> CardSet {
+        match self.rules.house {
+            House::TienLen(o) if !o.first_lead_random => {
+                CardSet(self.dealt.0 & self.dealt.0.wrapping_neg())
+            }
+            _ => CardSet::EMPTY,
+        }
+    }
+
     /// The first hand's leader and the card its first play must include.
     fn first_leader(&self, draw: &mut impl Draw) -> (usize, CardSet) {
         match self.rules.house {
@@ -464,7 +487,7 @@ impl Flow {
                 (draw.below(self.players as u32) as usize, CardSet::EMPTY)
             }
             House::TienLen(_) => {
-                let lowest = CardSet(self.dealt.0 & self.dealt.0.wrapping_neg());
+                let lowest = self.lead_card();
                 let seat = (0..self.players)
                     .find(|&s| self.hands[s].0 & lowest.0 != 0)
                     .unwrap_or(0);

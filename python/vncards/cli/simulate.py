@@ -9,6 +9,7 @@ import sys
 import time
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager, nullcontext
+from typing import TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -82,6 +83,12 @@ def register(commands: Commands) -> None:
         "(--games is rounded up to a multiple of the seat count)",
     )
     s.add_argument("--json", action="store_true", help="print the summary as JSON, keyed by bot position")
+    s.add_argument(
+        "--histories",
+        metavar="FILE",
+        default=None,
+        help="write every game's hand history (text form) to FILE, for vncards replay FILE",
+    )
 
 
 def _executor(args: argparse.Namespace) -> AbstractContextManager[Executor | None]:
@@ -94,6 +101,16 @@ def _executor(args: argparse.Namespace) -> AbstractContextManager[Executor | Non
     from ..ray_executor import RayExecutor
 
     return RayExecutor(args.ray or None, num_cpus=args.jobs)
+
+
+def _histories_file(path: str | None) -> AbstractContextManager[TextIO | None]:
+    """The file ``--histories`` names, opened for writing (None without the option)."""
+    if path is None:
+        return nullcontext()
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as e:
+        raise VncardsError(f"--histories: cannot write {path}: {e.strerror}") from None
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -111,6 +128,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         )
     start = time.perf_counter()
     with (
+        _histories_file(args.histories) as out,
         _executor(args) as executor,
         Progress(
             TextColumn("[bold]{task.description}"),
@@ -133,8 +151,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
             duplicate=args.duplicate,
             progress=lambda n: bar.advance(task, n),
             executor=executor,
+            histories=None if out is None else out.write,
         )
     elapsed = time.perf_counter() - start
+    if args.histories is not None:
+        print(f"hand histories of {summary.games} games written to {args.histories}", file=sys.stderr)
     if args.json:
         print(json.dumps({**summary.to_dict(), "seconds": round(elapsed, 3)}, ensure_ascii=False))
         return 0

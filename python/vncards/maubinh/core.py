@@ -80,8 +80,8 @@ class Rules(RulesBase):
     - ``back_straight_flush_units`` (default 1, seed: a straight flush in the back is not in the
       seed's bonus list, so it wins 1 like any back; 5 is a common house value, accepted
       1..24): units a straight flush in the back wins;
-    - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange (the engine reports
-      it; the server enforces it).
+    - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange, 1 to 3600 (the
+      engine reports it; the server enforces it).
 
     >>> Rules().scoop, Rules().back_straight_flush_units
     (False, 1)
@@ -95,9 +95,13 @@ class Rules(RulesBase):
     scoop: bool = option(False, "sập hầm: winning all three hands doubles what that opponent pays")
     scoop_all: bool = option(False, "sập làng: scooping every opponent doubles again")
     back_straight_flush_units: int = option(
-        1, "units a straight flush in the back wins (1 like any back; 5 is a common house value)"
+        1,
+        "units a straight flush in the back wins (1 like any back; 5 is a common house value)",
+        bounds=(1, 24),
     )
-    time_limit: int = option(45, "seconds each seat has to arrange (the server enforces it)")
+    time_limit: int = option(
+        45, "seconds each seat has to arrange (the server enforces it)", bounds=(1, 3600)
+    )
 
     @classmethod
     def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -110,14 +114,6 @@ class Rules(RulesBase):
     def core_options(self) -> tuple[str, bool, bool, int]:
         """``(wheel, scoop, scoop_all, back_straight_flush_units)`` as the core takes them."""
         return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units)
-
-    def _check(self) -> None:
-        if not 1 <= self.back_straight_flush_units <= 24:
-            raise RulesError(
-                f"Rules.back_straight_flush_units must be in 1..24, not {self.back_straight_flush_units}"
-            )
-        if self.time_limit < 1:
-            raise RulesError(f"Rules.time_limit must be at least 1 second, not {self.time_limit}")
 
 
 _DEFAULT = Rules()

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from .._core import SAMLOC_CONG_UNITS, SAMLOC_SAM_UNITS, SAMLOC_TWO_UNITS, SheddingCombo
 from ..inputs import SEAT, ActionSpec
-from ..journal import CARDS, INT, JSON, LIST, Codec
+from ..journal import BOOL, CARDS, INT, JSON, LIST, Codec
 from ..shedding import SheddingGame
 from ..snapshot import expect, expect_bool, expect_int, expect_list
 from .rules import Rules as SamLocRules
@@ -49,6 +49,10 @@ class Game(SheddingGame):
     Rules: ClassVar[type[SamLocRules]] = SamLocRules
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
+    #: Version 3 logs báo 1 (``bao_mot``, ``bao_mot_single``; ``bao_mot_violation`` only with
+    #: the settlement); version-2 snapshots still restore, with the events of their replay.
+    SNAPSHOT_VERSION: ClassVar[int] = 3
+    REPLAYED_VERSIONS: ClassVar[tuple[int, ...]] = (2,)
     #: The action dicts: ``{"type": "declare_sam" | "decline_sam", "seat": s}`` in the báo Sâm
     #: phase, then a play, pass or ``next_hand`` (as in the shedding flow).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
@@ -61,12 +65,20 @@ class Game(SheddingGame):
         "declare_sam": {"seat": INT},
         "decline_sam": {"seat": INT},
     }
+    #: Whether a single played under báo 1 broke it is the player's alone until the hand ends
+    #: (the hand then shows every card, and a paid violation is announced with the settlement).
+    PRIVATE_FIELDS: ClassVar[dict[str, dict[str, str]]] = {
+        **SheddingGame.PRIVATE_FIELDS,
+        "bao_mot_single": {"violation": "seat"},
+    }
     EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
         **SheddingGame.EVENT_LOG,
         "instant_win": {"seat": INT, "win": JSON, "cards": CARDS},
         "declare_sam": {"seat": INT},
         "decline_sam": {"seat": INT},
         "sam_blocked": {"seat": INT, "declarer": INT},
+        "bao_mot": {"seat": INT},
+        "bao_mot_single": {"seat": INT, "one_card_seats": LIST(INT), "violation": BOOL},
         "bao_mot_violation": {"seat": INT, "one_card_seats": LIST(INT)},
         "sam_success": {"seat": INT},
         "den_lang": {"seat": INT, "winner": INT, "units": INT},

@@ -31,6 +31,7 @@ from ..errors import RulesError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..journal import CARDS as CARD_MASK
 from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
+from ..ledger import MAX_UNITS
 from ..snapshot import (
     expect,
     expect_bool,
@@ -44,6 +45,9 @@ from ..table import Seed, TableGame
 __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
+#: The highest hand number a position may hold (a table plays far fewer; the event log keeps
+#: it as a 64-bit int, and ``next_hand`` must be able to count on).
+MAX_HAND_NUMBER = 2**31 - 1
 #: The kinds of combination (``SheddingCombo.kind``).
 COMBO_KINDS = ("single", "pair", "triple", "straight", "pair_sequence", "four_of_a_kind")
 _KIND_INDEX = {kind: i for i, kind in enumerate(COMBO_KINDS)}
@@ -435,7 +439,7 @@ class SheddingGame(TableGame):
         size = self._rules.core.hand_size
         self._leader = None  # a position says who leads in its own fields
         self._flow = SheddingFlow(self._rules.flow, n)
-        hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
+        hand_number = expect_int(state.get("hand_number"), "hand_number", 1, MAX_HAND_NUMBER)
         first_rule = expect_bool(state.get("first_rule"), "first_rule")
         hands = [
             expect_mask(m, f"hands[{i}]") for i, m in enumerate(expect_list(state.get("hands"), "hands", n))
@@ -466,11 +470,13 @@ class SheddingGame(TableGame):
         expect(sum(1 << s for s in order + cong) == out, "out: must be exactly the seats in order and cong")
         table = state.get("table")
         table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
+        combo = None
         if table is None:
             expect(table_seat == -1, "table_seat: must be -1 with no table")
         else:
             table = expect_mask(table, "table")
-            expect(shedding_classify(table, self._rules.core) is not None, "table: not a combination")
+            combo = shedding_classify(table, self._rules.core)
+            expect(combo is not None, "table: not a combination")
             expect(
                 table_seat >= 0 and table & ~played[table_seat] == 0,
                 "table: cards not played by table_seat",
@@ -480,10 +486,24 @@ class SheddingGame(TableGame):
         if chain_value is not None:
             items = expect_list(chain_value, "chain", 3)
             chain = (
-                expect_int(items[0], "chain.units", 0, 2**31 - 1),
+                expect_int(items[0], "chain.units", 1, MAX_UNITS),
                 expect_int(items[1], "chain.cutter", 0, n - 1),
                 expect_int(items[2], "chain.victim", 0, n - 1),
             )
+            _, cutter, victim = chain
+            # A chain is open while the last cut is on the table: its cutter's bomb, played on
+            # a play of another seat.
+            expect(not over, "chain: a hand that is over has paid its chain")
+            expect(
+                combo is not None and table_seat == cutter and combo.is_bomb,
+                "chain: the last cutter's bomb must be on the table",
+            )
+            expect(
+                victim != cutter and played[victim] != 0,
+                "chain: the victim is another seat that played",
+            )
+        if table is None:
+            expect(passed == 0, "passed: nobody has passed with no table to beat")
         winner_value = state.get("winner")
         winner = None if winner_value is None else expect_int(winner_value, "winner", 0, n - 1)
         next_first = expect_bool(state.get("next_first"), "next_first")
@@ -513,6 +533,12 @@ class SheddingGame(TableGame):
             expect(not out >> turn & 1, "turn: that seat is out of the hand")
             expect(hands[turn] != 0, "turn: that seat holds no cards")
             expect(must & ~hands[turn] == 0, "must: not in the leader's hand")
+            if must:
+                # Only the first lead under the first-lead rule names a card: the lowest dealt.
+                expect(
+                    must == self._flow.lead_card and first_rule and table is None and not any(played),
+                    "must: only the first lead of a hand requires a card (the lowest dealt)",
+                )
             if table is not None:
                 expect(turn != table_seat, "turn: the seat whose play is on the table")
                 expect(

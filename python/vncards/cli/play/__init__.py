@@ -203,13 +203,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
     def show_events() -> None:
         nonlocal shown
-        for e in game.events[shown:]:
+        events = game.events_for(you)  # what your seat may know, never another's secrets
+        for e in events[shown:]:
             text = family.event_text(game, e, you)
             if isinstance(text, str):
                 console.print(f"  {text}")
             elif text is not None:
                 console.print(text)
-        shown = len(game.events)
+        shown = len(events)
 
     while not game.is_over:
         show_events()
@@ -221,9 +222,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
             continue
         if len(legal) == 1:
             console.print(f"  [dim]{family.forced_text(game, game.view(seat), legal[0])}[/dim]")
-            before = len(game.events)
+            before = len(game.events_for(you))
             game.apply(legal[0])
-            made = game.events[before : before + 1]
+            made = game.events_for(you)[before : before + 1]
             if made and made[0].get("type") == legal[0]["type"] and made[0].get("seat") == you:
                 shown = before + 1  # the line above said it
             continue

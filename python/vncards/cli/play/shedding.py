@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from ...cards import cards_text, to_mask
 from ...words import term
@@ -44,6 +44,18 @@ class Shedding(Family):
                 f"to beat: {term(table['kind'])}: {self.cards(table['cards'])} "
                 f"({seat_name(table['seat'], view.get('seat'))})"
             )
+
+    def event_text(self, game: Any, e: dict[str, Any], you: int | None) -> RenderableType | None:
+        if e.get("type") == "bao_mot_single":
+            # Sâm Lốc, báo 1: a single played while a seat holds one card. The play itself is
+            # its own event; only whether it broke báo 1 is news, and only to its player.
+            if e.get("seat") != you or not e.get("violation"):
+                return None
+            return (
+                "you did not play your highest single while a seat has one card left (báo 1): "
+                "if that seat wins the hand, you pay for the whole table (đền làng)"
+            )
+        return super().event_text(game, e, you)
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
         mask = to_mask(answer)
