@@ -14,6 +14,7 @@ mod maubinh;
 mod rng;
 mod rollout;
 mod samloc;
+mod search;
 mod shedding;
 mod tusac;
 mod vector;
@@ -39,5 +40,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     encode::register(m)?;
     rollout::register(m)?;
     vector::register(m)?;
+    search::register(m)?;
     Ok(())
 }
