@@ -12,8 +12,10 @@ pub mod rollout;
 pub mod samloc;
 pub mod search;
 pub mod shedding;
+pub mod table;
 pub mod tienlen;
 pub mod tusac;
+pub mod vector;
 
 #[cfg(feature = "python")]
 mod python;
