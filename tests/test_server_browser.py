@@ -154,6 +154,12 @@ def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan")
     _wait(driver, lambda: driver.find_elements(By.ID, "seat-3"))
     players = driver.find_element(By.ID, "players")
     assert players.get_attribute("value") == "4"
+    # Integer options take their range from the rules schema (issue 29, item 11).
+    schema = next(g for g in server.get("/api/games") if g["name"] == game)["rules"]
+    for o in schema:
+        if o["type"] == "int":
+            box = driver.find_element(By.ID, "opt-" + o["name"])
+            assert (box.get_attribute("min"), box.get_attribute("max")) == (str(o["min"]), str(o["max"]))
     Select(driver.find_element(By.ID, "seat-0")).select_by_value("")
     for seat in (1, 2, 3):
         assert Select(driver.find_element(By.ID, f"seat-{seat}")).first_selected_option.get_attribute("value")

@@ -211,6 +211,16 @@ def test_bad_create_requests(client: TestClient) -> None:
     ):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, (body, r.text)
+    # Issue 30, item 2: an option out of its range was an untyped OverflowError (a 500).
+    for game, rules in (
+        ("maubinh", {"time_limit": 2**63}),
+        ("maubinh", {"back_straight_flush_units": 0}),
+        ("tusac", {"set_lenh": 2}),
+        ("tusac", {"draw_at_stock": 10**30}),
+    ):
+        r = client.post("/api/tables", json={"game": game, "rules": rules})
+        assert r.status_code == 400 and r.json()["error"] == "rules_error", r.text
+        assert "must be in" in r.json()["message"], r.text
     r = client.post("/api/tables", content=b"x" * 20000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"] == "too_large"
 

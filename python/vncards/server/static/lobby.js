@@ -27,7 +27,10 @@ function showGame() {
     else if (o.values && o.values.length) {
       input = el("select", { id });
       for (const v of o.values) input.append(el("option", { value: JSON.stringify(v), text: String(v), selected: v === o.default ? true : null }));
-    } else input = el("input", { id, type: o.type === "int" ? "number" : "text", value: String(o.default), style: "width:6em" });
+    } else if (o.type === "int") {
+      // The option's range from the rules schema (the server refuses anything outside it).
+      input = el("input", { id, type: "number", step: 1, min: o.min, max: o.max, value: String(o.default), style: "width:6em" });
+    } else input = el("input", { id, type: "text", value: String(o.default), style: "width:6em" });
     input.dataset.name = o.name; input.dataset.type = o.type; input.dataset.default = JSON.stringify(o.default);
     box.append(el("label", { title: o.description || "" }, input, " " + o.name + " ", el("span", { class: "hint", text: o.description || "" })));
   }
