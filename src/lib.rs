@@ -10,6 +10,7 @@ pub mod maubinh;
 pub mod rng;
 pub mod rollout;
 pub mod samloc;
+pub mod search;
 pub mod shedding;
 pub mod tienlen;
 pub mod tusac;

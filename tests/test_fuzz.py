@@ -239,6 +239,74 @@ def _combo_methods(draw: st.DrawFn) -> Any:
     return (c.kind, c.cards, c.mask, c.top, c.top_card, c.is_bomb, c.is_twos, len(c), str(c), repr(c))
 
 
+# A think_ms budget: none, short, or out of range (never a long wait).
+think = st.sampled_from([None, 0.0, 0.5, 2.0, -1.0, float("nan"), float("inf"), 1e9])
+
+
+def _search_shedding(draw: st.DrawFn) -> Any:
+    return _core.search_shedding(
+        _setup(draw),
+        **_rollout_kwargs(draw),
+        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        rollouts=draw(st.one_of(st.none(), works)),
+        think_ms=draw(think),
+        played_any=draw(st.integers(0, 255)),
+        table=draw(st.one_of(st.none(), masks())),
+        passed=draw(st.integers(0, 255)),
+        out=draw(st.integers(0, 255)),
+        sam=draw(st.one_of(st.none(), small_ints)),
+        violators=draw(st.lists(st.tuples(small_ints, small_ints), max_size=2)),
+        observations=draw(
+            st.lists(st.tuples(small_ints, masks(), st.one_of(st.none(), masks()), masks(), ints), max_size=3)
+        ),
+        known=draw(st.one_of(st.none(), st.lists(masks(), max_size=5))),
+    )
+
+
+def _tusac_setup(draw: st.DrawFn) -> Any:
+    try:
+        return _core.TuSacRolloutSetup(
+            draw(small_ints),
+            odd_total=draw(names),
+            set_lenh=draw(small_ints),
+            bung_rule=draw(names),
+            discard_rule=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            draw_at_stock=draw(st.sampled_from([0, 7, 71])),
+            payment=draw(st.sampled_from(["per_lenh", "flat", ""])),
+        )
+    except CORE_OK:
+        return _core.TuSacRolloutSetup(4)
+
+
+def _tusac_search(draw: st.DrawFn) -> Any:
+    choice = st.tuples(
+        st.sampled_from(["discard", "claim", "win", "pass", "x"]),
+        st.one_of(st.none(), small_ints),
+        st.one_of(st.none(), names),
+        st.lists(small_ints, max_size=3),
+    )
+    n = draw(st.integers(1, 5))
+    return _core.tusac_search(
+        _tusac_setup(draw),
+        me=draw(small_ints),
+        hand=draw(packed()),
+        counts=draw(st.lists(st.integers(0, 30), min_size=n, max_size=n)),
+        exposed_lenh=draw(st.lists(small_ints, min_size=n, max_size=n)),
+        exposed_quad=draw(st.lists(st.booleans(), min_size=n, max_size=n)),
+        public=draw(packed()),
+        stock=draw(st.sampled_from([0, 7, 31, 2**31])),
+        offer=draw(st.one_of(st.none(), st.tuples(small_ints, st.booleans(), small_ints))),
+        opening=draw(st.booleans()),
+        candidates=draw(st.lists(choice, max_size=4)),
+        seed=draw(st.integers(0, 2**64 - 1)),
+        rollouts=draw(st.one_of(st.none(), works)),
+        think_ms=draw(think),
+        single=draw(st.one_of(st.none(), st.lists(ints, max_size=5))),
+        known=draw(st.one_of(st.none(), st.lists(packed(), max_size=5))),
+        greedy_only=draw(st.booleans()),
+    )
+
+
 D = st.DrawFn
 CORE: dict[str, Callable[[D], Any]] = {
     "Card": lambda d: Card(d(st.one_of(ints, st.sampled_from(CARD_TEXTS + JUNK_TEXTS)))).rank,
@@ -311,6 +379,32 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(small_ints),
     ),
     "rollout_evaluate": _evaluate,
+    "search_shedding": _search_shedding,
+    "shedding_value": lambda d: _core.shedding_value(
+        _setup(d),
+        **_rollout_kwargs(d),
+        turn=d(small_ints),
+        rollouts=d(works),
+        known=d(st.one_of(st.none(), st.lists(masks(), max_size=5))),
+    ),
+    "sam_plan": lambda d: _core.sam_plan(
+        _setup(d), **_rollout_kwargs(d), samples=d(works), out=d(st.integers(0, 255))
+    ),
+    "TuSacRolloutSetup": _tusac_setup,
+    "tusac_search": _tusac_search,
+    "maubinh_search": lambda d: _core.maubinh_search(
+        d(masks()),
+        d(small_ints),
+        d(st.lists(st.tuples(masks(), masks(), masks()), max_size=3)),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        seed=d(st.integers(0, 2**64 - 1)),
+        rollouts=d(st.one_of(st.none(), works)),
+        think_ms=d(think),
+        known=d(st.one_of(st.none(), st.lists(masks(), max_size=4))),
+    ),
     "rollout_greedy_choice": lambda d: _core.rollout_greedy_choice(
         _setup(d),
         d(masks()),

@@ -328,6 +328,9 @@ class RolloutSetup:
         sam: int = 0,
         sam_block_each: bool = False,
         sam_may_finish_on_two: bool = False,
+        bao_previous_seat_only: bool = False,
+        bao_penalize: bool = False,
+        bao_den_cards: bool = True,
     ) -> RolloutSetup: ...
     @property
     def players(self) -> int: ...
@@ -368,3 +371,106 @@ def rollout_greedy_choice(
     min_other: int,
     can_pass: bool,
 ) -> int | None: ...
+
+# ---- search (src/python/search.rs): the search bots --------------------------------------------
+#: (best, means, samples, rollouts)
+_SearchResult = tuple[int, list[float], list[int], int]
+
+def search_shedding(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    candidates: Sequence[int | None],
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    played_any: int = 0,
+    table: int | None = None,
+    table_seat: int = 0,
+    passed: int = 0,
+    out: int = 0,
+    must: int = 0,
+    sam: int | None = None,
+    violators: Sequence[tuple[int, int]] = ...,
+    observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
+    known: Sequence[int] | None = None,
+    tree: bool = False,
+) -> _SearchResult: ...
+def shedding_value(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    turn: int,
+    rollouts: int,
+    seed: int,
+    known: Sequence[int] | None = None,
+) -> float: ...
+def sam_plan(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    samples: int,
+    seed: int,
+    out: int = 0,
+    known: Sequence[int] | None = None,
+) -> tuple[float, list[tuple[int, float]]]: ...
+
+@final
+class TuSacRolloutSetup:
+    def __new__(
+        cls,
+        players: int,
+        *,
+        odd_total: str = "hand",
+        set_lenh: int = 1,
+        triple_optional: bool = False,
+        bung_rule: str = "seed",
+        discard_rule: str = "penalize",
+        tuong_as_ty: bool = True,
+        draw_at_stock: int = 7,
+        payment: str = "per_lenh",
+    ) -> TuSacRolloutSetup: ...
+
+def tusac_search(
+    setup: TuSacRolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    counts: Sequence[int],
+    exposed_lenh: Sequence[int],
+    exposed_quad: Sequence[bool],
+    public: int,
+    stock: int,
+    offer: tuple[int, bool, int] | None,
+    opening: bool,
+    candidates: Sequence[tuple[str, int | None, str | None, Sequence[int]]],
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    single: Sequence[int] | None = None,
+    known: Sequence[int] | None = None,
+    greedy_only: bool = False,
+) -> _SearchResult: ...
+def maubinh_search(
+    cards: int,
+    players: int,
+    candidates: Sequence[tuple[int, int, int]],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    *,
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    known: Sequence[int] | None = None,
+) -> _SearchResult: ...

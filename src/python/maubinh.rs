@@ -19,7 +19,7 @@ use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn rules(
+pub(super) fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,

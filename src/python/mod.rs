@@ -13,6 +13,7 @@ mod maubinh;
 mod rng;
 mod rollout;
 mod samloc;
+mod search;
 mod shedding;
 mod tusac;
 
@@ -35,5 +36,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;
+    search::register(m)?;
     Ok(())
 }

@@ -11,7 +11,7 @@ flow :class:`Game`.
 1
 """
 
-from .bots import BOTS, SolverBot
+from .bots import BOTS, LEVELS, SolverBot
 from .core import (
     CATEGORIES,
     INSTANT_WINS,
@@ -41,6 +41,7 @@ from .game import Game
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "CATEGORIES",
     "INSTANT_WINS",
     "MAX_ARRANGEMENTS",

@@ -51,7 +51,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__, games, history
-from ..bots import bot_names
+from ..bots import bot_names, bot_view
 from ..errors import VncardsError
 from .limits import Buckets, TokenBucket, client_key
 from .session import (
@@ -618,7 +618,7 @@ class GameServer:
                 if not session.is_due(seat, by):
                     return
                 seq = session.seq
-                view = session.game.view(seat)
+                view = bot_view(session.game, seat)  # the seat's view and its events
                 legal = [] if session.game.is_over else session.legal(seat)
                 bot = session.bot_for(seat, by)
             if not legal:

@@ -17,9 +17,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ...bots import bot_names, make_bot
+from ...bots import bot_names, bot_view, make_bot
 from ...errors import InvalidCardError, VncardsError
 from ...games import GAMES, new_game, spec
+from ...session import Seat, Session
 from ...words import MOVE_WORDS, glossary
 from ..base import Commands, add_rules_argument, bots_help, rule_options
 from ..terminal import to_ascii
@@ -70,6 +71,13 @@ def register(commands: Commands) -> None:
         "Bots per game: " + bots_help(),
     )
     pl.add_argument("--seed", type=int, default=None, help="deterministic deal (default: random)")
+    pl.add_argument(
+        "--hands",
+        type=int,
+        default=1,
+        help="play a match of this many hands, with running totals; each hand starts with what "
+        "the rules carry over (the winner leads, or deals) (default 1)",
+    )
     add_rules_argument(pl)
 
 
@@ -185,7 +193,10 @@ def _ask(
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Plays one hand: you in ``--seat``, bots in the other seats; prints the settlement."""
+    """Plays one hand (or a match of ``--hands``): you in ``--seat``, bots in the other seats;
+    prints the settlement (and the running totals)."""
+    if args.hands < 1:
+        raise VncardsError("--hands must be at least 1")
     game, players = _seating(args)
     you = args.seat
     family = FAMILIES[game.GAME]
@@ -199,6 +210,32 @@ def run(args: argparse.Namespace, console: Console) -> int:
         f"[bold]{spec(args.game).title}[/bold], {game.players} seats: you are seat {you}; {others}."
     )
     console.print(f"[dim]{_HELP}.[/dim]")
+    if args.hands == 1:
+        if _play_hand(console, family, game, args.game, you, bots):
+            _show_result(family, game, you, players, console)
+        return 0
+    # A match: a session deals every hand (keyed from --seed) with what the rules carry over.
+    seats = [Seat("you") if s == you else Seat(bot=name) for s, name in enumerate(players)]
+    session = Session(args.game, seats, rules=game.rules, seed=args.seed)
+    for number in range(1, args.hands + 1):
+        console.print(f"\n[bold]hand {number} of {args.hands}[/bold]")
+        if not _play_hand(console, family, session.game, args.game, you, bots):
+            break
+        _show_result(family, session.game, you, players, console)
+        console.print(
+            "totals: " + ", ".join(f"{players[s]} {units:+d}" for s, units in enumerate(session.totals))
+        )
+        if number < args.hands:
+            session.next_hand()
+            if console.input("[dim]Enter: the next hand, q: quit[/dim]> ").strip().lower() in ("q", "quit"):
+                break
+    return 0
+
+
+def _play_hand(
+    console: Console, family: Family, game: Any, name: str, you: int, bots: dict[int, Any]
+) -> bool:
+    """Plays ``game`` to its end with you at ``you``; False when you quit."""
     shown = 0
 
     def show_events() -> None:
@@ -218,7 +255,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         seat = you if you in pending else pending[0]
         legal = game.legal_actions(seat)
         if seat != you:
-            game.apply(bots[seat].choose(game.view(seat), legal))
+            game.apply(bots[seat].choose(bot_view(game, seat), legal))
             continue
         if len(legal) == 1:
             console.print(f"  [dim]{family.forced_text(game, game.view(seat), legal[0])}[/dim]")
@@ -228,10 +265,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
             if made and made[0].get("type") == legal[0]["type"] and made[0].get("seat") == you:
                 shown = before + 1  # the line above said it
             continue
-        choice = _ask(console, family, game, args.game, seat, legal)
+        choice = _ask(console, family, game, name, seat, legal)
         if choice is None:
             console.print("game abandoned")
-            return 0
+            return False
         if not family.accept(console, game, seat, choice):
             continue
         try:
@@ -239,8 +276,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         except VncardsError as refused:
             console.print(f"[yellow]not allowed: {escape(_refusal(refused))}[/yellow]")
     show_events()
-    _show_result(family, game, you, players, console)
-    return 0
+    return True
 
 
 def _show_result(family: Family, game: Any, you: int, players: list[str], console: Console) -> None:

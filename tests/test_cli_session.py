@@ -1,8 +1,9 @@
-"""``vncards simulate --histories`` and ``vncards replay``, run as a person runs them (a
-subprocess, typed input)."""
+"""The command line's sessions and histories: ``vncards play --hands N``, ``vncards simulate
+--histories`` and ``vncards replay``, run as a person runs them (a subprocess, typed input)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,19 @@ def test_replay_bad_arguments(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--seat must be 0..2" in done.stderr
     done = run("replay", str(path), "--hand", "9")
     assert done.returncode == 2 and "no such hand" in done.stderr
+
+
+def test_play_a_match_of_hands() -> None:
+    """``--hands 3``: the winner of each hand leads the next (Tiến Lên), totals run on."""
+    done = run("play", "tienlen", "--bots", "greedy", "--seed", "5", "--hands", "3", stdin="1\n" * 900)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert [int(n) for n in re.findall(r"hand (\d) of 3", out)] == [1, 2, 3]
+    assert "you lead, with 3♠" in out or re.search(r"seat \d leads, with 3♠", out)
+    winners = re.findall(r"hand over: (you|seat \d) won", out)
+    leads = re.findall(r"\n  (you|seat \d) leads?\b(?!, with)", out)
+    assert len(winners) == 3 and leads[:2] == winners[:2]  # hands 2 and 3: the winner leads
+    totals = [list(map(int, re.findall(r"[+-]\d+", line))) for line in re.findall(r"totals: .*", out)]
+    assert len(totals) == 3 and all(sum(t) == 0 for t in totals)
+    assert out.count("Enter: the next hand") == 2  # asked between hands, not after the last
+    assert run("play", "tienlen", "--hands", "0").returncode == 2
