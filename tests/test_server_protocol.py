@@ -18,6 +18,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted
+from support.tree import ROOT, source_tree
 from vncards import history
 from vncards.server import ServerConfig, create_app
 
@@ -475,3 +476,30 @@ def test_leave_between_hands_and_the_creator_replaces_seats(client: TestClient) 
         assert f["seat"] is None  # the connection watches on as a spectator
     assert [session.kind(s) for s in range(4)] == ["bot"] * 4
     assert [e["type"] for e in session.log if e["type"] in ("leave", "replace")] == ["replace", "leave"]
+
+
+@source_tree
+def test_every_http_endpoint_is_documented() -> None:
+    """Issue 23, item 10: every route of the app has its line in docs/server.md (``GET /api/x``,
+    ``POST /api/x``; a page or file route by its path), and so has the WebSocket."""
+    from starlette.routing import Mount, Route, WebSocketRoute
+
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    routes = create_app(ServerConfig(db=":memory:")).routes
+    missing = []
+    for route in routes:
+        path = getattr(route, "path", "").replace("{table_id}", "{id}")
+        if isinstance(route, Mount):
+            ok = f"`{path}/" in page
+        elif isinstance(route, WebSocketRoute):
+            ok = "`/ws/<table>`" in page
+        else:
+            assert isinstance(route, Route)
+            methods = sorted((route.methods or {"GET"}) - {"HEAD"})
+            ok = (
+                all(f"`{m} {path}`" in page or f"`{m} {path}`:" in page for m in methods)
+                or f"`{path}`" in page
+            )
+        if not ok:
+            missing.append(path)
+    assert len(routes) >= 14 and not missing, f"routes not in docs/server.md: {missing}"
