@@ -14,6 +14,7 @@ pub mod search;
 pub mod shedding;
 pub mod tienlen;
 pub mod tusac;
+pub mod vector;
 
 #[cfg(feature = "python")]
 mod python;

@@ -17,10 +17,12 @@ The fast profile (CI) runs a few dozen examples per function; ``VNCARDS_PROFILE=
 from __future__ import annotations
 
 import contextlib
+import copy
 import pickle
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -239,6 +241,124 @@ def _combo_methods(draw: st.DrawFn) -> Any:
     return (c.kind, c.cards, c.mask, c.top, c.top_card, c.is_bomb, c.is_twos, len(c), str(c), repr(c))
 
 
+def _flow_rules(draw: st.DrawFn) -> Any:
+    words = st.sampled_from(
+        ["first_out", "ranked", "count", "random", "none", "any_bomb", "allowed", "x", ""]
+    )
+    try:
+        if draw(st.booleans()):
+            return _core.tienlen_flow_rules(
+                draw(rules),
+                ending=draw(words),
+                scoring=draw(words),
+                first_lead=draw(words),
+                bomb_after_pass=draw(words),
+                ket_3_bich=draw(st.booleans()),
+                finish_on_two=draw(words),
+                thoi_to=draw(words),
+                same_colour_instant_win=draw(st.booleans()),
+                first_hand_extras=draw(st.booleans()),
+                penalties=draw(st.tuples(*[st.sampled_from([0, 1, 15, 2**31, 2**32 - 1])] * 5)),
+            )
+        return _core.samloc_flow_rules(
+            draw(rules),
+            sam_block_pays=draw(st.sampled_from(["blocker", "each", "x"])),
+            bao_mot_scope=draw(st.sampled_from(["all", "previous_seat", "x"])),
+            bao_mot_mode=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            bao_mot_den=draw(st.sampled_from(["cards", "payments", "x"])),
+            finish_on_two=draw(words),
+            sam_may_finish_on_two=draw(st.booleans()),
+        )
+    except CORE_OK:
+        return samloc.Rules().flow
+
+
+def _flow(draw: st.DrawFn) -> Any:
+    """A flow under random rules, driven by random calls: junk seats, cards and states."""
+    try:
+        f = _core.SheddingFlow(_flow_rules(draw), draw(small_ints))
+    except CORE_OK:
+        f = _core.SheddingFlow(tienlen.Rules().flow, 4)
+    f.start(_core.Rng(draw(st.integers(0, 2**64 - 1))))
+    for _ in range(draw(st.integers(1, 8))):
+        method = draw(
+            st.sampled_from(["play", "pass", "declare", "decline", "next", "state", "hands", "plays"])
+        )
+        seat = draw(small_ints)
+        with contextlib.suppress(*CORE_OK):
+            if method == "play":
+                f.play(seat, draw(masks()))
+            elif method == "pass":
+                f.pass_turn(seat)
+            elif method == "declare":
+                f.declare_sam(seat, _core.Rng(1))
+            elif method == "decline":
+                f.decline_sam(seat, draw(st.sampled_from([_core.Rng(2), None, 3, "x"])))
+            elif method == "next":
+                f.next_hand(_core.Rng(3))
+            elif method == "hands":
+                f.hands = draw(st.lists(masks(), max_size=6))
+            elif method == "plays":
+                f.legal_plays(seat)
+                f.check_play(seat, draw(card_args()))
+            else:
+                lists = st.lists(masks(), max_size=6)
+                seats = st.lists(small_ints, max_size=6)
+                f.set_state(
+                    hand_number=draw(ints),
+                    first_rule=draw(st.booleans()),
+                    hands=draw(lists),
+                    played=draw(lists),
+                    dealt=draw(masks()),
+                    turn=draw(st.one_of(st.none(), small_ints)),
+                    table=draw(st.one_of(st.none(), masks())),
+                    table_seat=draw(small_ints),
+                    passed=draw(small_ints),
+                    round_seats=draw(small_ints),
+                    must=draw(masks()),
+                    out=draw(small_ints),
+                    order=draw(seats),
+                    cong=draw(seats),
+                    chain=draw(st.one_of(st.none(), st.tuples(ints, small_ints, small_ints))),
+                    over=draw(st.booleans()),
+                    winner=draw(st.one_of(st.none(), small_ints)),
+                    next_first=draw(st.booleans()),
+                    hand_totals=draw(st.lists(ints, max_size=6)),
+                )
+                f.set_sam(draw(small_ints), draw(st.booleans()), draw(small_ints), None, [(0, 1)])
+    return (f.hands, f.turn, f.table, f.chain, f.violations, repr(f), copy.deepcopy(f).over)
+
+
+def _vector(draw: st.DrawFn) -> Any:
+    """A vector core stepped with junk actions, seeds and indices."""
+    try:
+        v = _core.VectorCore.shedding(
+            _flow_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
+        )
+    except CORE_OK:
+        v = _core.VectorCore.shedding(tienlen.Rules().flow, 4, 3, 100)
+    n = v.num_envs
+    v.reseed([draw(st.integers(0, 2**64 - 1)) for _ in range(n)])
+    for i in range(n):
+        v.add_seeds(i, np.asarray(draw(st.lists(st.integers(0, 2**63 - 1), max_size=3)), np.int64))
+    v.reset()
+    for _ in range(draw(st.integers(1, 4))):
+        with contextlib.suppress(*CORE_OK):
+            method = draw(st.sampled_from(["step", "seeds", "hand", "sample", "reseed"]))
+            if method == "step":
+                v.step(np.asarray(draw(st.lists(st.integers(-3, 300), max_size=8)), np.int64))
+            elif method == "seeds":
+                v.add_seeds(draw(small_ints), np.asarray(draw(st.lists(ints, max_size=3)), np.int64))
+                v.finish_resets()
+            elif method == "hand":
+                v.hand(draw(small_ints))
+            elif method == "reseed":
+                v.reseed(draw(st.lists(st.integers(0, 2**64 - 1), max_size=8)))
+            else:
+                v.step(v.sample())
+    return (v.seeds_low(draw(small_ints)), v.table_bytes, [a.shape for a in v.arrays])
+
+
 # A think_ms budget: none, short, or out of range (never a long wait).
 think = st.sampled_from([None, 0.0, 0.5, 2.0, -1.0, float("nan"), float("inf"), 1e9])
 
@@ -309,6 +429,20 @@ def _tusac_search(draw: st.DrawFn) -> Any:
 
 D = st.DrawFn
 CORE: dict[str, Callable[[D], Any]] = {
+    "SheddingFlowRules": lambda d: repr(_flow_rules(d)),
+    "tienlen_flow_rules": _flow_rules,
+    "samloc_flow_rules": _flow_rules,
+    "SheddingFlow": _flow,
+    "VectorCore": _vector,
+    "shedding_penalty_items": lambda d: _core.shedding_penalty_items(
+        d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 15, 2**32 - 1, 2**32])] * 5)), d(small_ints)
+    ),
+    "shedding_cut_value": lambda d: _core.shedding_cut_value(
+        d(masks()), d(names), d(st.tuples(*[st.sampled_from([0, 3, 2**32 - 1])] * 5))
+    ),
+    "shedding_twos_value": lambda d: _core.shedding_twos_value(
+        d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 2**32 - 1])] * 5))
+    ),
     "Card": lambda d: Card(d(st.one_of(ints, st.sampled_from(CARD_TEXTS + JUNK_TEXTS)))).rank,
     "TuSacCard": lambda d: (
         tusac.TuSacCard(d(st.one_of(ints, st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS)))).name
@@ -487,7 +621,14 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
 }
 
-NOT_FUZZED = {"debug_panic", "MAUBINH_CATEGORIES", "MAUBINH_INSTANT_WINS"}
+NOT_FUZZED = {
+    "debug_panic",
+    "MAUBINH_CATEGORIES",
+    "MAUBINH_INSTANT_WINS",
+    "SAMLOC_SAM_UNITS",
+    "SAMLOC_CONG_UNITS",
+    "SAMLOC_TWO_UNITS",
+}
 
 
 def test_every_core_name_is_fuzzed() -> None:

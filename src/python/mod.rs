@@ -8,6 +8,7 @@ mod arrays;
 mod cards;
 mod encode;
 mod errors;
+mod flow;
 mod guard;
 mod maubinh;
 mod rng;
@@ -16,6 +17,7 @@ mod samloc;
 mod search;
 mod shedding;
 mod tusac;
+mod vector;
 
 #[allow(unused_imports)] // used by the game bindings
 pub(crate) use cards::{cards_from_mask, mask_from_py};
@@ -31,11 +33,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     rng::register(m)?;
     shedding::register(m)?;
+    flow::register(m)?;
     samloc::register(m)?;
     tusac::register(m)?;
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;
+    vector::register(m)?;
     search::register(m)?;
     Ok(())
 }

@@ -139,7 +139,8 @@ impl FastRng {
     pub(crate) fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    /// A uniform integer in `0..n` (n ≥ 1; multiply-shift, bias below 2^-32 for small `n`).
+    pub fn below(&mut self, n: usize) -> usize {
         (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
