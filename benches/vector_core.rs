@@ -5,12 +5,14 @@
 use _core::samloc;
 use _core::shedding::flow::FlowRules;
 use _core::tienlen;
+use _core::tusac::flow::Rules;
 use _core::vector::shedding::SheddingTable;
+use _core::vector::tusac::TuSacTable;
 use _core::vector::{Batch, Game, Outputs};
 use std::time::Instant;
 
-fn run(label: &str, rules: FlowRules, players: usize, envs: usize, threads: usize) {
-    let mut b = Batch::new(SheddingTable::new(rules, players).unwrap(), envs, 100_000);
+fn run<G: Game>(label: &str, table: G, envs: usize, threads: usize) {
+    let mut b = Batch::new(table, envs, 100_000);
     b.reseed(&(0..envs as u64).collect::<Vec<_>>());
     for i in 0..envs {
         let seeds: Vec<u64> = (0..4096).map(|k| (i as u64) << 24 | k).collect();
@@ -39,29 +41,24 @@ fn run(label: &str, rules: FlowRules, players: usize, envs: usize, threads: usiz
     let _ = b.slots[0].game.num_actions();
 }
 
+fn shedding(rules: FlowRules) -> SheddingTable {
+    SheddingTable::new(rules, 4).unwrap()
+}
+
 fn main() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     for threads in [1, cores] {
-        run(
-            "tienlen (south), 4 seats, 1024",
-            tienlen::flow::rules(false),
-            4,
-            1024,
-            threads,
-        );
-        run(
-            "tienlen (north), 4 seats, 1024",
-            tienlen::flow::rules(true),
-            4,
-            1024,
-            threads,
-        );
+        let south = shedding(tienlen::flow::rules(false));
+        run("tienlen (south), 4 seats, 1024", south, 1024, threads);
+        let north = shedding(tienlen::flow::rules(true));
+        run("tienlen (north), 4 seats, 1024", north, 1024, threads);
         run(
             "samloc, 4 seats, 1024",
-            samloc::flow::rules(),
-            4,
+            shedding(samloc::flow::rules()),
             1024,
             threads,
         );
+        let tusac = TuSacTable::new(Rules::default(), 4).unwrap();
+        run("tusac, 4 seats, 1024", tusac, 1024, threads);
     }
 }

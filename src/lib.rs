@@ -12,6 +12,7 @@ pub mod rollout;
 pub mod samloc;
 pub mod search;
 pub mod shedding;
+pub mod table;
 pub mod tienlen;
 pub mod tusac;
 pub mod vector;

@@ -332,9 +332,25 @@ def _flow(draw: st.DrawFn) -> Any:
 def _vector(draw: st.DrawFn) -> Any:
     """A vector core stepped with junk actions, seeds and indices."""
     try:
-        v = _core.VectorCore.shedding(
-            _flow_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
-        )
+        game = draw(st.sampled_from(["shedding", "tusac", "maubinh"]))
+        if game == "tusac":
+            v = _core.VectorCore.tusac(
+                _tusac_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
+            )
+        elif game == "maubinh":
+            v = _core.VectorCore.maubinh(
+                draw(names),
+                draw(st.booleans()),
+                draw(st.booleans()),
+                draw(small_ints),
+                draw(small_ints),
+                2,
+                3,
+            )
+        else:
+            v = _core.VectorCore.shedding(
+                _flow_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
+            )
     except CORE_OK:
         v = _core.VectorCore.shedding(tienlen.Rules().flow, 4, 3, 100)
     n = v.num_envs
@@ -427,8 +443,98 @@ def _tusac_search(draw: st.DrawFn) -> Any:
     )
 
 
+def _tusac_rules(draw: st.DrawFn) -> Any:
+    try:
+        return _core.tusac_flow_rules(
+            triple_optional=draw(st.booleans()),
+            forbidden_triple=draw(st.sampled_from(["other_claims", "no_claim", "x"])),
+            discard_rule=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            bung_rule=draw(names),
+            odd_total=draw(st.sampled_from(["hand", "with_toi", "off", "x"])),
+            set_lenh=draw(small_ints),
+            tuong_as_ty=draw(st.booleans()),
+            draw_at_stock=draw(st.sampled_from([0, 7, 70, 71, 255])),
+            payment=draw(st.sampled_from(["per_lenh", "flat", ""])),
+            claim_window=draw(st.sampled_from(["every_seat", "eligible_seats", "all"])),
+        )
+    except CORE_OK:
+        return tusac.Rules().flow
+
+
+def _tusac_step(draw: st.DrawFn, f: Any, seat: int) -> None:
+    method = draw(st.sampled_from(["act", "legal", "legal", "state", "hands", "options"]))
+    if method == "act":
+        kind = draw(st.sampled_from(["discard", "claim", "win", "pass", "x"]))
+        action = (kind, draw(st.one_of(ints, st.none(), names)), draw(st.lists(ints, max_size=5)))
+        f.act(seat, action[: draw(st.integers(1, 3))])
+    elif method == "legal":
+        pending = f.pending()
+        if pending:
+            answers = f.answers(pending[0])
+            if answers:
+                f.act(pending[0], draw(st.sampled_from(answers)))
+            elif f.phase == "discard":
+                f.act(pending[0], ("discard", draw(st.sampled_from(f.discardable(pending[0]) or [0]))))
+    elif method == "hands":
+        f.hands = draw(st.lists(packed(), max_size=5))
+    elif method == "options":
+        f.compute_options(draw(st.lists(small_ints, max_size=5)))
+        f.winning_totals(seat)
+        f.payments(seat, draw(ints), draw(st.one_of(st.none(), small_ints)))
+    else:
+        melds = st.lists(st.lists(st.tuples(names, st.lists(ints, max_size=4)), max_size=2), max_size=5)
+        answers = st.lists(st.one_of(st.none(), st.sampled_from([("win",), ("pass",), ("x",)])), max_size=5)
+        f.set_state(
+            dealer=draw(small_ints),
+            phase=draw(st.sampled_from(["discard", "claim", "over", "x"])),
+            hands=draw(st.lists(packed(), max_size=5)),
+            exposed=draw(melds),
+            stock=draw(st.lists(st.integers(0, 30), max_size=60)),
+            dead=draw(st.lists(st.integers(0, 30), max_size=5)),
+            offer=draw(st.one_of(st.none(), st.tuples(ints, names, small_ints, st.booleans()))),
+            to_discard=draw(st.one_of(st.none(), small_ints)),
+            opening=draw(st.booleans()),
+            responses=draw(answers),
+            result=draw(
+                st.one_of(st.none(), st.tuples(st.none(), ints, st.booleans(), st.none(), small_ints))
+            ),
+            totals=draw(st.lists(ints, max_size=5)),
+        )
+
+
+def _tusac_flow(draw: st.DrawFn) -> Any:
+    """A Tứ Sắc flow under random rules driven by junk actions and states."""
+    try:
+        f = _core.TuSacFlow(_tusac_rules(draw), draw(small_ints), draw(small_ints))
+    except CORE_OK:
+        f = _core.TuSacFlow(tusac.Rules().flow, 4, 0)
+    f.start(_core.Rng(draw(st.integers(0, 2**64 - 1))))
+    for _ in range(draw(st.integers(1, 10))):
+        with contextlib.suppress(*CORE_OK):
+            _tusac_step(draw, f, draw(small_ints))
+    return (f.phase, f.pending(), f.offer, f.responses, f.result, f.totals, repr(copy.deepcopy(f)))
+
+
+def _encode_view(draw: st.DrawFn) -> Any:
+    groups = draw(st.lists(st.one_of(card_args(), tusac_args(), st.none(), ints), max_size=8))
+    counts = draw(st.lists(ints, max_size=8))
+    flags = [draw(ints) for _ in range(4)]
+    which = draw(st.integers(0, 2))
+    if which == 0:
+        return _core.encode_shedding_view(groups, counts, *flags, draw(st.one_of(st.none(), st.booleans())))
+    if which == 1:
+        return _core.encode_maubinh_view(groups, draw(small_ints), *flags[:3], draw(st.booleans()))
+    return _core.encode_tusac_view(groups, counts, flags[0], flags[1], draw(ints), draw(st.booleans()))
+
+
 D = st.DrawFn
 CORE: dict[str, Callable[[D], Any]] = {
+    "TuSacFlowRules": lambda d: repr(_tusac_rules(d)),
+    "tusac_flow_rules": _tusac_rules,
+    "TuSacFlow": _tusac_flow,
+    "encode_shedding_view": _encode_view,
+    "encode_tusac_view": _encode_view,
+    "encode_maubinh_view": _encode_view,
     "SheddingFlowRules": lambda d: repr(_flow_rules(d)),
     "tienlen_flow_rules": _flow_rules,
     "samloc_flow_rules": _flow_rules,

@@ -2,8 +2,8 @@
 
 :class:`VectorEnv` holds ``num_envs`` tables and steps all of them in one call, without the
 GIL, across chunks of tables in parallel. Each table runs the game's own rules (the same Rust
-flow the :mod:`vncards.tienlen` and :mod:`vncards.samloc` games run), with the observations,
-action indices and rewards of the PettingZoo environments
+flows the :mod:`vncards.tienlen`, :mod:`vncards.samloc` and :mod:`vncards.tusac` games run),
+with the observations, action indices and rewards of the PettingZoo environments
 (:mod:`vncards.integrations.pettingzoo`), so an agent trained on one plays the other.
 
 >>> import numpy as np
@@ -38,7 +38,9 @@ True
   the step that ends a hand; each row sums to zero.
 - Actions: int ``[num_envs]``, indices into the seat's legal-action list, exactly the
   PettingZoo environments' (the plays in the move generator's order, then pass; Sâm Lốc's
-  declarations: 0 declares Sâm, 1 declines). ``info["num_actions"]`` (int64) is the number
+  declarations: 0 declares Sâm, 1 declines; Tứ Sắc: the discards, then win at the opening, or
+  the answers to an offer: win, the claims, pass; Mậu Binh: the solver's ranked arrangements,
+  choosing one arranges and confirms it, the seats choosing in turn from seat 0). ``info["num_actions"]`` (int64) is the number
   of legal actions (0 on the step that ends a hand), and ``info["action_mask"]`` the legal
   actions as packed bits: uint8 ``[num_envs, ceil(action_bound / 8)]``, bit ``j % 8`` (the
   least significant first) of byte ``j // 8`` set when action ``j`` is legal. The legal
@@ -98,7 +100,7 @@ else:
 __all__ = ["GAMES", "VectorEnv"]
 
 #: The games a VectorEnv runs (variant names of :data:`vncards.games.GAMES`).
-GAMES = ("tienlen", "tienlen-north", "samloc")
+GAMES = ("tienlen", "tienlen-north", "samloc", "tusac", "maubinh")
 
 #: What ``step`` returns: observations, rewards, terminated, truncated, info.
 StepResult = tuple[
@@ -124,8 +126,8 @@ def _autoreset_mode() -> Any:
 
 
 class VectorEnv(_Base):  # type: ignore[type-arg]
-    """``num_envs`` tables of ``game`` (``"tienlen"``, ``"tienlen-north"``, ``"samloc"``) with
-    ``players`` seats each, stepped together; see the module docstring."""
+    """``num_envs`` tables of ``game`` (one of :data:`GAMES`) with ``players`` seats each,
+    stepped together; see the module docstring."""
 
     def __init__(
         self,
@@ -156,7 +158,14 @@ class VectorEnv(_Base):  # type: ignore[type-arg]
         self.rules: Any = chosen
         self.max_cycles = max_cycles
         self.copy = copy
-        self._core = _core.VectorCore.shedding(chosen.flow, players, num_envs, max_cycles)
+        if game == "maubinh":
+            wheel, scoop, scoop_all, units = chosen.core_options
+            self._core = _core.VectorCore.maubinh(
+                wheel, scoop, scoop_all, units, players, num_envs, max_cycles
+            )
+        else:
+            make = _core.VectorCore.tusac if game == "tusac" else _core.VectorCore.shedding
+            self._core = make(chosen.flow, players, num_envs, max_cycles)
         self.num_envs = num_envs
         self.observation_size: int = self._core.observation_size
         #: Legal actions never number more than this (the PettingZoo action space).

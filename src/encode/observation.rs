@@ -1,7 +1,8 @@
-//! Observation vectors of one seat's view, written straight into a float32 row: the layout of
-//! `vncards.integrations.encoding` (the PettingZoo and OpenSpiel environments build their
-//! vectors with these functions from a view dict; the vector environment from the table's
-//! state). Everything is seat-relative: the observing seat first, the others in turn order.
+//! Observation vectors of one seat's view, written straight into a float32 row: the layouts of
+//! `vncards.integrations.encoding`, whose PettingZoo and OpenSpiel environments call these
+//! writers with the parts of a view dict, while the vector environment calls them with the
+//! table's state. Everything is seat-relative: the observing seat first, the others in turn
+//! order.
 
 /// What a shedding seat sees (Tiến Lên, Sâm Lốc), in seat-relative order (index 0 is the
 /// observing seat): every card set as a 52-card mask.
@@ -90,6 +91,99 @@ pub fn shedding(v: &SheddingView<'_>, out: &mut [f32]) {
     if let Some(playing) = v.playing {
         out[s + 5 * p] = f32::from(u8::from(playing));
     }
+}
+
+/// What a Tứ Sắc seat sees, in seat-relative order (index 0 is the observing seat): card
+/// groups as counts of each of the 28 kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TuSacView<'a> {
+    pub hand: &'a [u8; 28],
+    pub dead: &'a [u8; 28],
+    /// The offered card's kind, if any.
+    pub offer: Option<u8>,
+    /// Each seat's exposed cards.
+    pub exposed: &'a [[u8; 28]],
+    /// Hidden cards each seat holds.
+    pub counts: &'a [u32],
+    /// Seat bit sets: still to act, offered the card.
+    pub pending: u32,
+    pub offered_by: u32,
+    /// Cards left in the stock.
+    pub stock: usize,
+    /// A claim window is open.
+    pub claim: bool,
+}
+
+/// Length of a Tứ Sắc observation for `players` seats.
+pub const fn tusac_size(players: usize) -> usize {
+    (3 + players) * 28 + 3 * players + 2
+}
+
+fn kind_row(counts: &[u8; 28], out: &mut [f32]) {
+    for (cell, &c) in out[..28].iter_mut().zip(counts) {
+        *cell = f32::from(c) / 4.0;
+    }
+}
+
+/// The observation of `v` into `out` (`tusac_size` long): the hand, dead pile, offered-card and
+/// per-seat exposed rows (copies / 4); then per seat its hidden count / 28, to act, offered
+/// the card; then the stock / 100 (at most 1) and the claim-window flag.
+pub fn tusac(v: &TuSacView<'_>, out: &mut [f32]) {
+    let p = v.exposed.len();
+    kind_row(v.hand, &mut out[..28]);
+    kind_row(v.dead, &mut out[28..56]);
+    out[56..84].fill(0.0);
+    if let Some(k) = v.offer {
+        out[56 + usize::from(k)] = 0.25;
+    }
+    for (k, row) in v.exposed.iter().enumerate() {
+        let at = (3 + k) * 28;
+        kind_row(row, &mut out[at..at + 28]);
+    }
+    let s = (3 + p) * 28;
+    for (cell, &c) in out[s..s + p].iter_mut().zip(v.counts) {
+        *cell = (f64::from(c) / 28.0) as f32;
+    }
+    flags(v.pending, &mut out[s + p..s + 2 * p]);
+    flags(v.offered_by, &mut out[s + 2 * p..s + 3 * p]);
+    out[s + 3 * p] = (v.stock as f64 / 100.0).min(1.0) as f32;
+    out[s + 3 * p + 1] = f32::from(u8::from(v.claim));
+}
+
+/// What a Mậu Binh seat sees, in seat-relative order: its hand and arrangement as masks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MauBinhView {
+    pub hand: u64,
+    /// Its arrangement so far (zeros before it arranges).
+    pub back: u64,
+    pub middle: u64,
+    pub front: u64,
+    pub players: usize,
+    /// Seat bit sets: arranged, confirmed, still to act.
+    pub arranged: u32,
+    pub confirmed: u32,
+    pub pending: u32,
+    /// Its arrangement is fouled (binh lủng).
+    pub fouled: bool,
+}
+
+/// Length of a Mậu Binh observation for `players` seats.
+pub const fn maubinh_size(players: usize) -> usize {
+    4 * 52 + 3 * players + 1
+}
+
+/// The observation of `v` into `out` (`maubinh_size` long): the hand, back, middle and front
+/// rows; then per seat arranged, confirmed, to act; then its own foul.
+pub fn maubinh(v: &MauBinhView, out: &mut [f32]) {
+    let p = v.players;
+    for (k, &m) in [v.hand, v.back, v.middle, v.front].iter().enumerate() {
+        cards_row(m, &mut out[k * 52..k * 52 + 52]);
+    }
+    let s = 4 * 52;
+    flags(v.arranged, &mut out[s..s + p]);
+    flags(v.confirmed, &mut out[s + p..s + 2 * p]);
+    flags(v.pending, &mut out[s + 2 * p..s + 3 * p]);
+    out[s + 3 * p] = f32::from(u8::from(v.fouled));
 }
 
 #[cfg(test)]

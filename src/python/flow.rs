@@ -6,18 +6,15 @@
 
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
-use super::rng::PyRng;
 use super::shedding::{cards_arg, mask_arg, PlayList, PyCombo, PySheddingRules};
+use super::table::{run_flow, Effects, PyDraw};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::samloc::flow::{Options as SamLocOptions, SamState};
-use crate::shedding::flow::{
-    Chain, Draw, Event, FinishOnTwo, Flow, FlowRules, House, Reason, Record, Seats, MAX_SEATS,
-};
+use crate::shedding::flow::{Chain, Event, FinishOnTwo, Flow, FlowRules, House, Seats, MAX_SEATS};
 use crate::shedding::penalty::PenaltyTable;
 use crate::shedding::PlayFilter;
 use crate::tienlen::flow::{BombAfterPass, Options as TienLenOptions};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -161,43 +158,17 @@ impl PyFlowRules {
     }
 }
 
-/// What one action did, in order.
-enum Effect {
-    Event(Event),
-    Pay(usize, usize, u32, Reason),
-}
-
-#[derive(Default)]
-struct Effects(Vec<Effect>);
-
-impl Record for Effects {
-    fn event(&mut self, event: Event) {
-        self.0.push(Effect::Event(event));
-    }
-    fn pay(&mut self, from: usize, to: usize, units: u32, reason: Reason) {
-        self.0.push(Effect::Pay(from, to, units, reason));
-    }
-}
-
 fn seats_list<'py>(py: Python<'py>, seats: &Seats) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, seats.as_slice())
 }
 
-impl Effects {
-    /// The effects as tuples (see the module docs); `players` entries per seat list.
-    fn to_py<'py>(&self, py: Python<'py>, players: usize) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for e in &self.0 {
-            let item = match *e {
-                Effect::Pay(from, to, units, reason) => {
-                    ("pay", from, to, units, reason.name()).into_pyobject(py)?
-                }
-                Effect::Event(ev) => event_tuple(py, ev, players)?,
-            };
-            out.append(item)?;
-        }
-        Ok(out)
-    }
+/// The effects as tuples (see the module docs); `players` entries per seat list.
+fn effects_py<'py>(
+    py: Python<'py>,
+    rec: &Effects<Event>,
+    players: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    rec.to_py(py, |ev| event_tuple(py, *ev, players))
 }
 
 fn event_tuple<'py>(py: Python<'py>, ev: Event, players: usize) -> PyResult<Bound<'py, PyTuple>> {
@@ -271,100 +242,6 @@ fn event_tuple<'py>(py: Python<'py>, ev: Event, players: usize) -> PyResult<Boun
     })
 }
 
-/// The game's random stream: the core `Rng` read directly, or any object with the same
-/// `permutation(n)` and `below(n)` methods (a dealing stream of given hands). The first error
-/// an object raises is kept and raised after the action.
-enum PyDraw<'a, 'py> {
-    Core(PyRefMut<'py, PyRng>),
-    Object(&'a Bound<'py, PyAny>, Option<PyErr>),
-}
-
-impl<'a, 'py> PyDraw<'a, 'py> {
-    fn new(rng: &'a Bound<'py, PyAny>) -> PyDraw<'a, 'py> {
-        match rng.cast::<PyRng>() {
-            Ok(r) => match r.try_borrow_mut() {
-                Ok(r) => PyDraw::Core(r),
-                Err(_) => PyDraw::Object(rng, None),
-            },
-            Err(_) => PyDraw::Object(rng, None),
-        }
-    }
-
-    fn finish(self) -> PyResult<()> {
-        match self {
-            PyDraw::Object(_, Some(e)) => Err(e),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl Draw for PyDraw<'_, '_> {
-    fn permutation(&mut self, out: &mut [u32]) {
-        match self {
-            PyDraw::Core(r) => Draw::permutation(&mut r.0, out),
-            PyDraw::Object(obj, err) => {
-                let n = out.len();
-                let got = obj
-                    .call_method1("permutation", (n,))
-                    .and_then(|v| v.extract::<Vec<u32>>());
-                let mut seen = vec![false; n];
-                let ok = match &got {
-                    Ok(v) => {
-                        v.len() == n
-                            && v.iter().all(|&x| {
-                                let fresh = (x as usize) < n && !seen[x as usize];
-                                if fresh {
-                                    seen[x as usize] = true;
-                                }
-                                fresh
-                            })
-                    }
-                    Err(_) => false,
-                };
-                match got {
-                    Ok(v) if ok => out.copy_from_slice(&v),
-                    other => {
-                        for (i, x) in out.iter_mut().enumerate() {
-                            *x = i as u32;
-                        }
-                        if err.is_none() {
-                            *err = Some(other.err().unwrap_or_else(|| {
-                                PyValueError::new_err(format!(
-                                    "permutation({n}) did not return a permutation of range({n})"
-                                ))
-                            }));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        match self {
-            PyDraw::Core(r) => Draw::below(&mut r.0, n),
-            PyDraw::Object(obj, err) => {
-                match obj
-                    .call_method1("below", (n,))
-                    .and_then(|v| v.extract::<u32>())
-                {
-                    Ok(x) if x < n => x,
-                    other => {
-                        if err.is_none() {
-                            *err = Some(other.err().unwrap_or_else(|| {
-                                PyValueError::new_err(format!(
-                                    "below({n}) returned a number out of range"
-                                ))
-                            }));
-                        }
-                        0
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// One shedding table's state (the Python `SheddingGame` holds one). Mutable; copied by
 /// `copy.deepcopy`.
 #[pyclass(module = "vncards._core", name = "SheddingFlow")]
@@ -388,14 +265,11 @@ impl PyFlow {
         &mut self,
         py: Python<'py>,
         rng: Option<&Bound<'py, PyAny>>,
-        act: impl FnOnce(&mut Flow, &mut PyDraw<'_, 'py>, &mut Effects) -> Result<(), Error>,
+        act: impl FnOnce(&mut Flow, &mut PyDraw<'_, 'py>, &mut Effects<Event>) -> Result<(), Error>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let none = py.None().into_bound(py);
-        let mut draw = PyDraw::new(rng.unwrap_or(&none));
-        let mut rec = Effects::default();
-        act(&mut self.0, &mut draw, &mut rec).map_err(to_py)?;
-        draw.finish()?;
-        rec.to_py(py, self.0.players)
+        let players = self.0.players;
+        let rec = run_flow(py, rng, |d, r| act(&mut self.0, d, r))?;
+        effects_py(py, &rec, players)
     }
 }
 

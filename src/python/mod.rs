@@ -16,7 +16,9 @@ mod rollout;
 mod samloc;
 mod search;
 mod shedding;
+mod table;
 mod tusac;
+mod tusac_flow;
 mod vector;
 
 #[allow(unused_imports)] // used by the game bindings
@@ -36,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     flow::register(m)?;
     samloc::register(m)?;
     tusac::register(m)?;
+    tusac_flow::register(m)?;
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;

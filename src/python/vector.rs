@@ -6,8 +6,12 @@
 use super::errors::to_py;
 use super::flow::PyFlowRules;
 use super::guard::{guard, guard_ok};
+use super::maubinh::rules as maubinh_rules;
+use super::tusac_flow::PyTuSacRules;
 use crate::error::Error;
+use crate::vector::maubinh::MauBinhTable;
 use crate::vector::shedding::SheddingTable;
+use crate::vector::tusac::TuSacTable;
 use crate::vector::{Batch, Game, Rows};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -18,6 +22,8 @@ const MAX_ENVS: usize = 1 << 20;
 /// The batch of one of the games.
 enum AnyBatch {
     Shedding(Batch<SheddingTable>),
+    TuSac(Batch<TuSacTable>),
+    MauBinh(Batch<MauBinhTable>),
 }
 
 /// `$body` with `$b` bound to the batch, whatever its game.
@@ -25,6 +31,8 @@ macro_rules! with_batch {
     ($self:expr, $b:ident => $body:expr) => {
         match &mut $self.batch {
             AnyBatch::Shedding($b) => $body,
+            AnyBatch::TuSac($b) => $body,
+            AnyBatch::MauBinh($b) => $body,
         }
     };
 }
@@ -107,6 +115,25 @@ fn check_envs(num_envs: usize) -> PyResult<()> {
     Ok(())
 }
 
+impl PyVectorCore {
+    /// `num_envs` copies of `table` in one batch, wrapped as its game's.
+    fn new<G: Game>(
+        py: Python<'_>,
+        table: G,
+        num_envs: usize,
+        max_cycles: u32,
+        wrap: fn(Batch<G>) -> AnyBatch,
+    ) -> PyResult<PyVectorCore> {
+        check_envs(num_envs)?;
+        let batch = Batch::new(table, num_envs, max_cycles);
+        let arrays = Arrays::new(py, &batch);
+        Ok(PyVectorCore {
+            batch: wrap(batch),
+            arrays,
+        })
+    }
+}
+
 #[pymethods]
 impl PyVectorCore {
     /// `num_envs` tables of a shedding game (Tiến Lên, Sâm Lốc) with these flow rules.
@@ -119,14 +146,44 @@ impl PyVectorCore {
         max_cycles: u32,
     ) -> PyResult<PyVectorCore> {
         guard(|| {
-            check_envs(num_envs)?;
             let table = SheddingTable::new(rules.get().0, players).map_err(to_py)?;
-            let batch = Batch::new(table, num_envs, max_cycles);
-            let arrays = Arrays::new(py, &batch);
-            Ok(PyVectorCore {
-                batch: AnyBatch::Shedding(batch),
-                arrays,
-            })
+            PyVectorCore::new(py, table, num_envs, max_cycles, AnyBatch::Shedding)
+        })
+    }
+
+    /// `num_envs` tables of Tứ Sắc with these rules (seat 0 deals every hand, as in the
+    /// PettingZoo environment).
+    #[staticmethod]
+    fn tusac(
+        py: Python<'_>,
+        rules: &Bound<'_, PyTuSacRules>,
+        players: usize,
+        num_envs: usize,
+        max_cycles: u32,
+    ) -> PyResult<PyVectorCore> {
+        guard(|| {
+            let table = TuSacTable::new(rules.get().0, players).map_err(to_py)?;
+            PyVectorCore::new(py, table, num_envs, max_cycles, AnyBatch::TuSac)
+        })
+    }
+
+    /// `num_envs` tables of Mậu Binh with these rules (`wheel`: `"second"` or `"lowest"`).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn maubinh(
+        py: Python<'_>,
+        wheel: &str,
+        scoop: bool,
+        scoop_all: bool,
+        back_straight_flush_units: i64,
+        players: usize,
+        num_envs: usize,
+        max_cycles: u32,
+    ) -> PyResult<PyVectorCore> {
+        guard(|| {
+            let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+            let table = MauBinhTable::new(rules, players).map_err(to_py)?;
+            PyVectorCore::new(py, table, num_envs, max_cycles, AnyBatch::MauBinh)
         })
     }
 

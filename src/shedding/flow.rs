@@ -21,7 +21,7 @@ use super::penalty::TWOS;
 use super::rules::Rules;
 use crate::cards::CardSet;
 use crate::error::Error;
-use crate::rng::Rng;
+pub use crate::table::{Discard, Draw};
 use crate::{samloc, tienlen};
 
 /// Most seats at a shedding table (Sâm Lốc seats five).
@@ -244,42 +244,10 @@ pub enum Event {
     },
 }
 
-/// Where a flow tells what happens: events and payments, in order.
-pub trait Record {
-    fn event(&mut self, event: Event);
-    /// `from` pays `to` `units` (> 0) for `reason`.
-    fn pay(&mut self, from: usize, to: usize, units: u32, reason: Reason);
-}
+/// Where the shedding flow tells what happens.
+pub trait Record: crate::table::Record<Event> {}
 
-/// A record that keeps nothing (the flow keeps each hand's totals itself).
-pub struct Discard;
-
-impl Record for Discard {
-    #[inline(always)]
-    fn event(&mut self, _: Event) {}
-    #[inline(always)]
-    fn pay(&mut self, _: usize, _: usize, _: u32, _: Reason) {}
-}
-
-/// Where a flow draws its randomness: the deal's shuffle and a random seat.
-pub trait Draw {
-    /// A uniformly random permutation of `0..out.len()`, into `out`.
-    fn permutation(&mut self, out: &mut [u32]);
-    /// A uniform integer in `0..n`.
-    fn below(&mut self, n: u32) -> u32;
-}
-
-impl Draw for Rng {
-    fn permutation(&mut self, out: &mut [u32]) {
-        for (i, x) in out.iter_mut().enumerate() {
-            *x = i as u32;
-        }
-        self.shuffle(out);
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        Rng::below(self, n)
-    }
-}
+impl<R: crate::table::Record<Event>> Record for R {}
 
 /// One shedding table: the hand being played and what carries over to the next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -389,7 +357,7 @@ impl Flow {
             let signed = i32::try_from(units).unwrap_or(i32::MAX);
             self.hand_totals[from] = self.hand_totals[from].saturating_sub(signed);
             self.hand_totals[to] = self.hand_totals[to].saturating_add(signed);
-            rec.pay(from, to, units, reason);
+            rec.pay(from, to, units, reason.name());
         }
     }
 

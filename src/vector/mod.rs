@@ -28,7 +28,9 @@
 //! [`Batch::finish_resets`] let it go on: seeds come from outside, so that a Python caller can
 //! draw them exactly as the PettingZoo environments draw theirs.
 
+pub mod maubinh;
 pub mod shedding;
+pub mod tusac;
 
 use crate::rng::Rng;
 use crate::rollout::FastRng as Sampler;

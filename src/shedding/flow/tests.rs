@@ -7,14 +7,14 @@ use crate::tienlen::flow::{BombAfterPass, Options as TienLen};
 #[derive(Default)]
 struct Log {
     events: Vec<Event>,
-    paid: Vec<(usize, usize, u32, Reason)>,
+    paid: Vec<(usize, usize, u32, &'static str)>,
 }
 
-impl Record for Log {
+impl crate::table::Record<Event> for Log {
     fn event(&mut self, e: Event) {
         self.events.push(e);
     }
-    fn pay(&mut self, from: usize, to: usize, units: u32, reason: Reason) {
+    fn pay(&mut self, from: usize, to: usize, units: u32, reason: &'static str) {
         self.paid.push((from, to, units, reason));
     }
 }
