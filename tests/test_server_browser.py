@@ -95,13 +95,15 @@ def console_clean(browser: Any) -> Any:
 
 def screenshots(driver: Any, name: str) -> None:
     """``test-output/<name>-<w>x<h>.png`` at each of ``SIZES`` (the viewport set exactly, a
-    phone's as a mobile one), back to the window's own size after."""
+    phone's as a mobile one), back to the window's own size after; the page must fit the
+    width (no sideways scrolling on a phone)."""
     OUTPUT.mkdir(exist_ok=True)
     for width, height in SIZES:
         metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        driver.execute_script("return document.body.offsetHeight")  # let the layout settle
+        wide = driver.execute_script("return document.documentElement.scrollWidth")  # laid out anew
         driver.save_screenshot(str(OUTPUT / f"{name}-{width}x{height}.png"))
+        assert wide <= width, f"{name}: the page is {wide} px wide in a {width} px window"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -313,6 +315,8 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
     else:
         raise AssertionError(f"{game}: the hand did not end")
     assert explained, "an illegal selection was explained"
+    if game == "tusac":  # claim windows that offered only a pass: made by the table, and said so
+        assert driver.find_elements(By.CSS_SELECTOR, "#log .forced-done")
     settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
     assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
     assert driver.find_element(By.ID, "next-hand").is_displayed()

@@ -349,7 +349,7 @@ function renderMine(f) {
   const hand = document.getElementById("hand"), extra = document.getElementById("extra"), acts = document.getElementById("actions");
   hand.replaceChildren(); extra.replaceChildren(); acts.replaceChildren();
   if (f.forced) // the table makes a forced move itself after a short pause: nothing to click
-    acts.append(el("div", { class: "forced", id: "forced" }, "Nước bắt buộc ", el("span", { class: "hint", text: "(forced: the table makes it for you) " }), actionText(f.forced.action)));
+    acts.append(el("div", { class: "forced", id: "forced" }, "Nước bắt buộc ", el("span", { class: "hint", text: "(forced: the table makes it for you in " + f.forced.in + " s) " }), actionText(f.forced.action)));
   else if (v.phase === "bao_sam") legal.forEach((a, i) => acts.append(actionButton(a, i)));
   else legal.forEach((a, i) => { if (a.type !== "play" && a.type !== "discard" && a.type !== "arrange") acts.append(actionButton(a, i)); });
   if (f.table.is_over && !S.closed) {
@@ -536,11 +536,10 @@ setInterval(() => { // the clocks count down between frames
 
 (async function start() {
   await WORDS_READY;
-  fetch("/api/tables/" + TABLE_ID).then((r) => r.json()).then(async (t) => {
-    if (!t.game) return;
-    const games = await (await fetch("/api/games")).json();
+  if (S.creator) { // the creator's seat controls offer this game's bots
+    const [t, games] = await Promise.all([fetch("/api/tables/" + TABLE_ID).then((r) => r.json()), fetch("/api/games").then((r) => r.json())]);
     S.bots = (games.find((g) => g.name === t.game) || { bots: [] }).bots;
-  });
+  }
   document.getElementById("creator").addEventListener("toggle", (e) => { e.target.dataset.open = e.target.open ? "1" : "0"; });
   const params = new URLSearchParams(location.search), want = params.get("seat");
   if (params.has("watch")) { S.token = null; connect(); } // a spectator, even on a seat's device
