@@ -102,6 +102,9 @@ names = st.sampled_from(
         "lowest",
         "expected",
         "strongest",
+        "equilibrium",
+        "units",
+        "4-2",
         "all",
         "bombs",
         "four_pair_sequences",
@@ -265,7 +268,7 @@ CORE: dict[str, Callable[[D], Any]] = {
     "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),
     "parse_cards": lambda d: _core.parse_cards(d(card_args())),
     "maubinh_best_arrangement": lambda d: _core.maubinh_best_arrangement(
-        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names)
+        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(names)
     ),
     "maubinh_best_arrangements": lambda d: _core.maubinh_best_arrangements(
         d(st.lists(card_args(), max_size=3)),
@@ -274,10 +277,34 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(st.booleans()),
         d(small_ints),
         d(names),
+        d(names),
     ),
     "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(d(card_args()), d(card_args()), d(names)),
     "maubinh_expected_value": lambda d: _core.maubinh_expected_value(
-        d(masks()), d(masks()), d(masks()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints)
+        d(masks()),
+        d(masks()),
+        d(masks()),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
+        d(names),
+    ),
+    "maubinh_exploitability": lambda d: _core.maubinh_exploitability(
+        d(st.one_of(names, st.just(lambda mask: (mask, 0, 0)), st.just(lambda mask: "junk"), ints)),
+        d(small_ints),
+        d(st.integers(-1, 2)),
+        d(st.sampled_from([-1, 0, 1, 5, 2**64])),
+        d(st.sampled_from([0, 1, 5])),
+        d(ints),
+        d(st.one_of(masks(), st.just((1 << 52) - 1), st.just((1 << 52) - (1 << 24)))),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
+        d(st.one_of(st.none(), st.binary(max_size=64))),
     ),
     "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(names)),
     "maubinh_hand_rank": lambda d: _core.maubinh_hand_rank(d(card_args()), d(names)),
@@ -292,16 +319,32 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(st.booleans()),
         d(st.booleans()),
         d(small_ints),
+        d(names),
     ),
-    "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names)),
+    "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names), d(names)),
     "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
     "maubinh_position_histograms": lambda d: _core.maubinh_position_histograms(
-        d(works), d(ints), d(names), d(st.one_of(st.none(), st.binary(max_size=64))), start=d(ints)
+        d(works),
+        d(ints),
+        d(names),
+        d(st.one_of(st.none(), st.binary(max_size=64))),
+        start=d(ints),
+        scoring=d(names),
     ),
-    "maubinh_tables_header": lambda d: _core.maubinh_tables_header(),
-    "maubinh_position_tables": lambda d: _core.maubinh_position_tables(d(names), d(small_ints)),
+    "maubinh_tables_header": lambda d: _core.maubinh_tables_header(d(names), d(names)),
+    "maubinh_tables_file": lambda d: _core.maubinh_tables_file(d(names), d(names)),
+    "maubinh_position_tables": lambda d: _core.maubinh_position_tables(
+        d(names), d(small_ints), d(names), d(names), d(masks())
+    ),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
-        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(ints)
+        d(card_args()),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
+        d(names),
+        d(ints),
     ),
     "maubinh_settle": lambda d: _core.maubinh_settle(
         d(st.lists(st.one_of(st.none(), st.tuples(masks(), masks(), masks())), max_size=6)),
@@ -309,6 +352,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(st.booleans()),
         d(st.booleans()),
         d(small_ints),
+        d(names),
     ),
     "rollout_evaluate": _evaluate,
     "rollout_greedy_choice": lambda d: _core.rollout_greedy_choice(
