@@ -14,6 +14,13 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --tables 200 --think 1.0     # 200 tables at a player's pace
     python benches/server_load.py --tables 200 --think 0       # saturated: as fast as it goes
     python benches/server_load.py --url http://127.0.0.1:8000  # a server that is already running
+    python benches/server_load.py --tables 200 --flood         # while one seat floods on 10 connections
+    python benches/server_load.py --startup 1000               # start-up time, 1000 rows, one of them bad
+
+Tables are made with ``auto_forced`` off (the clients make every move, as before the server
+made forced moves itself), so runs before and after that change do the same work. The bench
+starts its server with an operator token (``--create-token``), which it needs to open more
+tables than one client may.
 """
 
 from __future__ import annotations
@@ -48,10 +55,11 @@ class Stats:
     finished: int = 0
 
 
-def _post(url: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-    )
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
 
@@ -69,11 +77,28 @@ def _free_port() -> int:
         return port
 
 
+def _source(ws_url: str, index: int) -> dict[str, Any]:
+    """Each client from its own loopback address when the server is local (the server limits
+    connections per address, as people at a table come from different addresses)."""
+    if "://127.0.0.1:" not in ws_url:
+        return {}
+    return {"local_addr": (f"127.0.{1 + index // 250}.{2 + index % 250}", 0)}
+
+
 async def seat_client(
-    ws_url: str, table: str, seat: int, token: str, args: argparse.Namespace, stats: Stats, rng: random.Random
+    ws_url: str,
+    table: str,
+    seat: int,
+    token: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    rng: random.Random,
+    index: int = 0,
 ) -> None:
     """One player's client: acts whenever its frame offers legal actions."""
-    async with connect(f"{ws_url}/ws/{table}", max_size=2**22, open_timeout=60) as ws:
+    async with connect(
+        f"{ws_url}/ws/{table}", max_size=2**22, open_timeout=60, **_source(ws_url, index)
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "id": 0}))
         next_id, sent_at, hands_done = 1, 0.0, 0
         waiting: int | None = None
@@ -92,8 +117,8 @@ async def seat_client(
                 else:
                     stats.errors.append(frame["code"])
                 continue
-            if kind != "state":
-                continue
+            if kind != "state" or frame.get("forced"):
+                continue  # presence frames; a move the table makes by itself
             if frame.get("ack") is not None and frame["ack"] == waiting:
                 stats.latencies.append(time.perf_counter() - sent_at)
                 stats.acked[table] = stats.acked.get(table, 0) + 1
@@ -119,29 +144,143 @@ async def seat_client(
                 await ws.send(json.dumps({"type": "act", "action": action, "id": waiting}))
 
 
-async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[str]]:
+async def flood_seat(
+    ws_url: str, table: str, token: str, action: dict[str, Any], counts: dict[str, int]
+) -> None:
+    """One connection of a seat that sends the same move as fast as it can."""
+    try:
+        async with connect(f"{ws_url}/ws/{table}", max_size=2**22, open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token, "id": 0}))
+            await ws.recv()
+            i = 0
+            while True:
+                i += 1
+                await ws.send(json.dumps({"type": "act", "action": action, "id": i}))
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        f = json.loads(await asyncio.wait_for(ws.recv(), 0.001))
+                        key = f.get("code") or f["type"]
+                        counts[key] = counts.get(key, 0) + 1
+    except Exception as e:  # closed by the server (replaced, flooding): counted
+        counts[type(e).__name__] = counts.get(type(e).__name__, 0) + 1
+
+
+async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[str], dict[str, int]]:
     stats = Stats()
     seats: list[tuple[str, int, str]] = []
     tables: list[str] = []
+    token = args.create_token
     for _ in range(args.tables):
-        t = _post(f"{base}/api/tables", {"game": args.game, "seats": [None] * 4, "turn_seconds": 3600})
+        body = {"game": args.game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+        t = _post(f"{base}/api/tables", body, token)
         tables.append(t["id"])
         for s in range(4):
-            seats.append((t["id"], s, _post(f"{base}/api/tables/{t['id']}/join", {"seat": s})["token"]))
+            seats.append(
+                (t["id"], s, _post(f"{base}/api/tables/{t['id']}/join", {"seat": s}, token)["token"])
+            )
     ws_url = base.replace("http://", "ws://")
+    flood: dict[str, int] = {}
+    flooders: list[asyncio.Task[None]] = []
+    if args.flood:
+        body = {"game": "maubinh", "seats": [None, "greedy", "greedy", "greedy"], "turn_seconds": 3600}
+        mb = _post(f"{base}/api/tables", body, token)
+        seat_token = _post(f"{base}/api/tables/{mb['id']}/join", {"seat": 0}, token)["token"]
+        async with connect(f"{ws_url}/ws/{mb['id']}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat_token}))
+            legal = json.loads(await ws.recv())["legal_actions"]
+        arrange = next(a for a in legal if a["type"] == "arrange")
+        flooders = [
+            asyncio.create_task(flood_seat(ws_url, mb["id"], seat_token, arrange, flood)) for _ in range(10)
+        ]
     rng = random.Random(args.seed)
     start = time.perf_counter()
     tasks = [
-        asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random())))
-        for t, s, tok in seats
+        asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random()), i))
+        for i, (t, s, tok) in enumerate(seats)
     ]
     done, pending = await asyncio.wait(tasks, timeout=args.timeout)
-    for task in pending:
+    for task in [*pending, *flooders]:
         task.cancel()
     for task in done:
         if task.exception() is not None:
             stats.errors.append(repr(task.exception()))
-    return stats, time.perf_counter() - start, tables
+    return stats, time.perf_counter() - start, tables, flood
+
+
+def _wait_up(base: str, proc: subprocess.Popen[bytes] | None, limit: float = 600.0) -> float:
+    """Seconds until ``base`` answers ``GET /api/tables``."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < limit:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError("the server exited")
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(base + "/api/tables", timeout=5).read()
+            return time.perf_counter() - t0
+        time.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
+def _serve_cmd(port: int, db: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "vncards",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--bot-delay",
+        "0",
+        *extra,
+    ]
+
+
+def startup(rows: int, bad: int) -> dict[str, Any]:
+    """Start-up time of ``vncards serve`` on a database of ``rows`` signed tables (each a few
+    moves into its hand), ``bad`` of them edited so that they cannot be resumed."""
+    from vncards.server import load_key
+    from vncards.server.session import TableSession
+    from vncards.server.store import TableStore
+
+    tmp = Path(tempfile.mkdtemp(prefix="vncards-startup-"))
+    db = tmp / "tables.sqlite"
+    key = load_key(str(db) + ".key")
+    store = TableStore(db, key)
+    rng = random.Random(1)
+    games = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
+    for i in range(rows):
+        session = TableSession.create(f"t{i:05d}", games[i % 5], seats=[None] * 4, turn_seconds=3600, key=key)
+        store.insert(session.id, session.game_name, *session.to_record())
+        for _ in range(8):
+            if session.game.is_over:
+                break
+            seat = session.game.pending_seats[0]
+            session.act(seat, rng.choice(session.game.legal_actions(seat)), by="bot")
+            store.update(session.id, session.game_name, session.seq, *session.to_record())
+    store.close()
+    with sqlite3.connect(db) as con:
+        for i in range(bad):
+            con.execute("UPDATE tables SET meta = '{not json' WHERE id = ?", (f"t{i * 7 % rows:05d}",))
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(_serve_cmd(port, db), stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        seconds = _wait_up(base, proc)
+        with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
+            lines = json.loads(r.read())
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    return {
+        "rows": rows,
+        "bad_rows": bad,
+        "startup_s": round(seconds, 2),
+        "served": sum(1 for x in lines if "seats" in x),
+        "reported_broken": sum(1 for x in lines if "broken" in x),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def main() -> None:
@@ -154,8 +293,16 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--url", default=None, help="bench this running server instead of starting one")
     p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
+    p.add_argument("--create-token", default=None, help="with --url: the server's operator token")
+    p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
+    p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
+    p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.startup:
+        out = startup(args.startup, args.bad_rows)
+        print(json.dumps(out) if args.json else f"start-up: {out}")
+        return
 
     server: subprocess.Popen[bytes] | None = None
     tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
@@ -164,28 +311,14 @@ def main() -> None:
     if base is None:
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        cmd = [
-            sys.executable,
-            "-m",
-            "vncards",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0",
-        ]
+        args.create_token = "bench-" + str(random.random())
+        cmd = _serve_cmd(port, db, "--create-token", args.create_token, "--max-tables", str(args.tables + 10))
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
-        for _ in range(300):
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(base + "/api/tables", timeout=1).read()
-                break
-            time.sleep(0.1)
+        _wait_up(base, server, 30)
     pid = server.pid if server is not None else args.server_pid
     try:
         cpu0, client0 = (_cpu_seconds(pid) if pid else 0.0), time.process_time()
-        stats, wall, tables = asyncio.run(run(args, base))
+        stats, wall, tables, flood = asyncio.run(run(args, base))
         server_cpu = _cpu_seconds(pid) - cpu0 if pid else None
         client_cpu = time.process_time() - client0
         with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
@@ -230,6 +363,8 @@ def main() -> None:
         "loadavg": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
     }
+    if args.flood:
+        result["flood"] = flood
     if args.json:
         print(json.dumps(result))
         return
@@ -250,6 +385,8 @@ def main() -> None:
         f"bench clients {result['client_cpu_ms_per_action']} ms (includes table setup)"
     )
     print(f"  load average      {result['loadavg']} on {os.cpu_count()} CPUs (the clients share the machine)")
+    if args.flood:
+        print(f"  flooding seat     answers {flood}")
 
 
 if __name__ == "__main__":

@@ -293,13 +293,16 @@ def test_rules_schema_is_complete(name: str) -> None:
     rules = games.spec(name).rules()
     assert [o["name"] for o in schema] == list(rules.to_dict())
     for o in schema:
-        assert set(o) == {"name", "type", "values", "default", "description", "source"}
+        assert set(o) == {"name", "type", "values", "min", "max", "default", "description", "source"}
         assert o["description"].strip(), f"{name}: option {o['name']} has no description"
         assert o["source"] in ("seed", "house"), f"{name}: option {o['name']} has no source"
         assert o["default"] == getattr(rules, o["name"])
         assert o["type"] in ("bool", "int", "choice")
         if o["type"] != "int":
             assert o["default"] in o["values"]
+            assert o["min"] is None and o["max"] is None
+        else:
+            assert o["values"] is None and o["min"] <= o["default"] <= o["max"]
         json.dumps(o)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from support.tree import source_tree
 from vncards import RulesError
 from vncards._core import (
     RolloutSetup,
@@ -192,6 +193,7 @@ def test_simulate_with_bots_is_reproducible() -> None:
     assert sum(s.units for s in a.bots.values()) == 0
 
 
+@source_tree
 def test_strength_small_run() -> None:
     path = ROOT / "benches" / "bots_strength.py"
     spec_ = importlib.util.spec_from_file_location("bots_strength", path)
@@ -206,6 +208,7 @@ def test_strength_small_run() -> None:
         assert by[(game, "montecarlo vs greedy")]["montecarlo"]["win_rate"] > 0
 
 
+@source_tree
 def test_strength_script_runs_as_a_program() -> None:
     out = subprocess.run(
         [

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from support.tree import source_tree
 from vncards import RulesError
 from vncards.cli import colour_cards
 from vncards.games import parse_rule_options, rules_schema, spec
@@ -211,7 +212,7 @@ def test_play_speaks_words_not_codes(game: str) -> None:
     out = run("play", game, "--seed", "3", stdin="1\n2\n" * 400)
     assert out.returncode == 0, out.stderr
     assert not SNAKE.findall(out.stdout), SNAKE.findall(out.stdout)[:5]
-    assert "Payments" in out.stdout or "nobody pays" in out.stdout
+    assert any(w in out.stdout for w in ("Payments", "nobody pays", "Against each opponent"))
 
 
 def test_payment_and_category_words() -> None:
@@ -227,7 +228,9 @@ def test_tusac_hands_by_name_and_a_drawn_hand() -> None:
     # A stock limit just under the undealt stock: the first draw ends the hand drawn, whatever the seed.
     out = run("play", "tusac", "--seed", "3", "--rules", "draw_at_stock=30", stdin="1\n" * 600)
     assert out.returncode == 0, out.stderr
-    hand = next(line for line in out.stdout.splitlines() if line.startswith("your hand:"))
+    lines = out.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("your hand, "))
+    hand = "\n".join(lines[start : start + 6])
     assert "Tướng" in hand or "Chốt" in hand or "Xe" in hand
     assert not re.search(r"\b[KAERCHP][YRGW]\b", hand)
     assert "hand drawn (hòa)" in out.stdout
@@ -356,3 +359,200 @@ def test_arrange_reports_an_instant_win_alone() -> None:
     assert "straight flush / thùng phá sảnh" in plain.stdout and "expected" in plain.stdout
     text = " ".join(run("arrange", "--help").stdout.split())
     assert "--objective" in text and "strongest: the strongest back" in text
+
+
+# ---- issue #29: what a newcomer tripped on -------------------------------------------------------
+
+
+def _after(text: str, marker: str) -> str:
+    """The output after the first ``marker``."""
+    return text.split(marker, 1)[1]
+
+
+def test_words_for_pass_and_the_sam_declaration() -> None:
+    # Seed 4, three seats: you answer the Sâm declaration, then face a single you may pass on.
+    out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="không\nbo\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert "[n]" in out.stdout and "[p]" in out.stdout  # the word shown by its move
+    moves = out.stdout.split("your move>")
+    assert moves[1].lstrip().startswith("you: no Sâm / không báo")
+    assert moves[2].lstrip().startswith("you: pass (bỏ lượt)")
+    declared = run("play", "samloc", "--players", "3", "--seed", "4", stdin="Y\np\nq\n")
+    assert _after(declared.stdout, "your move>").lstrip().startswith("you: declares Sâm / báo Sâm")
+    # Leading, a pass is not a move: the engine says why.
+    assert "not allowed: the leader of a round must play" in declared.stdout
+
+
+def test_the_last_card_is_played_for_you() -> None:
+    out = run("play", "tienlen", "--players", "2", "--seed", "1", stdin="1\n" * 300)
+    assert out.returncode == 0, out.stderr
+    forced = [line for line in out.stdout.splitlines() if "your last card:" in line]
+    assert forced == ["  your last card: play single / lẻ: 2♥ (forced)"]
+    assert "you: single / lẻ: 2♥" not in out.stdout  # said once
+    assert "you out of cards (về), place 1" in out.stdout
+
+
+# Seed 2's hand, fouled: the front's pair of kings beats the middle's pair of nines.
+FOULED = "2s 4s 4c 5s 5c | 5h 8d 9d 9h 10d | Qh Ks Kh"
+NOT_HELD = "2s 4s 4c 5s 5c | 5h 8d 9d 9h 10d | Qh Ks Kd"
+
+
+def test_maubinh_arrangement_shown_fouled_confirmed_twice_showdown_per_opponent() -> None:
+    stdin = f"{FOULED}\n2\nn\n{NOT_HELD}\n2\nkhông\ny\ny\n"
+    out = run("play", "maubinh", "--seed", "2", stdin=stdin)
+    assert out.returncode == 0, out.stderr
+    # The typed arrangement, back row by row with its categories, and the warning.
+    shown = _after(out.stdout, "your arrangement:")
+    assert shown.startswith(
+        "\n    back (chi 1)    4♠ 4♣ 5♠ 5♣ 2♠   two pairs / thú"
+        "\n    middle (chi 2)  5♥ 8♦ 9♦ 9♥ 10♦  pair / đôi"
+        "\n    front (chi 3)   Q♥ K♠ K♥         pair / đôi"
+        "\nfouled (binh lủng)"
+    )
+    # Confirming it asks again: n (or không) goes back, y confirms.
+    assert out.stdout.count("confirm it anyway?") == 3
+    assert out.stdout.count("not confirmed: pick a move or type another arrangement") == 2
+    # A card not held is named, in the words of everything else ("you", not "seat 0").
+    assert "not allowed: not in your hand: K♦ (your hand also holds K♥)" in out.stdout
+    assert "seat 0" not in _after(out.stdout, "you are seat 0;")
+    # The showdown: each seat's rows with categories; one line per opponent.
+    showdown = _after(out.stdout, "hands revealed (so bài):")
+    assert "    you: fouled (binh lủng)\n      back (chi 1)" in showdown
+    assert "instant win, three flushes / ba thùng" in showdown
+    assert "Payments" not in showdown
+    summary = _after(showdown, "Against each opponent\n").splitlines()
+    assert summary == [
+        "  seat 1 (solver): you fouled (binh lủng) -6: you -6",
+        "  seat 2 (solver): you fouled (binh lủng) -6: you -6",
+        "  seat 3 (solver): their instant win, three flushes / ba thùng -3: you -3",
+    ]
+
+
+def test_maubinh_summary_names_every_hand_and_ties() -> None:
+    out = run("play", "maubinh", "--seed", "2", stdin="1\ny\n")
+    assert out.returncode == 0, out.stderr
+    summary = _after(out.stdout, "Against each opponent\n").splitlines()
+    assert summary[0] == "  seat 1 (solver): back +1, middle -1, front +1: you +1"
+    assert len(summary) == 3
+    assert "middle (chi 2)  3♠ 3♣ 3♥ 6♥ 2♣  three of a kind / sám cô" in out.stdout
+
+
+def test_play_says_who_sits_where_and_refuses_a_wrong_bot_count() -> None:
+    out = run("play", "samloc", "--bots", "greedy,random", "--seed", "1", stdin="q\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Sâm Lốc, 3 seats: you are seat 0; seat 1: greedy, seat 2: random.")
+    seated = run("play", "tienlen", "--bots", "random,greedy,montecarlo", "--seat", "2", stdin="q\n")
+    assert "you are seat 2; seat 0: random, seat 1: greedy, seat 3: montecarlo." in seated.stdout
+    bad = run("play", "tienlen", "--bots", "greedy,random", "--players", "4")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == (
+        "vncards play: error: --bots names 2 bots for the 3 other seats of 4: "
+        "name one bot per other seat, or a single bot for all of them\n"
+    )
+
+
+def test_tusac_hand_by_colour_and_meld_and_the_glossary() -> None:
+    from vncards import tusac
+    from vncards.games import new_game
+
+    out = run("play", "tusac", "--seed", "4", stdin="g\nq\n")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("your hand, 21 cards by colour"))
+    # Every card of the hand, once, on its colour's line (a meld in brackets), soldiers of
+    # several colours on a line of their own.
+    words = {"vàng": "Y", "đỏ": "R", "xanh": "G", "trắng": "W"}
+    seen: list[str] = []
+    for line in lines[start + 1 :]:
+        colour, _, rest = line.strip().partition(" ")
+        if not line.startswith("  ") or colour not in (*words, "Chốt"):
+            break
+        names = rest.replace("[", " ").replace("]", " ").split()
+        if colour == "Chốt":
+            seen += [str(tusac.parse_card(f"Chốt {c}")) for c in names]
+        else:
+            seen += [str(tusac.parse_card(f"{n} {colour}")) for n in names]
+    assert sorted(seen) == sorted(new_game("tusac", seed=4).view(0)["hand"])
+    glossary = _after(out.stdout, "Tứ Sắc: glossary")
+    assert "Tướng, Sĩ, Tượng" in glossary and "general, advisor, elephant" in glossary
+    assert "card codes: Tướng K, Sĩ A, Tượng E, Xe R, Pháo C, Mã H, Chốt P" in glossary
+
+
+def test_rules_says_what_seed_means_and_reads_options_by_their_schema() -> None:
+    out = run("rules", "tusac")
+    assert "not a random seed" in out.stdout.splitlines()[1]
+    for args, message in [
+        (("--rules", "draw_at_stock=many"), "draw_at_stock is a whole number"),
+        (("--rules", "discard_rule=sometimes"), "discard_rule is penalize | enforce, not 'sometimes'"),
+        (("--rules", "triple_optional=maybe"), "triple_optional is false | true, not 'maybe'"),
+        (("--rules", "colour=red"), "tusac has no rule option 'colour' (options: "),
+    ]:
+        bad = run("play", "tusac", *args)
+        assert bad.returncode == 2 and message in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
+
+
+@source_tree
+def test_glossary_matches_the_rules_pages() -> None:
+    """The glossary ``g`` shows is the rules pages' glossary tables, row for row."""
+    from pathlib import Path
+
+    from vncards.words import GLOSSARY
+
+    pages = Path(__file__).resolve().parent.parent / "docs" / "rules"
+    for key, page in [
+        ("cards", "index"),
+        ("tienlen", "tienlen-south"),
+        ("tienlen-north", "tienlen-north"),
+        ("samloc", "samloc"),
+        ("maubinh", "maubinh"),
+        ("tusac", "tusac"),
+    ]:
+        text = (pages / f"{page}.md").read_text(encoding="utf-8")
+        section = text[text.index("## Glossary") :].split("\n## ")[0]
+        rows = [
+            tuple(cell.strip() for cell in line.strip("|").split(" | "))
+            for line in section.splitlines()[3:]
+            if line.startswith("| ")
+        ]
+        assert rows == list(GLOSSARY[key]), page
+
+
+def test_play_in_a_terminal() -> None:
+    """A pseudo-terminal, as a person's: colours on, the typed pair played, then quit."""
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vncards", "play", "tienlen", "--seed", "3"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"},
+    )
+    os.close(follower)
+    out = b""
+
+    def read_until(marker: bytes, count: int = 1) -> None:
+        nonlocal out
+        while out.count(marker) < count:
+            ready, _, _ = select.select([leader], [], [], 60)
+            assert ready, out.decode(errors="replace")[-500:]
+            try:
+                out += os.read(leader, 65536)
+            except OSError:  # the program ended
+                return
+
+    try:
+        read_until(b"your move> ")
+        os.write(leader, "3♠ 3♥\n".encode())
+        read_until(b"your move> ", 2)
+        os.write(leader, b"q\n")
+        read_until(b"game abandoned")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+        os.close(leader)
+    text = out.decode()
+    assert "\x1b[" in text  # colours
+    assert "you: pair / đôi: 3♠" in re.sub(r"\x1b\[[0-9;]*m", "", text)

@@ -374,10 +374,17 @@ BAO = ["3♣ 9♠ K♦", "5♥", "4♦ 8♦", "6♣ 7♦"]
 
 def test_bao_mot_penalize_den_lang() -> None:
     g = table(BAO, turn=0)
-    act(g, "3♣")  # lower than its K: allowed and recorded
-    assert g.events[-1]["type"] == "bao_mot_violation"
+    act(g, "3♣")  # lower than its K: allowed and recorded (the record is seat 0's alone)
+    assert g.events_for(0)[-1] == {
+        "type": "bao_mot_single",
+        "seat": 0,
+        "one_card_seats": [1],
+        "violation": True,
+    }
+    assert g.public_events()[-1]["violation"] is None
     act(g, "5♥")  # seat 1 goes out with its next play
     assert g.is_over and g.winner == 1
+    assert [e["type"] for e in g.public_events()[-3:]] == ["bao_mot_violation", "den_lang", "hand_end"]
     assert led(g) == [(0, 1, 2 + 2 + 2, "den_lang")]  # the whole table; nobody else pays
 
 

@@ -589,6 +589,39 @@ def test_cut_that_took_its_owner_out_is_not_paid() -> None:
     assert not [e for e in led(g) if e[3] == "chat"]
 
 
+def test_cuts_are_paid_when_the_round_closes() -> None:
+    """Issue 29, item 13: the ledger pays a chain when its round closes (the rules page said
+    "cuts are paid at once"); the ``cut`` events say each cut's value as it happens."""
+    g = setup(["2♠ 10♣ 10♦", THREE_PS + " J♦", QUAD + " K♦", "3♦ 3♥"])
+    act(g, "2♠", THREE_PS)
+    assert [e["units"] for e in g.events if e["type"] == "cut"] == [3] and g.ledger == []
+    act(g, QUAD)
+    assert [e["units"] for e in g.events if e["type"] == "cut"] == [3, 9] and g.ledger == []
+    act(g, None, None)
+    assert g.ledger == []  # seat 1 has yet to pass: the round is still open
+    act(g, None)
+    assert g.table is None and led(g) == [(1, 2, 12, "chat")]
+
+
+def test_a_chain_is_paid_by_the_last_seat_cut_even_for_a_play_that_took_its_owner_out() -> None:
+    """RULES.md: "the last player cut pays the whole chain to the last cutter. Nobody pays for a
+    play that took its owner out." Seat 0 goes out (nhất) with its 2: it pays nothing. Seat 1's
+    cut of it is cut in turn, so seat 1, the last seat cut, pays the whole chain, the 2's value
+    included."""
+    g = setup(["2♥", THREE_PS + " J♦", QUAD + " K♦", "3♦ 3♥"], RANKED)
+    act(g, "2♥", THREE_PS, QUAD, None, None)
+    assert g.table is None and led(g) == [(1, 2, 2 + 3, "chat")]  # red 2 and 3 đôi thông, ranked
+
+
+def test_nobody_pays_a_chain_whose_last_cut_play_took_its_owner_out() -> None:
+    """The last seat cut went out with the play that was cut: nobody pays the chain, not even
+    its earlier cuts (seat 0's 2 was cut by seat 1, whose tứ quý took it out)."""
+    g = setup(["2♥ 3♣", QUAD, FOUR_PS_HIGH + " 7♥", "3♦ 3♥"], RANKED)
+    act(g, "2♥", QUAD, FOUR_PS_HIGH, None, None)
+    assert [e["units"] for e in g.events if e["type"] == "cut"] == [2, 4]
+    assert g.table is None and not [e for e in led(g) if e[3] == "chat"]
+
+
 def test_cut_that_takes_the_cutter_out_is_paid() -> None:
     # Reading kept: the cut play is paid; only the cut play that took *its* owner out is not.
     g = setup(["2♥ 3♣", QUAD, "5♦ 6♦", "8♠ 10♠"])

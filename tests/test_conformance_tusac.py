@@ -418,19 +418,92 @@ def test_reforming_the_same_set_reading() -> None:
     assert {m.kind for m in legal_claims("KR AR ER EW", "KR")} == {"general", "general_set"}
 
 
-def test_khui_is_mandatory_unless_winning() -> None:
+def test_khui_is_mandatory_as_the_khui_or_the_win() -> None:
+    """RULES.md: "a seat holding a khạp must take the fourth copy when it is offered: as a
+    khui, or, where taking it completes the hand, as the win; it may never pass on it"."""
     g = build(["HG AY AY EW CW", "", "HG HG HG PR", ""], reserve="HG")
     play(g, 0, "discard", card="HG")
     assert options(g, 2) == {"claim:claimed_quad"}
     refused(g, "must_claim", 2, "pass")
     play(g, 2, "claim", cards=["HG", "HG", "HG"])
     assert g.exposed(2)[-1].kind == "claimed_quad" and g.exposed(2)[-1].lenh == 6
-    # a seat that wins with the fourth copy may win instead
+    # a seat that wins with the fourth copy may win instead, but not pass
     g = build(["HG AY AY EW CW", "", "HG HG HG PY PR PG", ""], reserve="HG", exact=(2,))
     play(g, 0, "discard", card="HG")
     assert options(g, 2) == {"claim:claimed_quad", "win"}
+    refused(g, "must_claim", 2, "pass")
     play(g, 2, "win")
     assert g.result is not None and g.result["winner"] == 2 and g.result["score"] == 6 + 1 + TOI
+
+
+def test_khui_is_mandatory_when_the_win_is_the_only_way_to_take_it() -> None:
+    """Issue 29, item 12: a khạp holder that cannot khui (its other hidden card is a Tướng,
+    which is never discarded) but wins with the fourth copy must win: it used to be free to
+    pass, and the card went dead."""
+    quads = [("quad", f"{k} {k} {k} {k}") for k in ("RY", "CY", "HY", "PW")]
+    g = build(
+        ["HG AY AY EW CW", "", "HG HG HG KY", ""],
+        exposed=[[], [], quads, []],
+        reserve="HG",
+        exact=(2,),
+    )
+    play(g, 0, "discard", card="HG")
+    assert options(g, 2) == {"win"}
+    before = g.to_json()
+    refused(g, "must_claim", 2, "pass")
+    assert g.to_json() == before
+    play(g, 2, "win")
+    assert g.result is not None and g.result["winner"] == 2
+    # 4 con khui 6 + lone Tướng 1 + four quằn 32 = 39 (odd), and tới
+    assert g.result["score"] == 6 + 1 + 4 * 8 + TOI
+
+
+def test_a_khap_is_never_split_by_a_claim_but_may_be_in_counting_and_winning() -> None:
+    """Issue 29, item 13: "a khạp is never split" binds claims only."""
+    # A claim: the Tướng–Sĩ–Tượng would take a Tướng of the khạp.
+    assert legal_claims("KY KY KY AY PR", "EY") == []
+    assert legal_claims("KY KY KY AY PR", "EY", entitled=False) == []
+    # Winning: Tướng–Sĩ–Tượng 1 + two lone Tướng 2 = 3, odd; with the khạp whole, the Sĩ and
+    # the Tượng would be rác.
+    assert can_win("KY KY KY AY", offer="EY") and win_score("KY KY KY AY", offer="EY") == 3 + TOI
+    # Counting rác: Xe–Pháo–Mã with one Mã of the khạp, and the other two as a pair.
+    assert min_rac("HG HG HG CG RG") == 0
+    assert sorted(m.kind for m in melds("HG HG HG CG RG")[0]) == ["chariot_set", "pair"]
+    # In a game the win by claiming is offered (no claim is); the seat may pass on it.
+    quads = [("quad", f"{k} {k} {k} {k}") for k in ("RW", "PW", "RG", "HR")]
+    g = build(
+        ["HY AW AW EY CY", "KY KY KY AY", "", ""], exposed=[[], quads, [], []], reserve="EY", exact=(1,)
+    )
+    play(g, 0, "discard", card="EY")
+    assert options(g, 1) == {"win", "pass"}
+
+
+@pytest.mark.parametrize("bung_rule", ["seed", "min_rac", "off"])
+def test_a_forbidden_mandatory_triple_binds_nothing(bung_rule: str) -> None:
+    """Issue 29, item 13: a held pair makes the triple mandatory, but a triple the rules forbid
+    (here: it would break a completed Tướng–Sĩ–Tượng) is no claim, so it binds nothing: the
+    entitled seat keeps its other claims and may pass; another seat has nothing to claim."""
+    rules = Rules(bung_rule=bung_rule)  # type: ignore[arg-type]
+    assert "claimed_triple" not in {m.kind for m in legal_claims("AR AR KR ER PY", "AR", rules=rules)}
+    g = build(["AR HY AW EW CY", "AR AR KR ER HY CW", "", ""], reserve="AR", rules=rules, window="every_seat")
+    play(g, 0, "discard", card="AR")
+    got = options(g, 1)
+    assert "pass" in got and "claim:claimed_triple" not in got and "claim:pair" in got
+    play(g, 1, "pass")
+    g = build(["AR HY AW EW CY", "", "AR AR KR ER HY CW", ""], reserve="AR", rules=rules, window="every_seat")
+    play(g, 0, "discard", card="AR")
+    assert options(g, 2) == {"pass"}  # out of turn only the triple could be claimed
+    # The alternative reading, as an option: the held pair bars every claim of the card.
+    strict = rules.replace(forbidden_triple="no_claim")
+    assert legal_claims("AR AR KR ER PY", "AR", rules=strict) == []
+    g = build(
+        ["AR HY AW EW CY", "AR AR KR ER HY CW", "", ""], reserve="AR", rules=strict, window="every_seat"
+    )
+    play(g, 0, "discard", card="AR")
+    assert options(g, 1) == {"pass"}
+    # A legal triple is unaffected, and so is a card of which the seat holds no pair.
+    assert [m.kind for m in legal_claims("HG HG PY", "HG", rules=strict)] == ["claimed_triple"]
+    assert legal_claims("KR ER PY", "AR", rules=strict) == legal_claims("KR ER PY", "AR", rules=rules)
 
 
 @pytest.mark.parametrize("optional", [False, True])
@@ -761,10 +834,15 @@ def test_rules_defaults_follow_the_rules_file() -> None:
             r.replace(**bad)
 
 
+def exposed_melds(state: dict[str, Any], seat: int) -> list[Meld]:
+    """A snapshot state's exposed melds of ``seat``."""
+    return [Meld(m["meld"], tuple(parse_card(c) for c in m["cards"])) for m in state["exposed"][seat]]
+
+
 def test_random_games_respect_the_claim_rules() -> None:
     """Every claim, discard and dead offer of random games, checked against the rules: no
-    Tướng is discarded but as the tỳ (``tuong_as_ty``), out of turn only triples and quads are claimed, a khạp holder's fourth copy
-    never goes unclaimed unless someone wins it, a turned-up Tướng the turner could claim is
+    Tướng is discarded but as the tỳ (``tuong_as_ty``), out of turn only triples and quads are
+    claimed, a khạp holder's fourth copy never goes unclaimed (nor dead) unless someone wins it, a turned-up Tướng the turner could claim is
     never dead, and a draw leaves ``draw_at_stock`` cards."""
     rule_sets = [
         Rules(),
@@ -792,14 +870,16 @@ def test_random_games_respect_the_claim_rules() -> None:
                     entitled = (origin + 1) % players if src == "discard" else origin
                     if e["type"] == "claim" and e["seat"] != entitled:
                         assert e["meld"] in ("claimed_triple", "claimed_quad"), (i, e)
-                    # Khạp holders that can khui (a holder whose only way to take the fourth copy is
-                    # to win may pass on it).
+                    # Khạp holders that can take the fourth copy, as the khui or as the win.
                     khap = [
                         s
                         for s in range(players)
                         if not (src == "discard" and s == origin)
                         and hands[s].count(k) == 3
-                        and legal_claims(hands[s], k, entitled=s == entitled, rules=rules)
+                        and (
+                            legal_claims(hands[s], k, entitled=s == entitled, rules=rules)
+                            or can_win(hands[s], exposed_melds(state, s), offer=k, rules=rules)
+                        )
                     ]
                     if khap:
                         assert e["type"] == "win" or e.get("meld") == "claimed_quad", (i, e)

@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from support.tree import source_tree
 from vncards import games
+
+pytestmark = source_tree
 
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 PAGES = {
@@ -46,6 +49,8 @@ def test_every_option_is_documented_with_its_default_and_values(game: str) -> No
         if option["type"] == "choice":
             for value in option["values"]:
                 assert f'`"{value}"`' in rest, (name, value)
+        if option["type"] == "int":
+            assert f"int {option['min']}–{option['max']}" in rest, (name, "its range")
 
 
 def test_the_northern_page_lists_what_the_preset_changes() -> None:
@@ -56,3 +61,18 @@ def test_the_northern_page_lists_what_the_preset_changes() -> None:
     assert changed <= set(table)
     for name, (default, _) in table.items():
         assert default == north[name], name
+
+
+def test_the_pages_say_what_the_engine_does_where_the_rules_left_room() -> None:
+    """Issue 29, item 13: the Tiến Lên page said "cuts are paid at once" while the ledger pays a
+    chain when its round closes; the Tứ Sắc page now says the khạp rule binds claims only, that
+    khui may be taken as the win, and what a forbidden mandatory triple leaves (the engine's
+    behaviour is pinned by test_conformance_tienlen / test_conformance_tusac)."""
+    south = (RULES / PAGES["tienlen"]).read_text(encoding="utf-8")
+    assert "paid at once" not in south
+    assert "Cuts are paid when their round closes" in south
+    assert "the last seat cut pays\nthe whole chain, that play's value included" in south
+    tusac = " ".join((RULES / PAGES["tusac"]).read_text(encoding="utf-8").split())
+    assert "Both bind **claims only**" in tusac
+    assert "as the khui or, where taking it completes the hand, as the win; it may never pass" in tusac
+    assert "A mandatory triple that is itself forbidden" in tusac

@@ -8,11 +8,12 @@ import importlib
 import inspect
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, get_origin
 
 import pytest
 
 from support.modules import module_names
+from support.tree import source_tree
 
 
 def _modules() -> list[ModuleType]:
@@ -36,6 +37,10 @@ def _own_doc(obj: Any) -> bool:
 
 
 def _documentable(obj: Any) -> bool:
+    # A type alias (``Run = Callable[...]``) has no docstring of its own: a ``#:`` comment
+    # documents it. Python 3.10 calls ``collections.abc.Callable[...]`` a class.
+    if get_origin(obj) is not None:
+        return False
     return inspect.isclass(obj) or inspect.isroutine(obj) or isinstance(obj, ModuleType)
 
 
@@ -76,6 +81,7 @@ def test_the_check_sees_the_modules(module: str) -> None:
     assert any(m.__name__ == module for m in _modules())
 
 
+@source_tree
 def test_every_module_is_in_the_api_reference() -> None:
     pages = Path(__file__).resolve().parent.parent / "docs" / "api"
     documented = {

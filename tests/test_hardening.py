@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from support.tree import source_tree
 from vncards import (
     Card,
     IllegalMoveError,
@@ -279,6 +280,7 @@ def _fn_at(source: str, start: int) -> tuple[str, str]:
     return name.group(1), source[body : body + 200]
 
 
+@source_tree
 def test_every_binding_entry_runs_inside_the_panic_guard() -> None:
     files = sorted((ROOT / "src" / "python").glob("*.rs"))
     entries = [(f.name, *e) for f in files for e in _entries(f.read_text(encoding="utf-8"))]

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support.tree import source_tree
 from vncards import _core
 from vncards.maubinh.tables import CLASSES3, CLASSES5, Histograms, generate, sample, shipped_header
 from vncards.parallel import worker_context
@@ -21,6 +22,7 @@ def current_rules() -> str:
     return sample(1, seed=0, objective="strongest").header["rules"]  # type: ignore[no-any-return]
 
 
+@source_tree
 def test_shipped_file_header_records_sample_size_and_seed() -> None:
     shipped = Histograms.from_bytes(SHIPPED.read_bytes())
     header = shipped.header

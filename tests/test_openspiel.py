@@ -144,3 +144,59 @@ def test_bad_hands_are_refused_with_a_vncards_error(case: str) -> None:
     with pytest.raises(VncardsError) as info:
         pyspiel.load_game(openspiel.GAME_NAMES[name], {"players": players, "hands": text})
     assert message in str(info.value)
+
+
+def _observed(state: object) -> tuple[object, ...]:
+    """Everything a caller can read of a state (the vncards game's whole snapshot included)."""
+    table = state.table  # type: ignore[attr-defined]
+    return (
+        str(state),
+        tuple(state.history()),  # type: ignore[attr-defined]
+        state.current_player(),  # type: ignore[attr-defined]
+        None if table is None else table.to_json(),
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_out_of_range_actions_raise_and_change_nothing(name: str) -> None:
+    """Issue 30, item 4: a chance outcome of 5000 (outcomes are 0..4095) and a player action of
+    -2 (which indexed the list from its end) were accepted."""
+    from vncards import IllegalMoveError
+
+    game = pyspiel.load_game(openspiel.GAME_NAMES[name], {"players": 2})
+    state = game.new_initial_state()
+    # (-1 is OpenSpiel's kInvalidAction: pyspiel refuses it itself, with a SpielError.)
+    for outcome in (openspiel.DEAL_OUTCOMES, 5000, -2, 2**62):
+        before = _observed(state)
+        with pytest.raises(IllegalMoveError, match="chance outcome") as info:
+            state.apply_action(outcome)
+        assert info.value.reason == "invalid_action"
+        assert _observed(state) == before
+    state.apply_action(openspiel.DEAL_OUTCOMES - 1)
+    steps = 0
+    while not state.is_terminal() and steps < 40:
+        legal = state.legal_actions()
+        for action in (-2, -3, len(legal), game.num_distinct_actions(), 2**62):
+            before = _observed(state)
+            with pytest.raises(IllegalMoveError, match="player action"):
+                state.apply_action(action)
+            assert _observed(state) == before
+        state.apply_action(legal[steps % len(legal)])
+        steps += 1
+    if state.is_terminal():
+        before = _observed(state)
+        with pytest.raises(IllegalMoveError):
+            state.apply_action(0)
+        assert _observed(state) == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_players_parameter_is_range_checked_when_loaded(name: str) -> None:
+    from vncards import RulesError, games
+
+    cls = games.spec(name).game_class()
+    for players in (cls.MIN_PLAYERS - 1, cls.MAX_PLAYERS + 1, 9, 0, -3, 2**31 - 1):
+        with pytest.raises(RulesError, match="players"):
+            pyspiel.load_game(openspiel.GAME_NAMES[name], {"players": players})
+    for players in (cls.MIN_PLAYERS, cls.MAX_PLAYERS):
+        assert pyspiel.load_game(openspiel.GAME_NAMES[name], {"players": players}).num_players() == players

@@ -8,6 +8,8 @@ import random
 import numpy as np
 import pytest
 
+from support.tree import source_tree
+
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
@@ -100,6 +102,7 @@ def test_observation_key_is_configurable() -> None:
     assert env.observation_space(env.agent_selection).contains(obs)
 
 
+@source_tree
 def test_example_random_vs_greedy_runs(capsys: pytest.CaptureFixture[str]) -> None:
     import runpy
     from pathlib import Path
@@ -142,3 +145,76 @@ def test_reset_from_given_hands(name: str) -> None:
         env.reset(seed=0, options={"hands": [hand, hand]})
     with pytest.raises(VncardsError):
         env.reset(seed=0, options={"hands": [hand]})
+
+
+def _env_state(env: VncardsEnv) -> tuple[object, ...]:
+    return (
+        env.game.to_json(),
+        env.agent_selection,
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        dict(env.terminations),
+        dict(env.truncations),
+        list(env.legal_actions(env.agent_selection)),
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_non_integer_and_out_of_range_actions_raise_and_change_nothing(name: str) -> None:
+    """Issue 30, item 4: the raw env took ``"0"``, ``0.9`` and ``True`` as actions."""
+    from vncards import IllegalMoveError
+
+    env = VARIANTS[name].raw_env(players=2)
+    env.reset(seed=5)
+    rnd = random.Random(5)
+    steps = 0
+    while env.agents and steps < 30:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        count = len(env.legal_actions(agent))
+        for bad in (
+            "0",
+            0.9,
+            1.0,
+            True,
+            False,
+            np.bool_(True),
+            np.float32(0),
+            None,
+            -1,
+            -2,
+            count,
+            2**70,
+            [0],
+        ):
+            before = _env_state(env)
+            with pytest.raises(IllegalMoveError) as info:
+                env.step(bad)  # type: ignore[arg-type]
+            assert info.value.reason == "invalid_action"
+            assert isinstance(info.value, ValueError)
+            assert _env_state(env) == before, bad
+        choice = rnd.randrange(count)
+        env.step(np.int64(choice) if steps % 2 else choice)  # NumPy integers are indices too
+        steps += 1
+
+
+def test_env_keywords_are_checked_when_the_env_is_made() -> None:
+    from vncards import RulesError
+
+    for kwargs in (
+        {"players": 9},
+        {"players": 1},
+        {"players": "4"},
+        {"players": True},
+        {"max_cycles": 0},
+        {"max_cycles": 2.5},
+        {"observation_key": ""},
+        {"observation_key": "action_mask"},
+        {"render_mode": "human"},
+        {"rules": {"no_such_option": 1}},
+    ):
+        with pytest.raises(RulesError):
+            tienlen_v0.raw_env(**kwargs)
+    assert VARIANTS["samloc_v0"].raw_env(players=5).players == 5

@@ -134,7 +134,14 @@ BAO_PLAYED = [
 def test_bao_mot_violation_then_den_lang() -> None:
     g = midhand(BAO_HANDS, BAO_PLAYED, turn=1)
     g.play(1, "5♦")  # seat 0 holds one card: seat 1 should have led its ace
-    assert g.events[-1]["type"] == "bao_mot_violation"
+    # Issue 30, item 1: only the violator is told it broke báo 1; the table sees a single
+    # played under báo 1, as for any single (a public record would show the ace it holds).
+    single = {"type": "bao_mot_single", "seat": 1, "one_card_seats": [0], "violation": True}
+    assert g.events[-1] == single and g.events_for(1)[-1] == single
+    for seat in (0, 2, 3):
+        assert g.events_for(seat)[-1] == {**single, "violation": None}
+    assert g.public_events()[-1] == {**single, "violation": None}
+    assert not any(e["type"] == "bao_mot_violation" for e in g.events)
     g.pass_turn(2)
     g.pass_turn(3)
     g.play(0, "K♠")
@@ -143,6 +150,78 @@ def test_bao_mot_violation_then_den_lang() -> None:
     # (3♠ 4♥ 6♦ 8♣ 2♣) and seat 3's 4.
     assert reasons(g) == [(1, 0, 11, "den_lang")]
     assert g.settlement == [11, -11, 0, 0]
+    # With the settlement the violation is public, for every seat and a spectator.
+    for events in (g.events, g.public_events(), *(g.events_for(s) for s in range(4))):
+        end = [e["type"] for e in events[-5:]]
+        assert end == ["play", "out", "bao_mot_violation", "den_lang", "hand_end"], end
+        assert events[-3] == {"type": "bao_mot_violation", "seat": 1, "one_card_seats": [0]}
+
+
+def test_bao_mot_is_announced_when_a_seat_is_down_to_one_card() -> None:
+    """Issue 29, item 7: a ``bao_mot`` event, for every seat, right after the play that leaves
+    a seat one card; in words for the command line and the browser (``words.term``)."""
+    from vncards.words import term
+
+    g = midhand(["K♠ 3♣", *BAO_HANDS[1:]], ["4♠ 5♠ 6♠ 7♣ 8♠ 9♠ 10♠ J♠", *BAO_PLAYED[1:]], turn=0)
+    g.play(0, "3♣")
+    announced = {"type": "bao_mot", "seat": 0}
+    for events in (g.events, g.public_events(), *(g.events_for(s) for s in range(4))):
+        assert events[-2]["type"] == "play" and events[-1] == announced
+    assert sum(e == announced for e in g.events) == 1
+    g.play(1, "9♣")  # not the seat's highest: it is bound by seat 0's báo 1
+    assert g.events[-1]["type"] == "bao_mot_single"
+    assert "báo 1" in term("bao_mot") and "_" not in term("bao_mot") + term("bao_mot_single")
+
+
+def test_bao_mot_events_in_random_games() -> None:
+    """Every play that leaves a seat one card is followed by its ``bao_mot``; every single a
+    bound seat plays under ``"penalize"`` by a ``bao_mot_single`` whose private flag is true
+    exactly for the recorded violations."""
+    import random
+
+    for seed in range(30):
+        g = Game(players=2 + seed % 4, seed=seed)
+        rnd = random.Random(seed)
+        while not g.is_over:
+            seat = g.pending_seats[0]
+            actions = g.legal_actions(seat)
+            if actions[-1]["type"] == "decline_sam":
+                actions = actions[-1:]
+            before = [len(g.hand(s)) for s in range(g.players)]
+            start = len(g.events)
+            g.apply(rnd.choice(actions))
+            new = g.events[start:]
+            played = [e for e in new if e["type"] == "play"]
+            if not played or g.is_over:
+                continue
+            after = len(g.hand(seat))
+            assert ({"type": "bao_mot", "seat": seat} in new) == (after == 1)
+            bound = [s for s in range(g.players) if s != seat and before[s] == 1]
+            if played[0]["combo"] == "single" and bound:
+                (single,) = [e for e in new if e["type"] == "bao_mot_single"]
+                assert single["one_card_seats"] == bound
+                for other in range(g.players):
+                    shown = [e for e in g.events_for(other)[start:] if e["type"] == "bao_mot_single"]
+                    assert shown[0]["violation"] == (single["violation"] if other == seat else None)
+            else:
+                assert not any(e["type"] == "bao_mot_single" for e in new)
+
+
+def test_the_command_line_prints_bao_mot() -> None:
+    """The command line shows the announcement through its event rendering (as a person sees
+    it: ``vncards play``, declining Sâm, then always the first move)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "vncards", "play", "samloc", "--players", "3", "--seed", "1"],
+        input="2\n" + "1\n" * 300,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert ": one card left (báo 1)" in out.stdout
 
 
 def test_bao_mot_den_lang_payments_option() -> None:
@@ -189,7 +268,7 @@ def test_bao_mot_previous_seat_scope() -> None:
     g.pass_turn(2)
     # Seat 3 plays just before seat 0, so it must play its highest single.
     g.play(3, "J♣")
-    assert g.events[-1]["type"] == "play"
+    assert g.events[-1] == {"type": "bao_mot_single", "seat": 3, "one_card_seats": [0], "violation": False}
     g.play(0, "K♠")
     assert [r[3] for r in reasons(g)] == ["thoi_rac", "thoi_rac", "thoi_2", "thoi_rac"]
 

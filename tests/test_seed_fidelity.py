@@ -134,9 +134,10 @@ BAO_MOT = ["3♣ 9♠ K♦", "5♥", "4♦ 8♦ 2♣", "6♣ 7♦"]  # seat 1 ho
 def bao_mot_violation(rules: samloc.Rules | None = None) -> samloc.Game:
     g = table(BAO_MOT, turn=0, rules=rules)
     act(g, "3♣")  # not its highest single while seat 1 holds one card
-    assert g.events[-1]["type"] == "bao_mot_violation"
+    assert g.events[-1]["type"] == "bao_mot_single" and g.events[-1]["violation"]
     act(g, "5♥")  # seat 1 goes out with its next play
     assert g.is_over and g.winner == 1
+    assert any(e["type"] == "bao_mot_violation" for e in g.public_events())
     return g
 
 

@@ -9,6 +9,7 @@ import contextlib
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,21 +34,25 @@ def _connect(
 
 
 def _stored(db: Path, table: str) -> tuple[int, dict[str, Any]]:
+    """The stored sequence number and the snapshot of the hand in play."""
     with sqlite3.connect(db) as con:
         seq, snapshot = con.execute("SELECT seq, snapshot FROM tables WHERE id = ?", (table,)).fetchone()
-    return seq, json.loads(snapshot)
+    return seq, json.loads(snapshot)["hand"]
 
 
 @pytest.mark.parametrize("game", ["tienlen", "tusac"])
 def test_sigkill_mid_hand_then_resume_exactly(tmp_path: Path, game: str) -> None:
     rng = random.Random(game)
     db = tmp_path / "tables.sqlite"
-    server = Server(db, free_port(), "--bot-delay", "0")
+    # A script moves faster than people: no per-seat move limit, and forced moves left to it.
+    server = Server(db, free_port(), "--bot-delay", "0", "--seat-rate", "1000")
     server.start()
     try:
         table = None
         for _ in range(20):
-            table = server.post("/api/tables", {"game": game, "seats": [None] * 4, "turn_seconds": 3600})
+            table = server.post(
+                "/api/tables", {"game": game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+            )
             if not table["is_over"]:
                 break
         assert table is not None
@@ -110,5 +115,48 @@ def test_sigkill_mid_hand_then_resume_exactly(tmp_path: Path, game: str) -> None
             seed=bytes.fromhex(snap["rng"]["key"]),
         )
         assert replay.is_over and replay.settlement == settlement == final["table"]["totals"]
+    finally:
+        server.kill()
+
+
+def test_a_crash_cannot_spend_a_players_turn(tmp_path: Path) -> None:
+    """SIGKILL during a human's turn, a restart later than the turn time, a reconnect: the
+    seat to act gets its remaining time and at least 10 s (the downtime does not count), and
+    no bot plays for it."""
+    db = tmp_path / "tables.sqlite"
+    server = Server(db, free_port(), "--bot-delay", "0")
+    server.start()
+    try:
+        table = None
+        for _ in range(20):
+            # No forced moves: a first lead can be one (the 3♠ alone), and the table would make it.
+            body = {"game": "tienlen", "seats": [None] * 4, "turn_seconds": 5, "auto_forced": False}
+            table = server.post("/api/tables", body)
+            if not table["is_over"]:
+                break
+        assert table is not None
+        tid = table["id"]
+        tokens = [server.post(f"/api/tables/{tid}/join", {"seat": s})["token"] for s in range(4)]
+        with contextlib.ExitStack() as stack:
+            _, frame = _connect(stack, server, tid, tokens[0])
+            turn = frame["view"]["pending_seats"][0]
+            assert 0 < frame["table"]["time_left"][str(turn)] <= 5
+        server.kill()  # mid-turn
+        _, before = _stored(db, tid)
+
+        time.sleep(5.5)  # longer than the turn
+        server.start()
+        with contextlib.ExitStack() as stack:
+            ws, frame = _connect(stack, server, tid, tokens[turn])
+            assert frame["view"]["pending_seats"] == [turn]
+            assert frame["table"]["time_left"][str(turn)] >= 9.0, frame["table"]["time_left"]
+            assert not [e for e in frame["log"] if e["type"] == "timeout"]
+            # Nothing happens by itself in the next second either.
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    f = json.loads(ws.recv(timeout=1.0))
+                    assert f["type"] == "presence", f
+        seq, after = _stored(db, tid)
+        assert seq == 0 and after["actions"] == before["actions"] == []
     finally:
         server.kill()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # starlette's note about httpx2
-    from starlette.testclient import TestClient
-
+from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted
+from vncards import history
 from vncards.server import ServerConfig, create_app
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
@@ -34,43 +31,8 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    # Scripted clients act faster than people: a generous rate limit (flooding has its own test).
-    with TestClient(create_app(ServerConfig(db=db, bot_delay=0.0, rate=1000.0, burst=1000.0))) as c:
+    with TestClient(create_app(scripted(db))) as c:
         yield c
-
-
-def new_table(client: TestClient, game: str = "tienlen", **body: Any) -> dict[str, Any]:
-    """A new table whose first hand is still to play (a dealt instant win ends one at once)."""
-    for _ in range(20):
-        r = client.post("/api/tables", json={"game": game, **body})
-        assert r.status_code == 201, r.text
-        data: dict[str, Any] = r.json()
-        if not data["is_over"]:
-            return data
-    raise AssertionError("twenty instant wins in a row")
-
-
-def join(client: TestClient, table: str, seat: int) -> str:
-    r = client.post(f"/api/tables/{table}/join", json={"seat": seat, "name": f"p{seat}"})
-    assert r.status_code == 200, r.text
-    token: str = r.json()["token"]
-    return token
-
-
-def live(client: TestClient, table: str) -> Any:
-    return client.app.state.server.tables[table].session  # type: ignore[attr-defined]
-
-
-def recv(ws: Any, kind: str | None = None) -> dict[str, Any]:
-    while True:
-        frame: dict[str, Any] = ws.receive_json()
-        if kind is None or frame["type"] == kind:
-            return frame
-
-
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token, "id": 1})
-    return recv(ws)
 
 
 def test_join_act_and_every_seat_told(client: TestClient) -> None:
@@ -229,7 +191,7 @@ def test_flooding_is_rate_limited_then_closed(db: str) -> None:
                 ws.send_json({"type": "ping", "id": i})
             try:
                 for _ in range(40):
-                    f = ws.receive_json()
+                    f = recv(ws)
                     codes.append(f.get("code") or f["type"])
             except Exception:
                 pass
@@ -250,7 +212,7 @@ def test_bad_create_requests(client: TestClient) -> None:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, (body, r.text)
     r = client.post("/api/tables", content=b"x" * 20000, headers={"content-type": "application/json"})
-    assert r.status_code == 400
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
 
 
 def test_restart_resumes_tables_and_tokens(db: str) -> None:
@@ -258,12 +220,7 @@ def test_restart_resumes_tables_and_tokens(db: str) -> None:
         t = new_table(client)["id"]
         tokens = [join(client, t, s) for s in range(4)]
         session = live(client, t)
-        for _ in range(5):
-            seat = session.game.pending_seats[0]
-            with client.websocket_connect(f"/ws/{t}") as ws:
-                f = hello(ws, tokens[seat])
-                ws.send_json({"type": "act", "action": f["legal_actions"][-1], "id": 2})
-                recv(ws, "state")
+        play_moves(client, t, tokens, 5, pick=-1)
         before = session.game.to_json()
     with TestClient(create_app(ServerConfig(db=db, bot_delay=0.0))) as client:
         again = live(client, t)
@@ -340,7 +297,7 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
                 assert legal == session.game.legal_actions(seat)
                 action = rng.choice(legal)
                 wss[seat].send_json({"type": "act", "action": action, "id": frames})
-                answer = wss[seat].receive_json()
+                answer = recv(wss[seat])
                 assert answer["type"] == "state", (action, answer)
                 for s, ws in enumerate(wss):
                     latest[s] = answer if s == seat else recv(ws, "state")
@@ -359,7 +316,11 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
                 assert latest[0]["table"]["hand_number"] == 2 and latest[0]["table"]["totals"] == totals
                 assert latest[0]["ack"] == -1
         hands = latest[0]["table"]["hands"]
-        assert len(hands) == 1 and sum(hands[0]["result"]) == 0
+        assert [h["hand"] for h in hands] == [1, 2] and all(sum(h["result"]) == 0 for h in hands)
+        assert hands[1]["totals"] == latest[0]["table"]["totals"]
+        # The first hand is stored apart, as its hand history.
+        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]
+        assert [h.hand for h in stored] == [1] and history.loads(stored[0].history).hands[0].number == 1
         # The events each seat was sent add up to its own per-seat event log.
         assert frames > 20
     finally:
@@ -368,7 +329,11 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
 
 
 def test_pages_and_lobby_api(client: TestClient) -> None:
-    assert "Sảnh" in client.get("/").text
+    lobby = client.get("/").text
+    assert "Sảnh" in lobby
+    # lobby.js draws with cards.js's el(): cards.js must load first.
+    assert 0 < lobby.index("/static/cards.js") < lobby.index("/static/lobby.js")
+    assert client.get("/favicon.ico").status_code == 200
     assert "table.js" in client.get("/t/anything").text
     assert client.get("/static/table.js").status_code == 200
     names = [g["name"] for g in client.get("/api/games").json()]
@@ -376,3 +341,127 @@ def test_pages_and_lobby_api(client: TestClient) -> None:
     assert client.get("/api/words").json()["four_of_a_kind"] == "four of a kind / tứ quý"
     t = new_table(client, "samloc")
     assert t["id"] in [x["id"] for x in client.get("/api/tables").json()]
+
+
+def test_forced_moves_are_made_for_the_player(db: str) -> None:
+    """A Tứ Sắc hand with four people: every time a seat's only legal action is forced the
+    table makes it (the frame says which, and when); people are asked only for real choices."""
+    rng = random.Random(7)
+    with TestClient(create_app(scripted(db, forced_delay=0.01))) as client:
+        t = new_table(client, "tusac", seats=[None] * 4, turn_seconds=3600)["id"]
+        session = live(client, t)
+        tokens = [join(client, t, s) for s in range(4)]
+        conns = [client.websocket_connect(f"/ws/{t}") for _ in range(4)]
+        wss = [c.__enter__() for c in conns]
+        try:
+            frames = [hello(ws, tok) for ws, tok in zip(wss, tokens, strict=True)]
+            asked = forced_seen = 0
+            for _ in range(5000):
+                if session.game.is_over:
+                    break
+                seq = max(f["seq"] for f in frames)
+                for s in range(4):
+                    while frames[s]["seq"] < seq:
+                        frames[s] = recv(wss[s], "state")
+                choosing = [s for s in range(4) if len(frames[s]["legal_actions"]) > 1]
+                for s in range(4):
+                    if len(frames[s]["legal_actions"]) == 1:
+                        assert frames[s]["forced"]["action"] == frames[s]["legal_actions"][0]
+                        forced_seen += 1
+                    else:
+                        assert frames[s]["forced"] is None
+                if choosing:
+                    s = rng.choice(choosing)
+                    wss[s].send_json(
+                        {"type": "act", "action": rng.choice(frames[s]["legal_actions"]), "id": 1}
+                    )
+                    asked += 1
+                frames[0] = recv(wss[0], "state")  # the next change, whoever made it
+            assert session.game.is_over
+            assert forced_seen > 0 and len(session.game.actions) > asked
+        finally:
+            for c in conns:
+                c.__exit__(None, None, None)
+
+
+def test_forced_moves_wait_when_the_table_turns_them_off(db: str) -> None:
+    with TestClient(create_app(scripted(db, forced_delay=0.01))) as client:
+        for _ in range(50):  # a deal where the first claim window offers someone only a pass
+            t = new_table(client, "tusac", seats=[None] * 4, turn_seconds=3600, auto_forced=False)["id"]
+            session = live(client, t)
+            s = session.game.pending_seats[0]
+            session.act(s, session.game.legal_actions(s)[0])
+            if any(len(session.game.legal_actions(p)) == 1 for p in session.game.pending_seats):
+                break
+        seq = session.seq
+        time.sleep(0.2)
+        assert session.seq == seq and not session.forced_due
+
+
+def test_names_are_checked_and_stored_with_the_seat(client: TestClient) -> None:
+    t = new_table(client, seats=[None] * 4)["id"]
+    ok = {0: "<script>alert('x')</script>", 1: "سارا", 2: "N" * 32}
+    for seat, name in ok.items():
+        r = client.post(f"/api/tables/{t}/join", json={"seat": seat, "name": name})
+        assert r.status_code == 200 and r.json()["name"] == name, r.text
+    for bad in ("N" * 33, "a\nb", "\x00", "a\u202eb", "   ", 7):
+        r = client.post(f"/api/tables/{t}/join", json={"seat": 3, "name": bad})
+        assert r.status_code == 400 and r.json()["error"] == "invalid_name", (bad, r.text)
+    r = client.post(f"/api/tables/{t}/join", json={"seat": 3})
+    assert r.json()["name"] == "player 3"
+    seats = client.get(f"/api/tables/{t}").json()["seats"]
+    assert [s["name"] for s in seats] == [*ok.values(), "player 3"]
+    lobby = next(x for x in client.get("/api/tables").json() if x["id"] == t)
+    assert lobby["seats"][1]["name"] == "سارا"
+
+
+def test_spectators_are_counted(client: TestClient) -> None:
+    t = new_table(client)["id"]
+    token = join(client, t, 0)
+    with client.websocket_connect(f"/ws/{t}") as me:
+        f = hello(me, token)
+        assert f["table"]["spectators"] == 0 and f["table"]["seats"][0]["connected"]
+        with client.websocket_connect(f"/ws/{t}") as a, client.websocket_connect(f"/ws/{t}") as b:
+            hello(a, None)
+            assert hello(b, None)["table"]["spectators"] == 2
+            # My own hello, then each spectator's.
+            assert [recv(me, "presence")["spectators"] for _ in range(3)] == [0, 1, 2]
+        counts = {recv(me, "presence")["spectators"] for _ in range(2)}
+        assert 0 in counts
+        assert next(x for x in client.get("/api/tables").json() if x["id"] == t)["spectators"] == 0
+
+
+def test_leave_between_hands_and_the_creator_replaces_seats(client: TestClient) -> None:
+    created = new_table(client, seats=[None, None, "greedy", "greedy"])
+    t, creator = created["id"], created["creator_token"]
+    tokens = [join(client, t, 0), join(client, t, 1)]
+    session = live(client, t)
+    # Mid-hand a player may not leave (the time-out bot covers for them).
+    r = client.post(f"/api/tables/{t}/leave", headers={"authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 409 and r.json()["error"] == "hand_in_play"
+    # The creator hands seat 1 to a bot at any time; its token stops working.
+    r = client.post(f"/api/tables/{t}/seats/1", json={"bot": "greedy"}, headers={"authorization": "Bearer x"})
+    assert r.status_code == 403
+    r = client.post(
+        f"/api/tables/{t}/seats/1", json={"bot": "greedy"}, headers={"authorization": f"Bearer {creator}"}
+    )
+    assert r.status_code == 200 and r.json()["kind"] == "bot"
+    with client.websocket_connect(f"/ws/{t}") as ws:
+        assert hello(ws, tokens[1])["code"] == "bad_token"
+    # Play the hand out: seat 0 plays its first legal move whenever it is due.
+    with client.websocket_connect(f"/ws/{t}") as ws:
+        f = hello(ws, tokens[0])
+        assert f["type"] == "state", f
+        for _ in range(500):
+            if f["table"]["is_over"]:
+                break
+            if f["legal_actions"]:
+                ws.send_json({"type": "act", "action": f["legal_actions"][-1], "id": 1})
+            f = recv(ws, "state")
+        assert f["table"]["is_over"]
+        r = client.post(f"/api/tables/{t}/leave", headers={"authorization": f"Bearer {tokens[0]}"})
+        assert r.status_code == 200 and r.json()["kind"] == "bot"
+        f = recv(ws, "state")
+        assert f["seat"] is None  # the connection watches on as a spectator
+    assert [session.kind(s) for s in range(4)] == ["bot"] * 4
+    assert [e["type"] for e in session.log if e["type"] in ("leave", "replace")] == ["replace", "leave"]

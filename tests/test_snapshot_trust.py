@@ -11,7 +11,7 @@ import pytest
 
 from conftest import slow_profile
 from support.tables import NAMES, finished, midgame
-from vncards import SnapshotError, games, tienlen
+from vncards import SnapshotError, SnapshotKeyError, VncardsError, games, tienlen
 from vncards.snapshot import MAX_SNAPSHOT_CHARS, MAX_SNAPSHOT_DEPTH, load_text
 from vncards.table import TableGame
 
@@ -169,6 +169,44 @@ def test_signed_snapshots() -> None:
         g.to_json(key="not bytes")  # type: ignore[arg-type]
 
 
+BAD_KEYS = ["server-side secret", b"", bytearray(), 7, 0, True, ["k"], memoryview(b"k")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_require_signature_never_accepts_an_unsigned_snapshot(name: str) -> None:
+    """Issue 29, item 14: a server that forgot its key cannot accept an unsigned (or edited)
+    snapshot silently; a key of the wrong type is a SnapshotKeyError (also a TypeError)."""
+    g = midgame(name, seed=4)
+    plain, signed = g.to_json(), g.to_json(key=KEY)
+    cls = type(g)
+    loaders = (
+        lambda text, **kw: cls.from_json(text, **kw),
+        lambda text, **kw: games.from_json(text, **kw),
+        lambda text, **kw: cls.from_dict(json.loads(text) if text[0] == "{" else text, **kw),
+    )
+    for load in loaders:
+        assert load(signed, key=KEY, require_signature=True).to_json() == plain
+        # Forgotten key: refused, signed or not, before the text is read.
+        for text in (plain, signed, "not json at all"):
+            with pytest.raises(SnapshotKeyError, match="no key was given"):
+                load(text, key=None, require_signature=True)
+        with pytest.raises(SnapshotError, match="not signed"):
+            load(plain, key=KEY, require_signature=True)
+        with pytest.raises(SnapshotError, match="does not match"):
+            load(signed, key=b"another key", require_signature=True)
+        # The default stays as it was: no key, no signature check (the replay still checks).
+        assert load(plain).to_json() == plain
+    for key in BAD_KEYS:
+        for text in (plain, signed, "not json at all"):
+            for load in loaders[:2]:
+                with pytest.raises(SnapshotKeyError, match="must be non-empty bytes") as info:
+                    load(text, key=key)  # type: ignore[arg-type]
+                assert isinstance(info.value, (TypeError, VncardsError, ValueError))
+        with pytest.raises(SnapshotKeyError):
+            g.to_json(key=key)  # type: ignore[arg-type]
+    assert cls.from_json(signed, key=bytearray(KEY)).to_json() == plain
+
+
 def test_positions_replay_from_their_origin() -> None:
     g = tienlen.Game(seed=8)
     d = g.to_dict()
@@ -187,3 +225,54 @@ def test_positions_replay_from_their_origin() -> None:
     # A position is not a snapshot: the plain restore refuses an edited state.
     with pytest.raises(SnapshotError, match=r"state\.hands"):
         tienlen.Game.from_dict(d)
+
+
+def test_samloc_snapshots_of_version_2_restore_with_the_events_of_their_replay() -> None:
+    """Sâm Lốc logs báo 1 since version 3 (issues 29.7 and 30.1): a version-2 snapshot, whose
+    events lack ``bao_mot`` / ``bao_mot_single`` and show ``bao_mot_violation`` at the play,
+    still restores from its actions, with today's events; nothing else is relaxed."""
+    from vncards import samloc
+
+    g = samloc.Game(players=3, seed=12)
+    while not g.is_over:
+        g.auto_play(g.pending_seats[0])
+    data = json.loads(g.to_json())
+    assert data["version"] == 3
+    old = dict(data, version=2)
+    old["events"] = [e for e in data["events"] if e["type"] not in ("bao_mot", "bao_mot_single")]
+    restored = samloc.Game.from_json(json.dumps(old))
+    assert restored.events == g.events and restored.to_json() == g.to_json()
+    assert games.from_json(json.dumps(old), key=None).to_json() == g.to_json()
+    signed_old = json.loads(json.dumps(old))
+    from vncards.snapshot import sign
+
+    assert (
+        samloc.Game.from_json(sign(signed_old, KEY), key=KEY, require_signature=True).to_json() == g.to_json()
+    )
+    # The rest of a version-2 snapshot is checked as always.
+    for name, value in (("ledger", []), ("state", {**data["state"], "hand_number": 2})):
+        with pytest.raises(SnapshotError, match=name):
+            samloc.Game.from_json(json.dumps({**old, name: value}))
+    for version in (1.5, 2.0, True, 4, 0, "3"):
+        with pytest.raises(SnapshotError, match="version"):
+            samloc.Game.from_json(json.dumps({**data, "version": version}))
+    t = tienlen.Game(seed=1)
+    with pytest.raises(SnapshotError, match="version"):
+        tienlen.Game.from_json(json.dumps({**json.loads(t.to_json()), "version": 3}))
+
+
+def test_tusac_snapshots_stored_before_forbidden_triple_restore() -> None:
+    """Rules stored before an option existed are upgraded after the digest check (which covers
+    the rules as stored): a Tứ Sắc table stored without ``forbidden_triple`` keeps playing by
+    the behaviour it had (``"other_claims"``); an edit of its stored rules is still caught."""
+    from vncards import tusac
+    from vncards.table import _digest
+
+    g = midgame("tusac", seed=3)
+    data = json.loads(g.to_json())
+    del data["rules"]["forbidden_triple"]
+    data["rules_sha256"] = _digest(data["rules"])
+    restored = tusac.Game.from_json(json.dumps(data))
+    assert restored.rules.forbidden_triple == "other_claims" and restored.to_json() == g.to_json()
+    with pytest.raises(SnapshotError, match="rules_sha256"):
+        tusac.Game.from_json(json.dumps({**data, "rules": {**data["rules"], "payment": "flat"}}))

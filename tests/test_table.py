@@ -15,20 +15,16 @@ from hypothesis import strategies as st
 from vncards import IllegalMoveError, RulesError, SnapshotError
 from vncards.cards import cards_text
 from vncards.ledger import Ledger
-from vncards.rules import RulesBase
+from vncards.rules import RulesBase, option
 from vncards.snapshot import expect_disjoint, expect_int, expect_list, expect_mask
 from vncards.table import TableGame
 
 
 @dataclass(frozen=True)
 class HighRules(RulesBase):
-    stake: int = 1
+    stake: int = option(1, "units each loser pays", bounds=(1, 1000))
     winner: Literal["high", "low"] = "high"
     double: bool = False
-
-    def _check(self) -> None:
-        if self.stake < 1:
-            raise RulesError("stake must be at least 1")
 
 
 class HighCard(TableGame):

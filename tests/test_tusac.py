@@ -373,6 +373,7 @@ def test_a_claim_must_leave_a_card_to_discard() -> None:
 def test_rules_validation() -> None:
     assert Rules().to_dict() == {
         "triple_optional": False,
+        "forbidden_triple": "other_claims",
         "discard_rule": "penalize",
         "bung_rule": "seed",
         "odd_total": "hand",

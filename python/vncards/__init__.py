@@ -19,6 +19,7 @@ from .errors import (
     InvalidCardError,
     RulesError,
     SnapshotError,
+    SnapshotKeyError,
     VncardsError,
 )
 
@@ -35,5 +36,6 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "SnapshotKeyError",
     "InternalError",
 ]

@@ -20,6 +20,7 @@ __all__ = [
     "IllegalMoveError",
     "RulesError",
     "SnapshotError",
+    "SnapshotKeyError",
     "InternalError",
     "WorkerError",
 ]
@@ -67,6 +68,20 @@ class RulesError(VncardsError, ValueError):
 
 class SnapshotError(VncardsError, ValueError):
     """A snapshot that is malformed or does not describe a valid game state."""
+
+
+class SnapshotKeyError(SnapshotError, TypeError):
+    """A snapshot signing key that cannot be used: not ``bytes`` (or ``bytearray``), or empty
+    (a text key must be encoded first: ``key=secret.encode()``), or no key at all where a
+    signature is required (``from_json(text, require_signature=True)``). Raised by ``to_json``
+    and ``from_json`` before anything is read or written; it is also a ``TypeError``.
+
+    >>> from vncards import tienlen, SnapshotKeyError
+    >>> tienlen.Game(seed=1).to_json(key="secret")
+    Traceback (most recent call last):
+    ...
+    vncards.errors.SnapshotKeyError: a snapshot key must be non-empty bytes, not str
+    """
 
 
 class InternalError(VncardsError, RuntimeError):

@@ -30,7 +30,7 @@ from typing import Any
 
 from .errors import RulesError, SnapshotError
 from .rules import RulesBase
-from .snapshot import load_text
+from .snapshot import check_key, load_text
 from .table import Seed, TableGame, default_rules
 
 __all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
@@ -102,16 +102,21 @@ def new_game(
     seed: Seed = None,
     *,
     options: Mapping[str, Any] | None = None,
+    **setup: Any,
 ) -> TableGame:
     """A new table of game ``name``: the same keywords as every ``Game`` class.
 
     ``players=None`` picks 4 (or the nearest count the game allows).
     ``rules``: None (the game's preset, e.g. Miền Bắc for ``"tienlen-north"``), a dict of
     option overrides of that preset, or the game's own ``Rules``. ``options=`` is the
-    deprecated spelling of a dict of overrides.
+    deprecated spelling of a dict of overrides. ``setup``: what a hand starts with from the
+    hand before (``leader=`` in Tiến Lên and Sâm Lốc, ``dealer=`` in Tứ Sắc; see
+    :attr:`~vncards.table.TableGame.next_hand_setup`).
 
     >>> new_game("samloc", rules={"low_straights": True}).rules.low_straights
     True
+    >>> new_game("tusac", dealer=2).pending_seats
+    [2]
     >>> from vncards import tienlen
     >>> new_game("samloc", rules=tienlen.Rules())
     Traceback (most recent call last):
@@ -129,7 +134,10 @@ def new_game(
     cls = s.game_class()
     if players is None:
         players = min(max(4, cls.MIN_PLAYERS), cls.MAX_PLAYERS)
-    return cls(players=players, rules=s.rules_from(rules), seed=seed)
+    unknown = sorted(set(setup) - set(cls.SETUP))
+    if unknown:
+        raise RulesError(f"{name} takes no keyword {unknown[0]!r} (setup keywords: {list(cls.SETUP)})")
+    return cls(players=players, rules=s.rules_from(rules), seed=seed, **setup)
 
 
 @functools.cache
@@ -142,11 +150,15 @@ def _preset(spec: GameSpec) -> Any:
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
 
 
-def from_json(text: str | bytes, key: bytes | None = None) -> TableGame:
+def from_json(text: str | bytes, key: bytes | None = None, *, require_signature: bool = False) -> TableGame:
     """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
-    field). ``key``: the HMAC key the snapshot was signed with, if any. Anything malformed
-    raises :class:`~vncards.SnapshotError` (the text is bounded before it is parsed, then
-    verified as :meth:`~vncards.table.TableGame.from_json` does)."""
+    field). ``key``: the HMAC key the snapshot was signed with, if any (non-empty bytes).
+    ``require_signature=True`` (what a server that signs every snapshot passes): a missing
+    key is an error, so no unsigned snapshot is ever accepted. A key that is not non-empty
+    bytes, or none where one is required, raises :class:`~vncards.SnapshotKeyError`; anything
+    malformed raises :class:`~vncards.SnapshotError` (the text is bounded before it is parsed,
+    then verified as :meth:`~vncards.table.TableGame.from_json` does)."""
+    key = check_key(key, require=require_signature)
     data = load_text(text)
     name = data.get("game") if isinstance(data, dict) else None
     # Snapshots name the game class (tienlen for both presets: the rules say which).

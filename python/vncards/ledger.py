@@ -17,7 +17,11 @@ from typing import Any
 
 from .errors import SnapshotError
 
-__all__ = ["Ledger"]
+__all__ = ["Ledger", "MAX_UNITS"]
+
+#: The most units one restored ledger entry may carry (the largest payment of any game is a
+#: few hundred units): keeps every total a 64-bit int, as the event log stores it.
+MAX_UNITS = 10**9
 
 
 class Ledger:
@@ -70,8 +74,8 @@ class Ledger:
             for key in ("from", "to", "units"):
                 if isinstance(e[key], bool) or not isinstance(e[key], int):
                     raise SnapshotError(f"ledger entry {i}: {key} must be an int")
-            if e["units"] <= 0:
-                raise SnapshotError(f"ledger entry {i}: units must be positive")
+            if not 0 < e["units"] <= MAX_UNITS:
+                raise SnapshotError(f"ledger entry {i}: units must be in 1..{MAX_UNITS}")
             try:
                 ledger.pay(e["from"], e["to"], e["units"], e["reason"])
             except ValueError as err:

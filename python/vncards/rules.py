@@ -1,22 +1,28 @@
 """Rules as plain frozen data: the base every game's ``Rules`` dataclass derives from.
 
 A game declares its options as dataclass fields typed ``bool``, ``int`` or a ``Literal`` of
-strings; this base validates every value once, at construction, and raises
-:class:`~vncards.errors.RulesError` for an unknown option name, a wrong type or a value outside
-its ``Literal``. A game adds cross-option checks in ``_check``.
+strings, each with :func:`option`; an ``int`` option always has its ``bounds`` (the range
+:meth:`RulesBase.schema` reports). This base validates every value once, at construction, and
+raises :class:`~vncards.errors.RulesError` for an unknown option name, a wrong type, an int
+outside its bounds or a value outside its ``Literal``. A game adds cross-option checks in
+``_check``.
 
 >>> from dataclasses import dataclass
 >>> from typing import Literal
 >>> @dataclass(frozen=True)
 ... class Demo(RulesBase):
-...     players_max: int = 4
-...     scoring: Literal["count", "ranked"] = "count"
+...     players_max: int = option(4, "most seats at the table", bounds=(2, 8))
+...     scoring: Literal["count", "ranked"] = option("count", "how a hand is paid")
 >>> Demo().replace(scoring="ranked").scoring
 'ranked'
 >>> Demo().replace(scoring="money")
 Traceback (most recent call last):
 ...
 vncards.errors.RulesError: Demo.scoring must be one of 'count', 'ranked', not 'money'
+>>> Demo().replace(players_max=2**63)
+Traceback (most recent call last):
+...
+vncards.errors.RulesError: Demo.players_max must be in 2..8, not 9223372036854775808
 >>> Demo().replace(colour=True)
 Traceback (most recent call last):
 ...
@@ -46,13 +52,20 @@ def _hints(cls: type) -> dict[str, Any]:
     hints = _HINTS.get(cls)
     if hints is None:
         hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            if hints[f.name] is int and f.metadata.get("bounds") is None:
+                # A definition mistake, not bad input: every int option has a range.
+                raise TypeError(f"{cls.__name__}.{f.name}: an int option needs option(..., bounds=(lo, hi))")
         _HINTS[cls] = hints
     return hints
 
 
-def option(default: Any, description: str, *, source: str = "seed") -> Any:
-    """A rules field with its one-line ``description`` and the ``source`` of its default
-    (``"seed"`` or ``"house"``); :meth:`RulesBase.schema` reads both.
+def option(
+    default: Any, description: str, *, source: str = "seed", bounds: tuple[int, int] | None = None
+) -> Any:
+    """A rules field with its one-line ``description``, the ``source`` of its default
+    (``"seed"`` or ``"house"``) and, for an int option (required there), its ``bounds``
+    ``(lo, hi)``, inclusive; :meth:`RulesBase.schema` reads them all.
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -63,7 +76,13 @@ def option(default: Any, description: str, *, source: str = "seed") -> Any:
     """
     if source not in SOURCES:
         raise ValueError(f"option source must be one of {SOURCES}, not {source!r}")
-    return dataclasses.field(default=default, metadata={"description": description, "source": source})
+    if bounds is not None:
+        lo, hi = bounds
+        if not (type(lo) is int and type(hi) is int and lo <= default <= hi):
+            raise ValueError(f"option bounds must be ints lo <= default <= hi, not {bounds!r}")
+    return dataclasses.field(
+        default=default, metadata={"description": description, "source": source, "bounds": bounds}
+    )
 
 
 def _game_of(cls: type) -> str:
@@ -98,8 +117,12 @@ class RulesBase:
             elif expected is bool:
                 if not isinstance(value, bool):
                     raise RulesError(f"{name}.{f.name} must be True or False, not {value!r}")
-            elif expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise RulesError(f"{name}.{f.name} must be an int, not {value!r}")
+            elif expected is int:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise RulesError(f"{name}.{f.name} must be an int, not {value!r}")
+                lo, hi = f.metadata["bounds"]
+                if not lo <= value <= hi:
+                    raise RulesError(f"{name}.{f.name} must be in {lo}..{hi}, not {value}")
         self._check()
 
     def _check(self) -> None:
@@ -122,26 +145,31 @@ class RulesBase:
     @classmethod
     def schema(cls, defaults: RulesBase | None = None) -> list[dict[str, Any]]:
         """Every option as data: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``),
-        ``values`` (the allowed values; None for an int), ``default``, ``description`` and
-        ``source`` (``"seed"`` or ``"house"``), in declaration order. ``defaults``: a preset
-        whose values are reported as the defaults (e.g. ``tienlen.Rules.north()``)."""
+        ``values`` (the allowed values; None for an int), ``min`` and ``max`` (an int's
+        inclusive range; None for the others), ``default``, ``description`` and ``source``
+        (``"seed"`` or ``"house"``), in declaration order. ``defaults``: a preset whose values
+        are reported as the defaults (e.g. ``tienlen.Rules.north()``)."""
         hints = _hints(cls)
         if defaults is None:
             defaults = cls()
         out: list[dict[str, Any]] = []
         for f in dataclasses.fields(cls):
             expected = hints[f.name]
+            lo = hi = None
             if get_origin(expected) is Literal:
                 kind, values = "choice", list(get_args(expected))
             elif expected is bool:
                 kind, values = "bool", [False, True]
             else:
                 kind, values = "int", None
+                lo, hi = f.metadata["bounds"]
             out.append(
                 {
                     "name": f.name,
                     "type": kind,
                     "values": values,
+                    "min": lo,
+                    "max": hi,
                     "default": getattr(defaults, f.name),
                     "description": f.metadata.get("description", ""),
                     "source": f.metadata.get("source", ""),

@@ -133,6 +133,9 @@ class Summary:
     bots: dict[str, BotStats] = field(default_factory=dict)
     events: Counter[str] = field(default_factory=Counter)
     positions: dict[int, BotStats] = field(default_factory=dict)
+    #: The hand histories of the games, when the run was asked for them (see :func:`simulate`:
+    #: they are handed on as each batch completes, not kept).
+    histories: list[str] = field(default_factory=list, repr=False)
 
     def add(self, result: GameResult) -> None:
         """Adds one finished game's result to the totals."""
@@ -329,6 +332,7 @@ class _Batch:
     seed: int
     games: range
     duplicate: bool
+    histories: bool = False
 
     def __str__(self) -> str:
         return f"{self.game} games {self.games.start}..{self.games.stop - 1} of the run seeded {self.seed}"
@@ -344,6 +348,10 @@ def _play_batch(batch: _Batch) -> Summary:
     players = batch.players
     positions = [BotStats(name) for name in batch.bots]
     events: Counter[str] = Counter()
+    summary_histories: list[str] = []
+    if batch.histories:
+        from .history import dumps as history_dumps
+        from .session import Hand, Seat
     for index in batch.games:
         rotation = index % players
         stats = [positions[(s + rotation) % players] for s in range(players)]  # by seat
@@ -359,13 +367,22 @@ def _play_batch(batch: _Batch) -> Summary:
             s.units_sq += units * units
             if units == best and units > 0:
                 s.wins += 1
+        if batch.histories:
+            hand = Hand(game, batch.game, index + 1, tuple(Seat(bot=s.name) for s in stats))
+            summary_histories.append(history_dumps(hand))
         game_events = game.events
         events.update(map(_TYPE, game_events))
         for e in game_events:  # counted for the seat an event names (the cutter, the cóng seat...)
             seat = e.get("seat")
             if type(seat) is int and 0 <= seat < players:
                 stats[seat].events[e["type"]] += 1
-    summary = Summary(batch.game, len(batch.games), events=events, positions=dict(enumerate(positions)))
+    summary = Summary(
+        batch.game,
+        len(batch.games),
+        events=events,
+        positions=dict(enumerate(positions)),
+        histories=summary_histories,
+    )
     for s in positions:
         summary.bots.setdefault(s.name, BotStats(s.name)).merge(s)
     return summary
@@ -403,6 +420,7 @@ def simulate(
     executor: Executor | None = None,
     batch_size: int | None = None,
     duplicate: bool = False,
+    histories: Callable[[str], object] | None = None,
 ) -> Summary:
     """Plays ``games`` games between ``bot_names`` (one per seat) and sums the results.
 
@@ -416,6 +434,10 @@ def simulate(
 
     ``duplicate``: each deal is played once per rotation of the bots through the seats
     (``games`` is rounded up to a multiple of the seat count), so every bot gets every hand.
+
+    ``histories``: called with the hand history (:func:`vncards.history.dumps`, text form) of
+    every game, batch by batch as the batches complete (so in no fixed order); each names its
+    game's number in the run (``hand:``, from 1) and the bot of each seat.
 
     >>> summary = simulate("tienlen", 8, ["greedy", "random"], seed=1, jobs=1, batch_size=3)
     >>> summary.games, sorted(summary.bots)
@@ -437,13 +459,19 @@ def simulate(
     if duplicate:
         games = -(-games // players) * players
     ranges = batch_ranges(games, batch_size) if batch_size else game_ranges(games)
-    batches = [_Batch(game_name, players, dict(options or {}), names, seed, r, duplicate) for r in ranges]
+    batches = [
+        _Batch(game_name, players, dict(options or {}), names, seed, r, duplicate, histories is not None)
+        for r in ranges
+    ]
     summary = Summary(game_name, 0)
     # Bots in list order whatever order the batches finish in.
     summary.bots = {n: BotStats(n) for n in dict.fromkeys(names)}
     summary.positions = {p: BotStats(n) for p, n in enumerate(names)}
     preload = [spec(game_name).module]  # what local workers import before they fork
     for batch, part in run_batches(_play_batch, batches, executor=executor, jobs=jobs, preload=preload):
+        if histories is not None:
+            for text in part.histories:
+                histories(text)
         summary.merge(part)
         if progress:
             progress(len(batch.games))

@@ -45,15 +45,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._core import mask_to_text
-from .errors import SnapshotError
+from .errors import SnapshotError, SnapshotKeyError
 
 __all__ = [
     "MAX_SNAPSHOT_CHARS",
     "MAX_SNAPSHOT_DEPTH",
+    "bounded_text",
     "load_text",
     "canonical_text",
     "sign",
     "verify",
+    "check_key",
     "json_copy",
     "first_difference",
     "expect",
@@ -78,21 +80,30 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def load_text(text: Any) -> Any:
-    """Parse snapshot text after checking its size and nesting (so no RecursionError or
-    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
+def bounded_text(text: Any, what: str = "snapshot", form: str = "JSON text") -> str:
+    """``text`` (str, or UTF-8 bytes) once it is known to be at most
+    :data:`MAX_SNAPSHOT_CHARS` long; else SnapshotError naming ``what`` it should be."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
         if len(raw) > MAX_SNAPSHOT_CHARS:
-            raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} bytes")
+            raise SnapshotError(f"{what}: longer than {MAX_SNAPSHOT_CHARS} bytes")
         try:
-            text = raw.decode("utf-8")
+            decoded = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise SnapshotError("snapshot: bytes are not UTF-8") from None
-    elif not isinstance(text, str):
-        raise SnapshotError(f"snapshot must be JSON text, not {type(text).__name__}")
-    if len(text) > MAX_SNAPSHOT_CHARS:
-        raise SnapshotError(f"snapshot: longer than {MAX_SNAPSHOT_CHARS} characters")
+            raise SnapshotError(f"{what}: bytes are not UTF-8") from None
+    elif isinstance(text, str):
+        decoded = text
+    else:
+        raise SnapshotError(f"{what} must be {form}, not {type(text).__name__}")
+    if len(decoded) > MAX_SNAPSHOT_CHARS:
+        raise SnapshotError(f"{what}: longer than {MAX_SNAPSHOT_CHARS} characters")
+    return decoded
+
+
+def load_text(text: Any) -> Any:
+    """Parse snapshot text after checking its size and nesting (so no RecursionError or
+    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
+    text = bounded_text(text)
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     if brackets and max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets)) > MAX_SNAPSHOT_DEPTH:
         raise SnapshotError(f"snapshot: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")
@@ -107,10 +118,32 @@ def canonical_text(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def _tag(data: Any, key: bytes) -> str:
+def check_key(key: Any, require: bool = False) -> bytes | None:
+    """``key`` as bytes (None stays None, unless ``require``): anything but non-empty
+    ``bytes`` or ``bytearray`` raises :class:`~vncards.errors.SnapshotKeyError`, before any
+    snapshot is read or written.
+
+    >>> check_key(b"server key")
+    b'server key'
+    >>> check_key(None, require=True)
+    Traceback (most recent call last):
+    ...
+    vncards.errors.SnapshotKeyError: a signature is required (require_signature=True) but no key was given
+    """
+    if key is None:
+        if require:
+            raise SnapshotKeyError("a signature is required (require_signature=True) but no key was given")
+        return None
     if not isinstance(key, (bytes, bytearray)) or not key:
-        raise TypeError("a snapshot key must be non-empty bytes")
-    return hmac.new(bytes(key), canonical_text(data).encode("ascii"), hashlib.sha256).hexdigest()
+        shown = "empty bytes" if isinstance(key, (bytes, bytearray)) else type(key).__name__
+        raise SnapshotKeyError(f"a snapshot key must be non-empty bytes, not {shown}")
+    return bytes(key)
+
+
+def _tag(data: Any, key: bytes) -> str:
+    raw = check_key(key, require=True)
+    assert raw is not None
+    return hmac.new(raw, canonical_text(data).encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def sign(data: dict[str, Any], key: bytes) -> str:
@@ -121,7 +154,9 @@ def sign(data: dict[str, Any], key: bytes) -> str:
 
 def verify(data: Any, key: bytes) -> dict[str, Any]:
     """``data`` without its ``"hmac"`` field, once the tag is checked (constant-time compare);
-    a missing, malformed or wrong tag raises SnapshotError."""
+    a missing, malformed or wrong tag raises SnapshotError (a key that is not non-empty bytes:
+    :class:`~vncards.errors.SnapshotKeyError`, whatever the data)."""
+    check_key(key, require=True)
     if not isinstance(data, dict) or "hmac" not in data:
         raise SnapshotError("snapshot: not signed (no hmac field)")
     body = {k: v for k, v in data.items() if k != "hmac"}

@@ -11,6 +11,9 @@ implements:
   with ``self._parse_action(action)`` first: the one input contract of :mod:`vncards.inputs`);
 - ``_dump_state()`` / ``_load_state(state)``: its own part of a snapshot (the second only for
   :meth:`TableGame.from_position`; validate with :mod:`vncards.snapshot`);
+- where the rules carry something from one hand to the next (who leads, who deals): a
+  constructor keyword named in ``SETUP``, ``_setup()`` returning it, and ``_next_setup()``
+  returning the keywords of the following hand (:attr:`TableGame.next_hand_setup`);
 - ``is_over``, ``pending_seats``, ``legal_actions(seat)`` and ``_view(seat or None)`` (the
   generic surface of :mod:`vncards.surface`: ``view``, ``public_view``, ``can_apply``…).
 
@@ -73,6 +76,7 @@ from .ledger import Ledger
 from .rules import RulesBase, rules_mismatch
 from .snapshot import (
     canonical_text,
+    check_key,
     expect,
     expect_dict,
     expect_int,
@@ -112,6 +116,8 @@ _ENVELOPE = (
     "state",
 )
 _ORIGIN = ("rng_position", "events", "ledger", "state")
+#: The envelope a version-1 snapshot is upgraded to (version 2's).
+_ENVELOPE_VERSION = 2
 _U64_MAX = 2**64 - 1
 _LOCK_FREE = frozenset({"__init__", "__init_subclass__", "__new__"})
 
@@ -203,9 +209,15 @@ class TableGame(GameSurface, Journal):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     SNAPSHOT_VERSION: ClassVar[int] = 2
+    #: Older snapshot versions this version still restores although it logs different events
+    #: for the same actions (a game that added events bumps ``SNAPSHOT_VERSION`` and lists the
+    #: old one here): their actions are replayed as always and the events are the replay's.
+    REPLAYED_VERSIONS: ClassVar[tuple[int, ...]] = ()
     #: The game's action types and their fields (the input contract of :mod:`vncards.inputs`).
     ACTIONS: ClassVar[Mapping[str, ActionSpec]] = {}
-    #: Constructor keywords besides players/rules/seed that a replay needs (e.g. the dealer).
+    #: Constructor keywords besides players/rules/seed that a replay needs: what a hand starts
+    #: with from the hand before it (Tứ Sắc's ``dealer``, the shedding games' ``leader``).
+    #: ``_setup()`` returns them (a game may leave out a keyword at its default).
     SETUP: ClassVar[tuple[str, ...]] = ()
     #: Event fields only one seat may see: ``{event type: {field: field naming that seat}}``;
     #: :meth:`events_for` blanks them for every other seat.
@@ -284,6 +296,21 @@ class TableGame(GameSurface, Journal):
         """The ``SETUP`` keywords of this game (for a replay)."""
         return {}
 
+    def _outcome(self) -> dict[str, Any]:
+        """*hook*: how the finished hand ended, in public facts (JSON-safe): see
+        :attr:`outcome`."""
+        return {}
+
+    def _deal_text(self, seat: int) -> str:
+        """*hook*: the cards ``seat`` was dealt, as text (a hand history's deal line); called
+        on a game that has not acted yet."""
+        return " ".join(map(str, self.hand(seat)))  # type: ignore[attr-defined]
+
+    def _next_setup(self) -> dict[str, Any]:
+        """*hook*: the ``SETUP`` keywords of the hand that follows this finished one, as the
+        rules carry them over (called only once the game is over). Nothing by default."""
+        return {}
+
     # -- shared behaviour ----------------------------------------------------------------------
 
     @property
@@ -340,6 +367,44 @@ class TableGame(GameSurface, Journal):
     def settlement(self) -> list[int] | None:
         """Units won per seat once the game is over (sums to zero); ``None`` before."""
         return self._ledger.totals() if self.is_over else None
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """The ``SETUP`` keywords this hand was started with (e.g. ``{"dealer": 0}``; ``{}``
+        for a shedding game's first hand): with the seed and the actions, what a replay needs."""
+        setup: dict[str, Any] = json_copy(self._setup())
+        return setup
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """How the hand ended, once it is over (``None`` before), in public facts a hand
+        history records: the shedding games' ``winner`` and finishing ``order``, Mậu Binh's
+        ``instants`` and ``fouled`` seats, Tứ Sắc's ``winner``, ``score``, ``draw`` and
+        ``den_lang``. The money is in :attr:`settlement` and :attr:`ledger`."""
+        if not self.is_over:
+            return None
+        outcome: dict[str, Any] = json_copy(self._outcome())
+        return outcome
+
+    @property
+    def next_hand_setup(self) -> dict[str, Any] | None:
+        """What the rules carry into the next hand, once this one is over (``None`` before):
+        the constructor keywords that start it, e.g. ``{"leader": 2}`` (Tiến Lên, Sâm Lốc:
+        the winner leads) or ``{"dealer": 1}`` (Tứ Sắc: the winner deals). ``{}`` when
+        nothing carries (Mậu Binh; a Tiến Lên hand ended by an instant win, after which the
+        first-hand rule applies again). :class:`vncards.session.Session` starts each hand
+        with it.
+
+        >>> from vncards import tienlen
+        >>> g = tienlen.Game(seed=3)
+        >>> while not g.is_over:
+        ...     g.auto_play(g.current_seat)
+        >>> g.next_hand_setup == {"leader": g.winner}
+        True
+        >>> tienlen.Game(seed=4, **g.next_hand_setup).current_seat == g.winner
+        True
+        """
+        return self._next_setup() if self.is_over else None
 
     @property
     def rng_key(self) -> bytes:
@@ -426,25 +491,50 @@ class TableGame(GameSurface, Journal):
 
     def to_json(self, key: bytes | None = None) -> str:
         """The full state as JSON (server-side only: it holds every hand and the RNG key, so
-        never send it to a client). With ``key``, canonical text signed with HMAC-SHA256 (an
+        never send it to a client). With ``key`` (non-empty bytes, else
+        :class:`~vncards.errors.SnapshotKeyError`), canonical text signed with HMAC-SHA256 (an
         ``"hmac"`` field) for :meth:`from_json` with the same key."""
+        key = check_key(key)
         data = self.to_dict()
         if key is not None:
             return sign(data, key)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls: type[G], text: str | bytes, key: bytes | None = None) -> G:
+    def from_json(
+        cls: type[G], text: str | bytes, key: bytes | None = None, *, require_signature: bool = False
+    ) -> G:
         """Restore from ``to_json()`` text. The text is bounded (size, nesting) before it is
         parsed; with ``key`` its HMAC must match; then the game is rebuilt by replaying the
         logged actions from the stored seed and rules, and the stored state, events, ledger and
         RNG position must be exactly the replay's. Anything else raises SnapshotError naming
-        the first field that differs."""
+        the first field that differs.
+
+        ``key``: non-empty bytes; anything else (a ``str`` key included) raises
+        :class:`~vncards.errors.SnapshotKeyError` before the text is read. Without a key an
+        ``"hmac"`` field is ignored (the replay still checks the content). A server that only
+        ever stores signed snapshots passes ``require_signature=True``: then a missing key is
+        a SnapshotKeyError too, so an unsigned (or forged) snapshot is never accepted because
+        the key was forgotten.
+
+        >>> from vncards import tienlen
+        >>> text = tienlen.Game(seed=1).to_json()
+        >>> tienlen.Game.from_json(text, key=None, require_signature=True)
+        Traceback (most recent call last):
+        ...
+        vncards.errors.SnapshotKeyError: a signature is required (require_signature=True) but no key was given
+        >>> tienlen.Game.from_json(text, key=b"server key", require_signature=True)
+        Traceback (most recent call last):
+        ...
+        vncards.errors.SnapshotError: snapshot: not signed (no hmac field)
+        """
+        key = check_key(key, require=require_signature)
         return cls._from_data(load_text(text), key)
 
     @classmethod
-    def from_dict(cls: type[G], data: Any, key: bytes | None = None) -> G:
+    def from_dict(cls: type[G], data: Any, key: bytes | None = None, *, require_signature: bool = False) -> G:
         """Restore from ``to_dict()`` data, checked exactly as :meth:`from_json` checks text."""
+        key = check_key(key, require=require_signature)
         try:
             text = json.dumps(data, ensure_ascii=True, allow_nan=True)
         except (ValueError, RecursionError) as e:
@@ -454,9 +544,12 @@ class TableGame(GameSurface, Journal):
     @classmethod
     def from_position(cls: type[G], data: Any) -> G:
         """A game set up at the position in ``data`` (a ``to_dict()``-shaped dict whose
-        ``state`` may be edited: tests, puzzles, teaching). The position is checked for
-        consistency (cards conserved, a legal turn, ...) but has no history to verify it, so
-        never build one from untrusted data. Its ``actions`` start empty; its snapshots
+        ``state`` may be edited: tests, puzzles, teaching). Every field is checked for
+        consistency on the way in (cards conserved, counters and amounts in range, a turn the
+        rules allow, a seat to act that has a legal action, a bomb chain on the table, ...),
+        so a position accepted plays on like any game: every refused move is a VncardsError
+        that changes nothing. It has no history to verify it, though, so never build one from
+        untrusted data. Its ``actions`` start empty; its snapshots
         record the position as their ``origin`` and replay from it."""
         try:
             data = json.loads(json.dumps(data))
@@ -511,13 +604,16 @@ class TableGame(GameSurface, Journal):
     def _upgrade_envelope(cls, data: Any) -> Any:
         """A version-1 snapshot (no ``rules_sha256``, ``setup`` or ``origin``) in today's
         envelope; it is then verified by the replay like any other."""
-        if not (isinstance(data, dict) and data.get("version") == 1 and isinstance(data.get("state"), dict)):
+        if not (isinstance(data, dict) and type(data.get("version")) is int and data["version"] == 1):
+            return data  # (True and 1.0 equal 1 but are no version)
+        if not isinstance(data.get("state"), dict):
             return data
         if not isinstance(data.get("rules"), dict):
             return data
-        upgraded = dict(data, version=cls.SNAPSHOT_VERSION, origin=None)
-        upgraded["setup"] = {k: data["state"].get(k) for k in cls.SETUP}
-        upgraded["rules_sha256"] = _rules_digest(cls._rules_from(data["rules"]))
+        upgraded = dict(data, version=_ENVELOPE_VERSION, origin=None)
+        upgraded["setup"] = {k: data["state"][k] for k in cls.SETUP if k in data["state"]}
+        cls._rules_from(data["rules"])  # (valid rules, or a SnapshotError now)
+        upgraded["rules_sha256"] = _digest(data["rules"])
         return upgraded
 
     @classmethod
@@ -529,13 +625,21 @@ class TableGame(GameSurface, Journal):
         d = expect_dict(cls._upgrade_envelope(data), "snapshot", _ENVELOPE)
         expect(d["format"] == "vncards", "format: not a vncards snapshot")
         expect(d["game"] == cls.GAME, f"game: the snapshot is not of {cls.GAME!r}")
-        expect_int(d["version"], "version", cls.SNAPSHOT_VERSION, cls.SNAPSHOT_VERSION)
+        version = expect_int(d["version"], "version", 1, cls.SNAPSHOT_VERSION)
+        expect(
+            version == cls.SNAPSHOT_VERSION or version in cls.REPLAYED_VERSIONS,
+            f"version: {version} is not restored by this version ({cls.SNAPSHOT_VERSION})",
+        )
         players = expect_int(d["players"], "players", cls.MIN_PLAYERS, cls.MAX_PLAYERS)
         rules = cls._rules_from(d["rules"])
         # The replay cannot tell options that have not mattered yet: a digest catches an edit
         # of the rules alone (a checksum, not a signature: sign against forgery).
-        expect(d["rules_sha256"] == _rules_digest(rules), "rules_sha256: does not match the rules")
-        setup = expect_dict(d["setup"], "setup", cls.SETUP)
+        # The digest covers the rules as stored: rules written before an option existed are
+        # upgraded (``Rules._upgrade``) after the check.
+        expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
+        setup = expect_dict(d["setup"], "setup")
+        unknown = sorted(set(setup) - set(cls.SETUP))
+        expect(not unknown, f"setup: unexpected keys {unknown} (keys: {list(cls.SETUP)})")
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])
         expect_int(rng_d["position"], "rng.position", 0, _U64_MAX)
@@ -554,7 +658,10 @@ class TableGame(GameSurface, Journal):
             except (VncardsError, TypeError) as e:
                 raise SnapshotError(f"actions[{i}]: {e}") from None
         derived = game._to_dict(with_actions=False)
-        for name in ("setup", "state", "events", "ledger", "rng", "origin"):
+        checked: tuple[str, ...] = ("setup", "state", "ledger", "rng", "origin")
+        if version == cls.SNAPSHOT_VERSION:
+            checked += ("events",)
+        for name in checked:
             if d[name] != derived[name]:
                 path = first_difference(d[name], derived[name], name) or name
                 raise SnapshotError(f"{path}: does not match the replay of the actions")

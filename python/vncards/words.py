@@ -9,14 +9,14 @@ goes through :func:`term`, which never shows an underscore.
 >>> term("thoi_2")
 'thối 2 (a 2 left in hand)'
 >>> term("back:straight_flush")
-'back hand (chi đầu), straight flush / thùng phá sảnh'
+'back hand (chi 1, chi đầu), straight flush / thùng phá sảnh'
 >>> term("some_new_code")
 'some new code'
 """
 
 from __future__ import annotations
 
-__all__ = ["TERMS", "term", "payment_text"]
+__all__ = ["TERMS", "EVENT_WORDS", "MOVE_WORDS", "ROWS", "GLOSSARY", "term", "glossary", "payment_text"]
 
 #: code -> words. One table for every game: the same code means the same thing everywhere.
 TERMS: dict[str, str] = {
@@ -75,9 +75,9 @@ TERMS: dict[str, str] = {
     "den_lang": "pays for the whole table / đền làng",
     "finish_on_two": "went out on a 2 / về 2",
     "toi": "win / tới",
-    "back": "back hand (chi đầu)",
-    "middle": "middle hand (chi giữa)",
-    "front": "front hand (chi cuối)",
+    "back": "back hand (chi 1, chi đầu)",
+    "middle": "middle hand (chi 2, chi giữa)",
+    "front": "front hand (chi 3, chi cuối)",
     "scoop": "won all three hands / sập hầm",
     "scoop_all": "scooped every player / sập làng",
     "foul": "fouled arrangement / binh lủng",
@@ -94,7 +94,11 @@ TERMS: dict[str, str] = {
     "decline_sam": "no Sâm / không báo",
     "sam_success": "Sâm made / Sâm thành công",
     "sam_blocked": "Sâm blocked / chặn Sâm",
+    "bao_mot": "one card left / báo 1",
+    "bao_mot_single": "a single played while a seat has one card left (báo 1)",
     "bao_mot_violation": "did not play the highest card against one card left / báo 1",
+    "one_card_seats": "seats with one card left",
+    "violation": "lower than the highest single (báo 1 broken)",
     "arranged": "arranged / xếp bài",
     "confirmed": "confirmed / báo xong",
     "forfeited": "left the table (fouled) / bỏ cuộc",
@@ -117,6 +121,177 @@ TERMS: dict[str, str] = {
     "claimed_quad": "claimed four / khui",
     "quad": "four identical cards / quằn",
 }
+
+
+#: Events as sentences for a player (the ``vncards play`` log): ``{who}`` is the event's seat
+#: ("you" or "seat 2"), ``{s}`` a verb's -s (empty after "you"), ``{card}``/``{cards}`` the
+#: cards, ``{combo}``/``{meld}``/``{win}``/``{term}`` codes in words (:func:`term`), ``{victim}``
+#: and ``{leader}`` seats, and any other field of the event as it is.
+EVENT_WORDS: dict[str, str] = {
+    "play": "{who}: {combo}: {cards}",
+    "pass": "{who}: pass (bỏ lượt)",
+    "cut": "{who} bombs (chặt) {victim}: {units} units",
+    "new_round": "new round (vòng mới): {leader} to lead",
+    "out": "{who} out of cards (về), place {place}",
+    "instant_win": "{who}: instant win (tới trắng), {win}: {cards}",
+    "declare_sam": "{who}: {term}",
+    "decline_sam": "{who}: {term}",
+    "sam_success": "{who}: {term}",
+    "sam_blocked": "{who}: {term}",
+    "cong": "{who}: {term}",
+    "finish_on_two": "{who}: {term}",
+    "forfeited": "{who}: {term}",
+    "bao_mot": "{who}: one card left (báo 1)",
+    "bao_mot_violation": "{who} did not play the highest single while a seat had one card left (báo 1)",
+    "confirmed": "{who} confirmed (báo xong)",
+    "discard": "{who} discard{s} {card}",
+    "claim": "{who} claim{s} {card} (ăn): {meld}: {cards}",
+    "turn_up": "{who} turn{s} up {card} from the stock (nọc), {stock} left",
+    "dead": "nobody claims {card} (bài chết)",
+    "draw": "hand drawn (hòa): the stock is down to {stock} cards",
+    "quan": "{who} holds four {card} (quằn)",
+}
+
+
+#: What a player may type instead of a move's number, by action type; the first is the one a
+#: prompt shows. Matched without case or accents (``bo`` is ``bỏ``); one word may name moves of
+#: several games (``y``: declare Sâm, or confirm a Mậu Binh arrangement).
+MOVE_WORDS: dict[str, tuple[str, ...]] = {
+    "pass": ("p", "pass", "bỏ", "bỏ lượt", "skip"),
+    "declare_sam": ("y", "yes", "có", "báo", "báo sâm"),
+    "decline_sam": ("n", "no", "không", "không báo"),
+    "confirm": ("y", "yes", "ok", "confirm", "báo xong"),
+    "win": ("tới", "win"),
+}
+
+#: The three Mậu Binh hands, back to front, by their short names: ``(code, English, Vietnamese)``.
+ROWS: tuple[tuple[str, str, str], ...] = (
+    ("back", "back", "chi 1, chi đầu"),
+    ("middle", "middle", "chi 2, chi giữa"),
+    ("front", "front", "chi 3, chi cuối"),
+)
+
+#: Each rules page's glossary, ``(Vietnamese, English)`` rows, keyed by game name (``cards``:
+#: the words every 52-card game uses). The documentation's glossary tables are these rows.
+GLOSSARY: dict[str, tuple[tuple[str, str], ...]] = {
+    "cards": (
+        ("bài, lá bài", "card"),
+        ("số, chất", "rank, suit"),
+        ("bích, chuồn (tép, nhép), rô, cơ", "spades, clubs, diamonds, hearts"),
+        ("heo", 'a 2 (literally "pig")'),
+        ("cược, lá", "the bet: one unit of money"),
+        ("ván", "a hand (one deal played out)"),
+        ("vòng", "a round of play inside a hand"),
+        ("nhà", 'a player (literally "house")'),
+        ("làng", "the whole table"),
+        ("đền làng", "to pay for the whole table"),
+        ("tới", "to win, to go out"),
+        ("tới trắng, ăn trắng", "an instant win at the deal"),
+    ),
+    "tienlen": (
+        ("Tiến Lên Miền Nam", 'Southern "go forward"'),
+        ("rác", 'a single card (literally "rubbish")'),
+        ("đôi", "pair"),
+        ("sám, bộ ba", "triple"),
+        ("sảnh", "straight"),
+        ("sảnh rồng", "dragon: the straight 3 to A"),
+        ("đôi thông", "pair sequence (consecutive pairs)"),
+        ("tứ quý", "four of a kind"),
+        ("heo, heo đen, heo đỏ", "a 2, a black 2, a red 2"),
+        ("hàng", "bombs as a family"),
+        ("chặt, chặt chồng", "to cut with a bomb, cuts on cuts"),
+        ("bỏ lượt", "to pass"),
+        ("vòng", "round"),
+        ("hưởng sái", "the lead passing on when the round's last player has gone out"),
+        ("tới, tới trắng", "to go out, an instant win"),
+        ("thối", "a penalised item left in hand"),
+        ("cóng", "having played no card when the hand ends"),
+        ("kết 3 bích, chặn kết 3 bích", "going out on the 3♠; being caught holding only the 3♠"),
+        ("nhất, nhì, ba, bét", "first, second, third, last"),
+    ),
+    "tienlen-north": (
+        ("Tiến Lên Miền Bắc", "Northern Tiến Lên"),
+        ("đồng màu", "same colour"),
+        ("đồng chất", "same suit"),
+        ("thối 2", "a 2 left in hand (or played to go out, under `penalized`)"),
+        ("tứ quý", "four of a kind, the northern bomb"),
+    ),
+    "samloc": (
+        ("Sâm Lốc", 'the game\'s name (from "sâm", a clean sweep)'),
+        ("báo Sâm, hô Sâm", "to declare Sâm: to play out all ten cards unbeaten"),
+        ("chặn Sâm, đền Sâm", "to block a Sâm; the declarer's payment when blocked"),
+        ("phạt Sâm", "the penalty side of a Sâm"),
+        ("báo 1", '"one card left": the duty to play one\'s highest single'),
+        ("đền làng", "to pay for the whole table"),
+        ("đồng hoa", "all ten cards of one colour"),
+        ("3 sám, 5 đôi", "three triples, five pairs"),
+        ("thối rác, thối 2, thối tứ quý", "a plain card, a 2, a tứ quý left in hand"),
+        ("heo hàng", "2s and bombs (what cóng pays extra for)"),
+        ("ăn trắng", "to win at the deal"),
+        ("cóng", "having played no card when the hand ends"),
+    ),
+    "maubinh": (
+        ("Mậu Binh, binh xập xám", 'the game ("thirteen-card arrangement")'),
+        ("chi", "a hand of the arrangement"),
+        ("chi 1, chi đầu", "the back: five cards, the strongest"),
+        ("chi 2, chi giữa", "the middle: five cards"),
+        ("chi 3, chi cuối", "the front: three cards, the weakest"),
+        ("mậu thầu", "high card"),
+        ("thú", "two pair"),
+        ("sám cô", "three of a kind"),
+        ("cù lũ", "full house"),
+        ("thùng, sảnh, thùng phá sảnh", "flush, straight, straight flush"),
+        ("binh lủng, lủng", "a fouled arrangement"),
+        ("mậu binh trắng", "an instant win"),
+        ("rồng cuốn, sảnh rồng", "dragon flush, dragon (2 through A)"),
+        ("lục phé bôn", "six pairs and a single"),
+        ("năm đôi một sám", "five pairs and a triple"),
+        ("ba thùng, ba sảnh", "three flushes, three straights"),
+        ("sập hầm, sập làng", "scooping one opponent, scooping everyone"),
+        ("chia gà", "splitting a tie"),
+    ),
+    "tusac": (
+        ("Tứ Sắc", '"four colours", the game'),
+        ("Tướng, Sĩ, Tượng", "general, advisor, elephant"),
+        ("Xe, Pháo, Mã, Chốt", "chariot, cannon, horse, soldier"),
+        ("vàng, đỏ, xanh, trắng", "yellow, red, green, white"),
+        ("cái, người cầm cái", "the dealer"),
+        ("nọc", "the stock"),
+        ("tỳ", "the dealer's opening discard"),
+        ("ăn", 'to claim (literally "eat") a card'),
+        ("rác", "a card in no meld"),
+        ("đôi, khạp, quằn", "pair, concealed triple, concealed quad"),
+        ("3 con khui, 4 con khui, khui", "claimed triple, claimed quad, to claim onto a khạp"),
+        ("lệnh", "points"),
+        ("tới", "winning, and its 3-lệnh bonus"),
+        ("bài bụng", 'the "belly hand" (a doubled Xe–Pháo–Mã piece)'),
+        ("tới chẵn", "an even finish, against the rules"),
+        ("đền làng", "paying for the whole table"),
+        ("hòa", "a drawn hand"),
+    ),
+}
+
+#: Which glossaries a game's players need, its own first.
+_GLOSSARIES = {
+    "tienlen": ("tienlen", "cards"),
+    "tienlen-north": ("tienlen-north", "tienlen", "cards"),
+    "samloc": ("samloc", "tienlen", "cards"),
+    "maubinh": ("maubinh", "cards"),
+    "tusac": ("tusac",),
+}
+
+
+def glossary(game: str) -> list[tuple[str, str]]:
+    """The Vietnamese words a player of ``game`` meets, its own first, each once.
+
+    >>> glossary("tusac")[1]
+    ('Tướng, Sĩ, Tượng', 'general, advisor, elephant')
+    """
+    out: dict[str, str] = {}
+    for key in _GLOSSARIES.get(game, (game,)):
+        for vietnamese, english in GLOSSARY.get(key, ()):
+            out.setdefault(vietnamese, english)
+    return list(out.items())
 
 
 def term(code: str) -> str:

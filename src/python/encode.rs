@@ -1,6 +1,7 @@
 //! Card encoders for the learning environments (`vncards.integrations`): card texts in,
 //! numpy count rows out, with no per-card Python loop.
 
+use super::arrays;
 use super::cards::{card_text, mask_of_int};
 use super::errors::to_py;
 use super::guard::guard;
@@ -65,6 +66,7 @@ fn encode_card_rows<'py>(
     deck: &str,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     guard(|| {
+        arrays::require(py, "encode_card_rows")?;
         let deck = Deck::from_name(deck).map_err(to_py)?;
         let width = deck.width();
         let mut out: Vec<u8> = Vec::new();

@@ -1,6 +1,7 @@
 //! Mậu Binh bindings: flat `maubinh_*` functions over card masks. The public, documented API is
 //! `vncards.maubinh` (Python), which wraps these.
 
+use super::arrays;
 use super::guard::guard;
 use super::{mask_from_py, to_py};
 use crate::error::Error;
@@ -174,9 +175,17 @@ fn rows_to_masks(flat: &[u8], k: usize) -> Result<Vec<u64>, Error> {
     }
 }
 
+/// `hands` as a 2-D uint8 numpy array, when it is one (never when numpy is not imported).
+fn u8_rows<'py>(hands: &Bound<'py, PyAny>) -> Option<PyReadonlyArray2<'py, u8>> {
+    if !arrays::loaded(hands.py()) {
+        return None;
+    }
+    hands.extract::<PyReadonlyArray2<'_, u8>>().ok()
+}
+
 /// Masks of a batch: a numpy `(N, k)` uint8 array of card indices, or an iterable of hands.
 fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u64>> {
-    if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+    if let Some(arr) = u8_rows(hands) {
         let k = arr.shape()[1];
         if width.is_some_and(|w| w != k) {
             return Err(PyTypeError::new_err(format!(
@@ -231,7 +240,8 @@ fn maubinh_hand_ranks<'py>(
         let r = rules(wheel, false, false, 1, "units")?;
         let ev = r.evaluator();
         let py = hands.py();
-        if let Ok(arr) = hands.extract::<PyReadonlyArray2<'_, u8>>() {
+        arrays::require(py, "maubinh.hand_ranks")?;
+        if let Some(arr) = u8_rows(hands) {
             let k = arr.shape()[1];
             let flat = flat_copy(&arr);
             let ranks = py.detach(|| ranks_of_rows(&flat, k, ev)).map_err(to_py)?;
@@ -423,6 +433,7 @@ fn maubinh_position_tables<'py>(
     hand: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        arrays::require(py, "maubinh.position_tables")?;
         let r = rules(wheel, false, false, back_straight_flush_units, scoring)?;
         let population =
             Population::shipped(&r, Objective::from_name(objective).map_err(to_py)?.model());

@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
 mod cards;
 mod encode;
 mod errors;

@@ -2,6 +2,7 @@
 //! `shedding_*` / `tienlen_*` functions. Card arguments accept a mask (int), a combo, text,
 //! a `Card` or an iterable of cards.
 
+use super::arrays;
 use super::cards::{mask_from_py, mask_of_int, PyCard};
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
@@ -393,6 +394,7 @@ fn shedding_legal_play_masks<'py>(
     filter: &str,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     guard(|| {
+        arrays::require(rules.py(), "tienlen.legal_play_masks")?;
         let r = &rules.get().0;
         let hand = hand_arg(hand, r)?;
         let table = table_arg(table, r)?;

@@ -201,22 +201,6 @@ pub fn legal_claims(
     out
 }
 
-/// Whether the seat may not pass: it holds a khạp of the offer (khui is mandatory), a pair of it
-/// and triples are mandatory, or it is the entitled seat facing a Tướng it turned up itself.
-pub fn must_claim(
-    claims: &[Claim],
-    offer: Kind,
-    entitled: bool,
-    turned_up: bool,
-    triple_optional: bool,
-) -> bool {
-    claims.iter().any(|c| {
-        c.meld == MeldKind::ClaimedQuad
-            || (!triple_optional && c.meld == MeldKind::ClaimedTriple)
-            || (entitled && turned_up && offer.is_general())
-    })
-}
-
 /// The kinds whose discard is a rác: removing one copy lowers the fewest rác.
 pub fn rac_kinds(hidden: &Hand) -> Vec<Kind> {
     let base = min_rac(hidden);

@@ -17,7 +17,10 @@
   lists of cards.
 - **Actions**: an action is an index into the player's legal-action list
   (:mod:`vncards.integrations.spaces`), ``num_distinct_actions = ACTION_BOUND[game]``; the
-  ``"players"`` parameter sets the seat count (default 4).
+  ``"players"`` parameter sets the seat count (default 4; checked when the game is loaded, a
+  :class:`~vncards.RulesError` outside the game's range). A chance outcome outside
+  ``0..DEAL_OUTCOMES-1`` or a player action that is not an index of the legal list raises
+  :class:`~vncards.IllegalMoveError` (``"invalid_action"``) and changes nothing.
 - **Tensors**: ``information_state_tensor`` and ``observation_tensor`` are the vector of
   :func:`vncards.integrations.encoding.observation` (the player's view; it holds every played
   card, but it is not a perfect-recall history).
@@ -57,7 +60,7 @@ from ..errors import SnapshotError
 from ..table import TableGame
 from . import encoding
 from .deals import deal_from_hands
-from .spaces import ACTION_BOUND, apply_index, legal_list
+from .spaces import ACTION_BOUND, action_index, apply_index, check_players, legal_list
 
 try:
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
@@ -105,8 +108,11 @@ class VncardsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.players = int(params.get("players", 4))
-        self.hands_text = str(params.get("hands", ""))
+        self.players = check_players(self.variant, params.get("players", 4))
+        hands_text = params.get("hands", "")
+        if not isinstance(hands_text, str):
+            raise SnapshotError(f"hands: the parameter is text, not {type(hands_text).__name__}")
+        self.hands_text = hands_text
         #: The given hands (None: every seat dealt at random), checked by one deal now.
         self.hands = _split_hands(self.hands_text)
         if self.hands is not None:
@@ -186,13 +192,16 @@ class VncardsState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         table = self.table
         if table is None:
+            outcome = action_index(action, DEAL_OUTCOMES, "chance outcome")
             if self.hands is None:
-                table = games.new_game(self.variant, players=self.players, seed=int(action))
+                table = games.new_game(self.variant, players=self.players, seed=outcome)
             else:
-                table = deal_from_hands(self.variant, self.hands, seed=int(action))
+                table = deal_from_hands(self.variant, self.hands, seed=outcome)
             self._box.table = table
         else:
-            apply_index(self.variant, table, self._legal[int(action)])
+            apply_index(
+                self.variant, table, self._legal[action_index(action, len(self._legal), "player action")]
+            )
         if not table.is_over:
             self._select()
 

@@ -10,9 +10,14 @@ Each variant object has ``env(**kwargs)`` (wrapped like PettingZoo's classic gam
   modules expect ``"observations"``), and ``action_mask`` (int8, ``ACTION_BOUND[game]``
   long: 1 for each index of the current legal-action list, zeros for an agent not to act).
 - **Actions**: ``Discrete(ACTION_BOUND[game])``; an action indexes the agent's current
-  legal-action list (:mod:`vncards.integrations.spaces`). ``env.legal_actions(agent)`` gives
-  that list of action dicts and ``env.action_features(agent)`` their card features (uint8,
-  one row per action) so agents can score actions.
+  legal-action list (:mod:`vncards.integrations.spaces`): an ``int`` or NumPy integer; a
+  bool, float, string, ``None`` or an index outside the list raises
+  :class:`~vncards.IllegalMoveError` (``"invalid_action"``, a ``ValueError``) and changes
+  nothing. The keywords (``players``, ``max_cycles``, ``observation_key``, ``render_mode``,
+  ``rules``) are checked when the env is made (:class:`~vncards.RulesError`).
+  ``env.legal_actions(agent)`` gives that list of action dicts and
+  ``env.action_features(agent)`` their card features (uint8, one row per action) so agents
+  can score actions.
 - **Rewards**: the settlement units of the hand, given to every agent on the step that ends
   it; 0 before.
 - **A hand over at the deal** (an instant win, e.g. four 2s in Tiến Lên): ``reset`` returns
@@ -46,11 +51,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import games
-from ..errors import SnapshotError
+from ..errors import RulesError, SnapshotError
 from ..table import TableGame
 from . import encoding
 from .deals import deal_from_hands
-from .spaces import ACTION_BOUND, apply_index, legal_list
+from .spaces import ACTION_BOUND, action_index, apply_index, check_players, legal_list
 
 try:
     from gymnasium import spaces as gym_spaces
@@ -91,6 +96,15 @@ class VncardsEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         games.spec(game)  # RulesError for an unknown name
+        players = check_players(game, players)
+        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+            raise RulesError(f"max_cycles must be an int of at least 1, not {max_cycles!r}")
+        if not isinstance(observation_key, str) or not observation_key or observation_key == "action_mask":
+            raise RulesError(
+                f"observation_key must be a name other than 'action_mask', not {observation_key!r}"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.name = game
         self.players = players
         self.rules = rules
@@ -194,13 +208,10 @@ class VncardsEnv(AECEnv):  # type: ignore[misc]
         if self._done(agent):
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < len(self._legal):
-            raise ValueError(
-                f"action {action!r} is not a legal index (0..{len(self._legal) - 1}) for {agent}"
-            )
+        index = action_index(action, len(self._legal), f"the action of {agent}")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        apply_index(self.name, self.game, self._legal[int(action)])
+        apply_index(self.name, self.game, self._legal[index])
         self._steps += 1
         if self.game.is_over or self._steps >= self.max_cycles:
             if self.game.is_over:

@@ -48,13 +48,24 @@ The tests check every bound over random states: a few thousand per game in the n
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from typing import Any
 
 from .. import games
+from ..errors import IllegalMoveError, RulesError
 from ..table import TableGame
 
-__all__ = ["ACTION_BOUND", "MAUBINH_ARRANGEMENTS", "TUSAC_BOUND", "VARIANTS", "legal_list", "apply_index"]
+__all__ = [
+    "ACTION_BOUND",
+    "MAUBINH_ARRANGEMENTS",
+    "TUSAC_BOUND",
+    "VARIANTS",
+    "legal_list",
+    "apply_index",
+    "action_index",
+    "check_players",
+]
 
 MAUBINH_ARRANGEMENTS = 16
 #: The most legal actions of a Tứ Sắc seat (21 discards + win; see the module docstring).
@@ -93,3 +104,54 @@ def apply_index(name: str, game: TableGame, action: Mapping[str, Any]) -> None:
     game.apply(action)
     if name == "maubinh":
         game.apply({"type": "confirm", "seat": action["seat"]})
+
+
+def action_index(action: Any, count: int, what: str = "action") -> int:
+    """``action`` as an index ``0..count-1``: an ``int`` or a NumPy integer (anything
+    ``operator.index`` takes), never a bool, a float or a string. Anything else raises
+    :class:`~vncards.errors.IllegalMoveError` (reason ``"invalid_action"``) naming ``what``
+    and the range, before anything changes.
+
+    >>> action_index(3, 5)
+    3
+    >>> action_index(0.9, 5)
+    Traceback (most recent call last):
+    ...
+    vncards.errors.IllegalMoveError: action must be an integer index 0..4, not 0.9 (float)
+    >>> action_index(-2, 5, "player action")
+    Traceback (most recent call last):
+    ...
+    vncards.errors.IllegalMoveError: player action -2 is out of range 0..4
+    """
+    shown = "none" if count == 0 else f"0..{count - 1}"
+    if isinstance(action, bool) or type(action).__name__ == "bool":  # NumPy's bool too
+        raise IllegalMoveError("invalid_action", f"{what} must be an integer index {shown}, not {action!r}")
+    try:
+        index = operator.index(action)
+    except TypeError:
+        raise IllegalMoveError(
+            "invalid_action",
+            f"{what} must be an integer index {shown}, not {action!r} ({type(action).__name__})",
+        ) from None
+    if not 0 <= index < count:
+        raise IllegalMoveError("invalid_action", f"{what} {index} is out of range {shown}")
+    return index
+
+
+def check_players(name: str, players: Any) -> int:
+    """``players`` as a seat count of variant ``name``: an int in the game's range, else
+    :class:`~vncards.errors.RulesError` (a learning environment checks it when it is made).
+
+    >>> check_players("samloc", 5)
+    5
+    >>> check_players("tienlen", 9)
+    Traceback (most recent call last):
+    ...
+    vncards.errors.RulesError: tienlen takes 2–4 players, not 9
+    """
+    cls = games.spec(name).game_class()
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RulesError(f"players must be an int, not {players!r}")
+    if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+        raise RulesError(f"{name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {players}")
+    return players

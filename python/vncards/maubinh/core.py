@@ -1,8 +1,8 @@
 """Mậu Binh hands, arrangements, the solver and settlement (rules: :doc:`/rules/maubinh`).
 
-Each player splits 13 cards into a 5-card **back** (chi đầu), a 5-card **middle** (chi giữa)
-and a 3-card **front** (chi cuối), with back ≥ middle ≥ front; otherwise the arrangement is
-fouled (binh lủng). Ranks only decide (``2 < 3 < … < K < A``); suits only make flushes.
+Each player splits 13 cards into a 5-card **back** (chi 1, chi đầu), a 5-card **middle** (chi
+2, chi giữa) and a 3-card **front** (chi 3, chi cuối), with back ≥ middle ≥ front; otherwise
+the arrangement is fouled (binh lủng). Ranks only decide (``2 < 3 < … < K < A``); suits only make flushes.
 
 >>> best = best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠")
 >>> best.back
@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _core
 from .._args import count_arg
 from ..cards import Card, CardsLike
 from ..errors import IllegalMoveError, InvalidCardError, RulesError
 from ..rules import RulesBase, option, rules_mismatch
+
+if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only the batch functions need it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "CATEGORIES",
@@ -82,8 +83,8 @@ class Rules(RulesBase):
     - ``back_straight_flush_units`` (default 1, seed: a straight flush in the back is not in the
       seed's bonus list, so it wins 1 like any back; 5 is a common house value, accepted
       1..24): units a straight flush in the back wins;
-    - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange (the engine reports
-      it; the server enforces it);
+    - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange, 1 to 3600 (the
+      engine reports it; the server enforces it);
     - ``scoring`` (default ``"units"``, seed: the units per hand won with the bonus table
       above, instant wins, 6 for a foul): how each pair settles; ``"4-2"`` is Chinese poker's
       4-2 scoring (1 point per hand won and 1 more for winning more hands than the opponent;
@@ -102,9 +103,13 @@ class Rules(RulesBase):
     scoop: bool = option(False, "sập hầm: winning all three hands doubles what that opponent pays")
     scoop_all: bool = option(False, "sập làng: scooping every opponent doubles again")
     back_straight_flush_units: int = option(
-        1, "units a straight flush in the back wins (1 like any back; 5 is a common house value)"
+        1,
+        "units a straight flush in the back wins (1 like any back; 5 is a common house value)",
+        bounds=(1, 24),
     )
-    time_limit: int = option(45, "seconds each seat has to arrange (the server enforces it)")
+    time_limit: int = option(
+        45, "seconds each seat has to arrange (the server enforces it)", bounds=(1, 3600)
+    )
     scoring: Literal["units", "4-2"] = option(
         "units",
         "how pairs settle: the seed's units per hand with bonuses, or Chinese-poker 4-2 "
@@ -128,12 +133,6 @@ class Rules(RulesBase):
         return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units, self.scoring)
 
     def _check(self) -> None:
-        if not 1 <= self.back_straight_flush_units <= 24:
-            raise RulesError(
-                f"Rules.back_straight_flush_units must be in 1..24, not {self.back_straight_flush_units}"
-            )
-        if self.time_limit < 1:
-            raise RulesError(f"Rules.time_limit must be at least 1 second, not {self.time_limit}")
         if self.scoring == "4-2" and (self.scoop or self.scoop_all or self.back_straight_flush_units != 1):
             raise RulesError(
                 "Rules.scoring '4-2' has no bonuses or scoops: leave scoop, scoop_all and "
@@ -199,10 +198,19 @@ class Arrangement:
     '2♠ K♣ K♦ A♠ A♥ | 3♦ 4♣ 5♠ Q♠ Q♥ | 7♠ 9♣ J♦'
     """
 
+    #: The back hand (chi 1, chi đầu): 5 cards, the strongest.
     back: tuple[Card, ...]
+    #: The middle hand (chi 2, chi giữa): 5 cards.
     middle: tuple[Card, ...]
+    #: The front hand (chi 3, chi cuối): 3 cards, the weakest.
     front: tuple[Card, ...]
+    #: The instant win (mậu binh trắng) the 13 cards hold, to declare instead of comparing
+    #: hands (a key of :data:`INSTANT_WINS`, e.g. ``"six_pairs"``); set by the solver, None
+    #: when the hand has none or the arrangement was not made by the solver.
     instant: str | None = field(default=None, compare=False)
+    #: The model's expected units of this arrangement against one opponent who arranges well
+    #: (:func:`expected_value`), whichever ``objective`` chose it; set by the solver, None for
+    #: an arrangement made by hand.
     value: float | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -425,7 +433,18 @@ def best_arrangements(
     """:func:`best_arrangement` for many hands, solved in parallel with the GIL released.
 
     ``hands`` is an iterable of 13-card hands or a numpy ``(N, 13)`` uint8 array of
-    ``Card.index`` values.
+    ``Card.index`` values. ``objective`` is the same for every hand, as in
+    :func:`best_arrangement`: ``"expected"`` (the most expected units) or ``"strongest"`` (the
+    strongest back, then middle, then front). Each :class:`Arrangement` comes back in the
+    order of ``hands``, with its ``value`` (the model's expected units against one opponent,
+    whichever objective chose it) and its ``instant`` win, if any.
+
+    >>> hands = ["AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d", "2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥"]
+    >>> [a.instant for a in best_arrangements(hands, objective="strongest")]
+    [None, 'dragon_flush']
+    >>> expected, strongest = (best_arrangements(hands, objective=o)[0] for o in ("expected", "strongest"))
+    >>> expected.value >= strongest.value
+    True
     """
     _check_objective(objective)
     r = _rules(rules)

@@ -150,8 +150,11 @@ class Game(TableGame):
 
     def _set_arrangement(self, seat: Any, masks: tuple[int, int, int]) -> None:
         seat = self._check_open(seat)
-        if masks[0] | masks[1] | masks[2] != self._hands[seat]:
-            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards")
+        union = masks[0] | masks[1] | masks[2]
+        if union != self._hands[seat]:
+            extra = union & ~self._hands[seat]
+            named = f": {_core.mask_to_text(extra)} not in its hand" if extra else ""
+            raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards{named}")
         self._arranged[seat] = masks
         self._log_values("arrange", seat, *masks)  # back, middle, front
         self._emit("arranged", seat=seat)
@@ -204,6 +207,10 @@ class Game(TableGame):
             self._confirm(seat)
         else:
             self._auto_arrange(seat)
+
+    def _outcome(self) -> dict[str, Any]:
+        assert self._result is not None
+        return {"instants": list(self._result["instants"]), "fouled": list(self._result["fouled"])}
 
     def _settle_seats(self) -> list[tuple[int, int, int] | None]:
         return [None if self._forfeited[s] else self._arranged[s] for s in range(self._players)]

@@ -55,8 +55,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as e:  # numpy is optional (the `numpy` extra); table generation needs it
+    raise ModuleNotFoundError(
+        "vncards.maubinh.tables needs numpy: pip install 'vncards[numpy]'", name="numpy"
+    ) from e
 
 from .. import _core
 from ..parallel import batch_ranges, run_batches

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from .._core import SheddingCombo, samloc_instant_winner
 from ..errors import IllegalMoveError
 from ..inputs import SEAT, ActionSpec
-from ..journal import CARDS, INT, JSON, LIST, Codec
+from ..journal import BOOL, CARDS, INT, JSON, LIST, Codec
 from ..shedding import TWOS_MASK, SheddingGame, penalty_items
 from ..snapshot import expect, expect_bool, expect_int, expect_list
 from .rules import PENALTIES
@@ -51,6 +51,10 @@ class Game(SheddingGame):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     CUT_REASON: ClassVar[str] = "chat"
+    #: Version 3 logs báo 1 (``bao_mot``, ``bao_mot_single``; ``bao_mot_violation`` only with
+    #: the settlement); version-2 snapshots still restore, with the events of their replay.
+    SNAPSHOT_VERSION: ClassVar[int] = 3
+    REPLAYED_VERSIONS: ClassVar[tuple[int, ...]] = (2,)
     #: The action dicts: ``{"type": "declare_sam" | "decline_sam", "seat": s}`` in the báo Sâm
     #: phase, then a play, pass or ``next_hand`` (as in the shedding flow).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
@@ -63,12 +67,20 @@ class Game(SheddingGame):
         "declare_sam": {"seat": INT},
         "decline_sam": {"seat": INT},
     }
+    #: Whether a single played under báo 1 broke it is the player's alone until the hand ends
+    #: (the hand then shows every card, and a paid violation is announced with the settlement).
+    PRIVATE_FIELDS: ClassVar[dict[str, dict[str, str]]] = {
+        **SheddingGame.PRIVATE_FIELDS,
+        "bao_mot_single": {"violation": "seat"},
+    }
     EVENT_LOG: ClassVar[dict[str, dict[str, Codec]]] = {
         **SheddingGame.EVENT_LOG,
         "instant_win": {"seat": INT, "win": JSON, "cards": CARDS},
         "declare_sam": {"seat": INT},
         "decline_sam": {"seat": INT},
         "sam_blocked": {"seat": INT, "declarer": INT},
+        "bao_mot": {"seat": INT},
+        "bao_mot_single": {"seat": INT, "one_card_seats": LIST(INT), "violation": BOOL},
         "bao_mot_violation": {"seat": INT, "one_card_seats": LIST(INT)},
         "sam_success": {"seat": INT},
         "den_lang": {"seat": INT, "winner": INT, "units": INT},
@@ -235,10 +247,16 @@ class Game(SheddingGame):
             return
         if combo.kind == "single" and self._rules.bao_mot_mode == "penalize":
             bound = self._bao_mot_seats(seat)
-            if bound and self._lower_single(self._hands[seat] | combo.mask, combo):
-                for s in bound:
-                    self._violations[s] = seat
-                self._emit("bao_mot_violation", seat=seat, one_card_seats=bound)
+            if bound:
+                # Every single a bound seat plays is logged, so the log never tells the table
+                # which ones broke báo 1 (that would show a higher card still held).
+                lower = self._lower_single(self._hands[seat] | combo.mask, combo)
+                if lower:
+                    for s in bound:
+                        self._violations[s] = seat
+                self._emit("bao_mot_single", seat=seat, one_card_seats=bound, violation=lower)
+        if self._hands[seat].bit_count() == 1:
+            self._emit("bao_mot", seat=seat)
 
     # -- settlement ----------------------------------------------------------------------------
 
@@ -275,6 +293,7 @@ class Game(SheddingGame):
                 total = sum(self._hands[s].bit_count() for s in owed)
             else:
                 total = sum(units for items in owed.values() for _, units in items)
+            self._emit("bao_mot_violation", seat=violator, one_card_seats=[winner])
             self._emit("den_lang", seat=violator, winner=winner, units=total)
             self._ledger.pay(violator, winner, total, "den_lang")
             return

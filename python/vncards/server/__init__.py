@@ -16,6 +16,7 @@ See ``docs/server.md`` for the protocol and how to build your own server on vnca
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .app import GameServer, ServerConfig, create_app
 from .session import ActionRefused, TableSession
@@ -58,13 +59,35 @@ def serve(
     bot_delay: float = 0.6,
     turn_seconds: float | None = None,
     sign: bool = True,
+    create_token: str | None = None,
+    idle_close: float | None = None,
+    max_tables: int | None = None,
+    tables_per_client: int | None = None,
+    seat_rate: float | None = None,
+    forced_delay: float | None = None,
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted (what ``vncards serve`` does). Snapshots are signed
-    with a key kept next to the database (``tables.sqlite.key``) unless ``sign`` is false or
-    the database is ``":memory:"``."""
+    """Run the server until interrupted (what ``vncards serve`` does). Rows and snapshots are
+    signed with a key kept next to the database (``tables.sqlite.key``) unless ``sign`` is
+    false or the database is ``":memory:"``. ``create_token`` makes creating a table need
+    ``Authorization: Bearer <token>``; the other options override :class:`ServerConfig`'s
+    defaults."""
     import uvicorn
 
     key = load_key(db + ".key") if sign and db != ":memory:" else None
-    config = ServerConfig(db=db, key=key, bot_delay=bot_delay, turn_seconds=turn_seconds)
+    overrides: dict[str, Any] = {
+        k: v
+        for k, v in (
+            ("idle_close", idle_close),
+            ("max_tables", max_tables),
+            ("tables_per_client", tables_per_client),
+            ("seat_rate", seat_rate),
+            ("forced_delay", forced_delay),
+            ("seat_burst", None if seat_rate is None else 2 * seat_rate),
+        )
+        if v is not None
+    }
+    config = ServerConfig(
+        db=db, key=key, bot_delay=bot_delay, turn_seconds=turn_seconds, create_token=create_token, **overrides
+    )
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536)

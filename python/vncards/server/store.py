@@ -1,33 +1,53 @@
 """SQLite persistence: one row per table, rewritten in one transaction per accepted action.
 
-A row holds the table's session record (seats, bots, running totals, the table log, finished
-hands) as JSON and the engine snapshot of the hand in play. Writing both in the same
-``UPDATE`` means an action is stored completely or not at all: a server killed at any instant
-restarts with every table exactly as its last accepted action left it.
+A row holds the table's session record (seat tokens, bots, the table log, clocks) as JSON and
+the match snapshot (:class:`vncards.session.Session`: seats, running totals, the hand in
+play). Finished hands are stored apart, one row each in ``hands`` as hand histories
+(:mod:`vncards.history`), so a table's row does not grow with its age. Writing both in the same ``UPDATE``
+means an action is stored completely or not at all: a server killed at any instant restarts
+with every table exactly as its last accepted action left it.
+
+**The database is part of the trust boundary.** With a key, every row is signed as a whole:
+an HMAC-SHA256 tag over the table's id, game, sequence number, closing time, session record
+and snapshot, under a key derived from the server's. A row copied from another table, an
+older snapshot put back into a row, an edited total or seat token: each fails the tag. The
+engine snapshot inside is signed by the engine as well (``to_json(key=...)``). Reading
+never trusts a row: :meth:`TableStore.load_all` gives every row with the reason it cannot be
+used (``problem``), one bad row never stops the others. Records are strict JSON: ``NaN`` and
+``Infinity`` are refused.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a commit survives the server
 process being killed (SIGKILL), which is the failure a game server meets; a power cut may lose
-the last commits but never corrupts the file.
+the last commits but never corrupts the file. The server also notes the time it was last alive
+(:meth:`TableStore.beat`), so that after a crash the turn clocks do not count the downtime.
 
->>> store = TableStore(":memory:")
+>>> store = TableStore(":memory:", key=b"server secret key")
 >>> store.insert("t1", "tienlen", {"players": 4}, "{}")
->>> store.update("t1", 1, {"players": 4}, '{"a":1}')
->>> [(r.id, r.seq, r.snapshot) for r in store.load_all()]
-[('t1', 1, '{"a":1}')]
+>>> store.update("t1", "tienlen", 1, {"players": 4}, '{"a":1}')
+>>> [(r.id, r.seq, r.snapshot, r.problem) for r in store.load_all()]
+[('t1', 1, '{"a":1}', None)]
+>>> store._db.execute("UPDATE tables SET seq = 0").rowcount    # someone edits the row
+1
+>>> store.load("t1").problem
+'the row signature does not match (edited, copied from another table or rolled back)'
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TableStore", "StoredTable"]
+from .wire import Refused, loads
+
+__all__ = ["TableStore", "StoredTable", "StoredHand"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -38,65 +58,232 @@ CREATE TABLE IF NOT EXISTS tables (
     seq      INTEGER NOT NULL,
     meta     TEXT NOT NULL,
     snapshot TEXT NOT NULL
-)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL,
+    hand     INTEGER NOT NULL,
+    history  TEXT NOT NULL,
+    sig      TEXT,
+    PRIMARY KEY (table_id, hand)
+);
+CREATE TABLE IF NOT EXISTS server (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
+# Columns added since the first schema, added to an older file when it is opened.
+_ADDED = {"sig": "TEXT", "closed": "REAL"}
+
+#: Version tag of the row signature's message (a new layout gets a new tag).
+_SIG_VERSION = "vncards-row-1"
 
 
 @dataclass(frozen=True)
 class StoredTable:
-    """One table row as read back: ``meta`` is the session record, ``snapshot`` the engine's."""
+    """One table row as read back: ``meta`` is the session record, ``snapshot`` the engine's;
+    ``problem`` says why the row cannot be trusted (``None``: it can)."""
 
     id: str
     game: str
     seq: int
     meta: dict[str, Any]
     snapshot: str
+    updated: float = 0.0
+    closed: float | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A finished hand of a table, as its hand history (:mod:`vncards.history` text)."""
+
+    table_id: str
+    hand: int
+    history: str
+    problem: str | None = None
 
 
 class TableStore:
-    """The tables of one server in one SQLite file (``":memory:"`` for tests)."""
+    """The tables of one server in one SQLite file (``":memory:"`` for tests); rows are signed
+    when ``key`` is given."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, key: bytes | None = None) -> None:
         self.path = str(path)
+        self._key = None if key is None else hmac.new(key, b"vncards table rows", hashlib.sha256).digest()
         # One connection, used from the server's event-loop thread only.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
+        self._db.executescript(_SCHEMA)
+        have = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+        for column, kind in _ADDED.items():
+            if column not in have:
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+
+    # -- signing -------------------------------------------------------------------------------
+
+    def _sign(
+        self, table_id: str, game: str, seq: int, closed: float | None, meta: str, snapshot: str
+    ) -> str | None:
+        if self._key is None:
+            return None
+        head = json.dumps([_SIG_VERSION, table_id, game, seq, closed, len(meta)], separators=(",", ":"))
+        mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass"), hashlib.sha256)
+        mac.update(b"\n" + meta.encode("utf-8", "surrogatepass") + b"\n")
+        mac.update(snapshot.encode("utf-8", "surrogatepass"))
+        return mac.hexdigest()
+
+    def _sign_hand(self, table_id: str, number: int, history: str) -> str | None:
+        if self._key is None:
+            return None
+        head = json.dumps([_SIG_VERSION, "hand", table_id, number], separators=(",", ":"))
+        mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass") + b"\n", hashlib.sha256)
+        mac.update(history.encode("utf-8", "surrogatepass"))
+        return mac.hexdigest()
+
+    # -- writing -------------------------------------------------------------------------------
 
     def insert(self, table_id: str, game: str, meta: dict[str, Any], snapshot: str) -> None:
         """Store a new table (seq 0)."""
         now = time.time()
+        text = _dumps(meta)
         with self._transaction():
             self._db.execute(
-                "INSERT INTO tables (id, game, created, updated, seq, meta, snapshot) VALUES (?,?,?,?,?,?,?)",
-                (table_id, game, now, now, 0, _dumps(meta), snapshot),
+                "INSERT INTO tables (id, game, created, updated, seq, meta, snapshot, sig, closed)"
+                " VALUES (?,?,?,?,?,?,?,?,NULL)",
+                (
+                    table_id,
+                    game,
+                    now,
+                    now,
+                    0,
+                    text,
+                    snapshot,
+                    self._sign(table_id, game, 0, None, text, snapshot),
+                ),
             )
 
-    def update(self, table_id: str, seq: int, meta: dict[str, Any], snapshot: str) -> None:
-        """Rewrite a table after an accepted action (``seq`` counts them) in one transaction.
+    def update(
+        self,
+        table_id: str,
+        game: str,
+        seq: int,
+        meta: dict[str, Any],
+        snapshot: str,
+        closed: float | None = None,
+        hands: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Rewrite a table after an accepted action (``seq`` counts them) in one transaction,
+        with the ``hands`` that finished (number, hand history) stored beside it; ``closed``
+        (a time) closes the table.
 
         The row must be at ``seq - 1`` or ``seq`` (a rewrite without a new action, e.g. a
         join); anything else means two writers and raises ``RuntimeError``."""
+        text = _dumps(meta)
+        sig = self._sign(table_id, game, seq, closed, text, snapshot)
         with self._transaction():
+            for number, history in hands:
+                self._db.execute(
+                    "INSERT INTO hands (table_id, hand, history, sig) VALUES (?,?,?,?)",
+                    (table_id, number, history, self._sign_hand(table_id, number, history)),
+                )
             cur = self._db.execute(
-                "UPDATE tables SET seq = ?, meta = ?, snapshot = ?, updated = ? WHERE id = ? AND seq IN (?, ?)",
-                (seq, _dumps(meta), snapshot, time.time(), table_id, seq - 1, seq),
+                "UPDATE tables SET seq = ?, meta = ?, snapshot = ?, updated = ?, sig = ?, closed = ?"
+                " WHERE id = ? AND game = ? AND seq IN (?, ?)",
+                (seq, text, snapshot, time.time(), sig, closed, table_id, game, seq - 1, seq),
             )
             if cur.rowcount != 1:
                 raise RuntimeError(f"table {table_id}: stored row is not at seq {seq - 1}")
 
-    def load_all(self) -> list[StoredTable]:
-        """Every stored table, oldest first."""
-        rows = self._db.execute("SELECT id, game, seq, meta, snapshot FROM tables ORDER BY created, id")
-        return [StoredTable(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+    def beat(self, now: float | None = None) -> None:
+        """Note that the server is alive now (the turn clocks' reference after a crash)."""
+        self._db.execute(
+            "INSERT INTO server (name, value) VALUES ('alive', ?)"
+            " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+            (repr(time.time() if now is None else now),),
+        )
+
+    def last_alive(self) -> float | None:
+        """When the server last noted it was alive (``None``: never, or not a finite time)."""
+        row = self._db.execute("SELECT value FROM server WHERE name = 'alive'").fetchone()
+        try:
+            value = float(row[0]) if row is not None else None
+        except ValueError:
+            return None
+        return value if value is not None and 0 < value < 1e11 else None
+
+    # -- reading -------------------------------------------------------------------------------
+
+    _COLUMNS = "id, game, seq, meta, snapshot, updated, closed, sig"
+
+    def load_all(self, *, include_closed: bool = False) -> list[StoredTable]:
+        """Every stored table (open ones only unless ``include_closed``), oldest first, each
+        with its ``problem`` if it has one."""
+        where = "" if include_closed else " WHERE closed IS NULL"
+        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM tables{where} ORDER BY created, id")
+        return [self._read(r) for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
         """One stored table, or ``None``."""
-        r = self._db.execute(
-            "SELECT id, game, seq, meta, snapshot FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        return None if r is None else StoredTable(r[0], r[1], r[2], json.loads(r[3]), r[4])
+        r = self._db.execute(f"SELECT {self._COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if r is None else self._read(r)
+
+    def hands(self, table_id: str) -> list[StoredHand]:
+        """The finished hands of a table, oldest first: each hand's history (load it with
+        :func:`vncards.history.loads`, which replays it) and why it cannot be trusted, if it
+        cannot (``problem``)."""
+        rows = self._db.execute(
+            "SELECT hand, history, sig FROM hands WHERE table_id = ? ORDER BY hand", (table_id,)
+        )
+        out = []
+        for number, history, sig in rows:
+            problem = None
+            if self._key is not None:
+                want = self._sign_hand(table_id, number, history)
+                if not isinstance(sig, str) or want is None or not hmac.compare_digest(want, sig):
+                    problem = "the hand's signature does not match"
+            out.append(StoredHand(table_id, number, history, problem))
+        return out
+
+    def _read(self, r: tuple[Any, ...]) -> StoredTable:
+        table_id, game, seq, meta_text, snapshot, updated, closed, sig = r
+        table_id = str(table_id)
+        problem = None
+        meta: dict[str, Any] = {}
+        if not (isinstance(game, str) and isinstance(seq, int) and isinstance(meta_text, str)):
+            problem = "a column has the wrong type"
+        elif not isinstance(snapshot, str):
+            problem = "the snapshot is not text"
+        elif closed is not None and not isinstance(closed, float):
+            problem = "the closing time is not a time"
+        elif self._key is not None:
+            want = self._sign(table_id, game, seq, closed, meta_text, snapshot)
+            if not isinstance(sig, str):
+                problem = "the row is not signed"
+            elif want is None or not hmac.compare_digest(want, sig):
+                problem = (
+                    "the row signature does not match (edited, copied from another table or rolled back)"
+                )
+        if problem is None:
+            try:
+                data = loads(meta_text, "meta")
+            except Refused as e:
+                problem = f"the session record is not strict JSON ({e.message})"
+            else:
+                if isinstance(data, dict):
+                    meta = data
+                else:
+                    problem = "the session record is not a JSON object"
+        return StoredTable(
+            table_id,
+            game if isinstance(game, str) else "?",
+            seq if isinstance(seq, int) else -1,
+            meta,
+            snapshot if isinstance(snapshot, str) else "",
+            float(updated) if isinstance(updated, (int, float)) else 0.0,
+            closed if isinstance(closed, float) else None,
+            problem,
+        )
 
     def close(self) -> None:
         """Close the database."""
@@ -114,4 +301,4 @@ class TableStore:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

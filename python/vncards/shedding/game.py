@@ -26,10 +26,11 @@ from .._core import (
     shedding_is_cut,
     shedding_legal_plays,
 )
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, RulesError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..journal import CARDS as CARD_MASK
 from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
+from ..ledger import MAX_UNITS
 from ..snapshot import (
     expect,
     expect_bool,
@@ -38,12 +39,15 @@ from ..snapshot import (
     expect_list,
     expect_mask,
 )
-from ..table import TableGame
+from ..table import Seed, TableGame
 from .penalty import TWOS_MASK
 
 __all__ = ["SheddingGame"]
 
 _DECK = (1 << 52) - 1
+#: The highest hand number a position may hold (a table plays far fewer; the event log keeps
+#: it as a 64-bit int, and ``next_hand`` must be able to count on).
+MAX_HAND_NUMBER = 2**31 - 1
 #: The kinds of combination (``SheddingCombo.kind``).
 COMBO_KINDS = ("single", "pair", "triple", "straight", "pair_sequence", "four_of_a_kind")
 _KIND_INDEX = {kind: i for i, kind in enumerate(COMBO_KINDS)}
@@ -130,11 +134,40 @@ class SheddingGame(TableGame):
 
     # -- construction and the hand sequence ---------------------------------------------------
 
+    #: ``leader``: the seat that won the hand before (see :meth:`__init__`).
+    SETUP: ClassVar[tuple[str, ...]] = ("leader",)
+
+    def __init__(
+        self, players: int = 4, rules: Any = None, seed: Seed = None, *, leader: int | None = None
+    ) -> None:
+        """A table of ``players`` seats. ``leader``: the winner of the hand before, for a hand
+        that follows another (what :attr:`next_hand_setup` gives): the first-hand rules are
+        off (no 3♠ or random first lead, no first-hand instant-win extras) and that seat leads
+        with any play (Sâm Lốc: it is the nominal leader the declarations start from). None
+        (default): a first hand."""
+        self._leader = leader
+        super().__init__(players, rules, seed)
+
+    def _setup(self) -> dict[str, Any]:
+        return {} if self._leader is None else {"leader": self._leader}
+
+    def _next_setup(self) -> dict[str, Any]:
+        return {} if self._next_first else {"leader": self._winner}
+
+    def _outcome(self) -> dict[str, Any]:
+        return {"winner": self._winner, "order": self._order + self._cong}
+
     def _start(self) -> None:
+        leader = self._leader
+        if leader is not None and (
+            isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self._players
+        ):
+            raise RulesError(f"leader must be a seat 0..{self._players - 1} or None, not {leader!r}")
         self._hand_number = 1
-        self._winner: int | None = None
-        self._next_first = True
-        self._begin_hand(first=True)
+        # A later hand starts as if the leader had just won the hand before it.
+        self._winner: int | None = leader
+        self._next_first = leader is None
+        self._begin_hand(first=leader is None)
 
     def _begin_hand(self, first: bool) -> None:
         n = self._players
@@ -218,6 +251,11 @@ class SheddingGame(TableGame):
     def _first_leader(self) -> tuple[int, int]:
         """*hook*: the first hand's leader and the card mask its first play must include."""
         raise NotImplementedError
+
+    def _lead_card(self) -> int:
+        """*hook*: the card a first lead under the first-lead rule must include (0: none), as
+        :meth:`_first_leader` gives it; a position is checked against it."""
+        return 0
 
     def _ranked_ending(self) -> bool:
         """*hook*: play on after the first player goes out, for a full finishing order."""
@@ -608,7 +646,8 @@ class SheddingGame(TableGame):
     def _load_state(self, state: dict[str, Any]) -> None:
         n = self._players
         seats_mask = (1 << n) - 1
-        self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1)
+        self._leader = None  # a position says who leads in its own fields
+        self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1, MAX_HAND_NUMBER)
         self._first_rule = expect_bool(state.get("first_rule"), "first_rule")
         self._hands = [
             expect_mask(m, f"hands[{i}]") for i, m in enumerate(expect_list(state.get("hands"), "hands", n))
@@ -665,10 +704,24 @@ class SheddingGame(TableGame):
         else:
             items = expect_list(chain, "chain", 3)
             self._chain = [
-                expect_int(items[0], "chain.units", 0),
+                expect_int(items[0], "chain.units", 1, MAX_UNITS),
                 expect_int(items[1], "chain.cutter", 0, n - 1),
                 expect_int(items[2], "chain.victim", 0, n - 1),
             ]
+            _, cutter, victim = self._chain
+            # A chain is open while the last cut is on the table: its cutter's bomb, played on
+            # a play of another seat.
+            expect(not self._over, "chain: a hand that is over has paid its chain")
+            expect(
+                self._table is not None and self._table_seat == cutter and self._table.is_bomb,
+                "chain: the last cutter's bomb must be on the table",
+            )
+            expect(
+                victim != cutter and self._played[victim] != 0,
+                "chain: the victim is another seat that played",
+            )
+        if self._table is None:
+            expect(self._passed == 0, "passed: nobody has passed with no table to beat")
         winner = state.get("winner")
         self._winner = None if winner is None else expect_int(winner, "winner", 0, n - 1)
         self._next_first = expect_bool(state.get("next_first"), "next_first")
@@ -677,6 +730,15 @@ class SheddingGame(TableGame):
             expect(not self._out >> self._turn & 1, "turn: that seat is out of the hand")
             expect(self._hands[self._turn] != 0, "turn: that seat holds no cards")
             expect(self._must & ~self._hands[self._turn] == 0, "must: not in the leader's hand")
+            if self._must:
+                # Only the first lead under the first-lead rule names a card: the lowest dealt.
+                expect(
+                    self._must == self._lead_card()
+                    and self._first_rule
+                    and self._table is None
+                    and not any(self._played),
+                    "must: only the first lead of a hand requires a card (the lowest dealt)",
+                )
             if self._table is not None:
                 expect(self._turn != self._table_seat, "turn: the seat whose play is on the table")
                 expect(

@@ -18,10 +18,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from .._core import (
     PlayList,
@@ -38,6 +35,10 @@ from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
 from ..shedding import core_of
 from .game import Game
 from .rules import Rules
+
+if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only legal_play_masks needs it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "BOTS",

@@ -74,9 +74,12 @@ class Game(SheddingGame):
     def _first_leader(self) -> tuple[int, int]:
         if self._rules.first_lead == "random":
             return self._rng.below(self._players), 0
-        lowest = self._dealt & -self._dealt
+        lowest = self._lead_card()
         seat = next(s for s, m in enumerate(self._hands) if m & lowest)
         return seat, lowest
+
+    def _lead_card(self) -> int:
+        return 0 if self._rules.first_lead == "random" else self._dealt & -self._dealt
 
     def _after_pass_filter(self) -> str | None:
         mode = self._rules.bomb_after_pass

@@ -77,6 +77,11 @@ class Rules(RulesBase):
 
     - ``triple_optional`` (default off, common practice): making a triple from a held pair is
       not mandatory.
+    - ``forbidden_triple`` (not in the seeds): when the mandatory triple is itself forbidden
+      (bài bụng, or it would break a completed Tướng–Sĩ–Tượng), ``"other_claims"`` (default:
+      the forbidden triple is no claim, so it binds nothing, and the seat keeps its other
+      legal claims of the card, e.g. the entitled seat's pair) or ``"no_claim"`` (the held
+      pair still bars every other claim of that card, so the seat can only pass on it).
     - ``discard_rule``: ``"penalize"`` (default, seed: "người chơi sẽ cần bỏ lá bài rác … để
       người chơi khác về nhất thì sẽ cần chịu phạt thay cả làng") — discarding a meld card is
       allowed, but if another seat wins on that discard the discarder pays for the whole table
@@ -121,6 +126,11 @@ class Rules(RulesBase):
     """
 
     triple_optional: bool = option(False, "making a triple from a held pair is not mandatory", source="house")
+    forbidden_triple: Literal["other_claims", "no_claim"] = option(
+        "other_claims",
+        "a mandatory triple the rules forbid: the seat keeps its other claims of the card, or has none",
+        source="house",
+    )
     discard_rule: Literal["penalize", "enforce"] = option(
         "penalize", "discarding a meld card: allowed but pays đền làng if won on, or refused while rác remain"
     )
@@ -134,9 +144,12 @@ class Rules(RulesBase):
         1,
         "lệnh of Tướng–Sĩ–Tượng, Xe–Pháo–Mã and 3 Chốt (1, common practice; 0: the seed's table)",
         source="house",
+        bounds=(0, 1),
     )
     tuong_as_ty: bool = option(True, "the dealer may open with a Tướng as the tỳ")
-    draw_at_stock: int = option(7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards")
+    draw_at_stock: int = option(
+        7, "the hand is drawn (hòa) when the stock (nọc) is down to this many cards", bounds=(0, 70)
+    )
     payment: Literal["per_lenh", "flat"] = option(
         "per_lenh", "each loser pays the winner's lệnh total, or 1 (doubled with a quad)"
     )
@@ -146,14 +159,11 @@ class Rules(RulesBase):
         source="house",
     )
 
-    def _check(self) -> None:
-        if not 0 <= self.draw_at_stock <= 70:
-            raise RulesError(f"Rules.draw_at_stock must be in 0..70, not {self.draw_at_stock}")
-        if self.set_lenh not in (0, 1):
-            raise RulesError(f"Rules.set_lenh must be 0 or 1, not {self.set_lenh}")
-
     @classmethod
     def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        if "forbidden_triple" not in data and "triple_optional" in data:
+            # Stored before the option existed: the behaviour was "other_claims".
+            data["forbidden_triple"] = "other_claims"
         # Stored before the seed reading: ``odd_total_required`` (True: the melds' lệnh must be
         # odd), the min-rác bài bụng rule, three-card sets at 1 lệnh, no Tướng as the tỳ.
         if "odd_total_required" not in data:
@@ -376,6 +386,24 @@ def legal_claims(
     off = parse_card(offer)
     packed = _core.tusac_pack(parse_cards(hidden))
     out = []
-    for kind, used in _core.tusac_legal_claims(packed, off.index, entitled, r.triple_optional, r.bung_rule):
+    for kind, used in offer_claims(packed, off.index, entitled, r):
         out.append(Meld(kind, tuple(sorted([TuSacCard(i) for i in used] + [off]))))
     return out
+
+
+def offer_claims(packed: int, offer: int, entitled: bool, rules: Rules) -> list[tuple[str, tuple[int, ...]]]:
+    """The legal (non-win) claims of the card kind ``offer`` for the packed hidden hand, as
+    ``(meld, kinds used)``: the core's, with ``forbidden_triple="no_claim"`` applied (a held
+    pair whose triple is forbidden bars every other claim of that card)."""
+    claims = [
+        (m, tuple(u))
+        for m, u in _core.tusac_legal_claims(packed, offer, entitled, rules.triple_optional, rules.bung_rule)
+    ]
+    if (
+        rules.forbidden_triple == "no_claim"
+        and not rules.triple_optional
+        and (packed >> (3 * offer)) & 7 == 2
+        and not any(m == "claimed_triple" for m, _ in claims)
+    ):
+        return []
+    return claims

@@ -27,8 +27,18 @@ Readings of the rules (:doc:`/rules/tusac`) where they are silent or ambiguous:
 - Between equal claims the nearest seat after the discarder wins; for a turned-up card the
   turner itself is nearest.
 - A seat that can khui (or, unless ``triple_optional``, make the triple) may make only that
-  claim or win, and may not pass; the entitled seat facing a Tướng it turned up may not pass
-  when it has any legal claim. A claim must leave a non-Tướng card to discard.
+  claim or win, and may not pass; a seat holding a khạp of the offer may not pass either when
+  the win is its only way to take the fourth copy (khui is mandatory, "as a khui or as the
+  win"); the entitled seat facing a Tướng it turned up may not pass when it has any legal
+  claim. A claim must leave a non-Tướng card to discard.
+- "A khạp is never split" binds claims only: a claim may not use one or two cards of a khạp
+  (they go only into the khui). Counting rác (``min_rac``, the rác of a discard) and winning
+  splits may break a khạp up (three identical cards used in two pairs' worth of melds: a pair
+  and a set, say) when that leaves fewer rác or makes the hand.
+- When the mandatory triple is itself forbidden (by bài bụng, or because its cards would
+  break a complete Tướng–Sĩ–Tượng), it is no claim, so it is not mandatory: the seat keeps its
+  other legal claims of the offer (the entitled seat, a pair with one copy) and may pass
+  (``forbidden_triple="other_claims"``; ``"no_claim"``: it may only pass).
 - A Tướng discarded as the tỳ (``tuong_as_ty``) is a meld card (a lone Tướng is not rác), so
   under ``discard_rule="penalize"`` a win on it makes the dealer pay for the whole table.
 - A win by claiming is never limited by the bài bụng / khạp / set rules (the hand is complete).
@@ -55,7 +65,7 @@ from ..inputs import SEAT, ActionSpec, as_list, check_text, parse_choice, parse_
 from ..journal import BOOL, INDEX, INT, LIST, OPTIONAL, Codec
 from ..snapshot import expect, expect_bool, expect_dict, expect_int, expect_list, expect_str
 from ..table import Seed, TableGame
-from .core import Meld
+from .core import Meld, offer_claims
 from .core import Rules as TuSacRules
 
 __all__ = ["Game"]
@@ -184,6 +194,21 @@ class Game(TableGame):
     def _setup(self) -> dict[str, Any]:
         return {"dealer": self._dealer}
 
+    def _outcome(self) -> dict[str, Any]:
+        assert self._result is not None
+        return {k: self._result[k] for k in ("winner", "score", "draw", "den_lang")}
+
+    def _deal_text(self, seat: int) -> str:
+        # A dealt quằn is laid face up at once: the deal line shows it after the hidden cards.
+        hidden = " ".join(CODES[k] for k in _kinds(self._hands[seat]))
+        quads = " ".join(CODES[c] for _, cs in self._exposed[seat] for c in cs)
+        return f"{hidden} | {quads}" if quads else hidden
+
+    def _next_setup(self) -> dict[str, Any]:
+        # The winner deals the next hand; after a draw the same dealer deals again.
+        assert self._result is not None
+        return {"dealer": self._result["next_dealer"]}
+
     # -- state ---------------------------------------------------------------------------------
 
     def _reset(self) -> None:
@@ -254,17 +279,17 @@ class Game(TableGame):
             win = _core.tusac_win_total_packed(
                 self._hands[t], self._exposed_lenh(t), k, r.odd_total, r.set_lenh
             )
-            claims = [
-                (m, tuple(u))
-                for m, u in _core.tusac_legal_claims(
-                    self._hands[t], k, t == entitled, r.triple_optional, r.bung_rule
-                )
-            ]
+            claims = offer_claims(self._hands[t], k, t == entitled, r)
             if win is None and not claims and r.claim_window == "eligible_seats":
                 continue
-            must = any(
-                m == "claimed_quad" or (m == "claimed_triple" and not r.triple_optional) for m, _ in claims
-            ) or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
+            # Khui is mandatory: a khạp holder takes the fourth copy, as the khui or, where that
+            # completes the hand, as the win (also when the khui itself is impossible).
+            khap = _count(self._hands[t], k) == 3 and (win is not None or bool(claims))
+            must = (
+                khap
+                or any(m == "claimed_triple" and not r.triple_optional for m, _ in claims)
+                or (bool(claims) and t == entitled and source == "stock" and k < _GENERALS)
+            )
             self._options[t] = (win, claims, must)
 
     def _distance(self, seat: int) -> int:
@@ -855,6 +880,15 @@ class Game(TableGame):
             held = len(_kinds(self._hands[seat])) + sum(len(cs) for _, cs in self._exposed[seat])
             want = 21 if seat in (self._to_discard, winner) else 20
             expect(held == want, f"seat {seat} holds {held} cards, not {want}")
+            if seat != winner:  # (a win may take the fourth copy onto a khạp)
+                four = [CODES[k] for k in range(KINDS) if _count(self._hands[seat], k) == 4]
+                expect(not four, f"hands[{seat}]: four {four[:1]} concealed (a quằn is laid face up)")
+        if self._to_discard is not None:
+            expect(
+                bool(self._discardable(self._hands[self._to_discard]))
+                or (self._opening and self._opening_win() is not None),
+                "to_discard: that seat holds no card it may discard",
+            )
         responses = expect_list(d["responses"], "responses", n)
         if self._phase == "claim":
             self._compute_options()

@@ -68,9 +68,15 @@ async function createTable(ev) {
   const body = { game: current().name, players: n, seats, rules: ruleOverrides() };
   const turn = document.getElementById("turn").value;
   if (turn) body.turn_seconds = Number(turn);
-  const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const headers = { "content-type": "application/json" };
+  const operator = document.getElementById("create-token").value.trim();
+  if (operator) headers.authorization = "Bearer " + operator;
+  const r = await fetch("/api/tables", { method: "POST", headers, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) { document.getElementById("err").textContent = data.message; return; }
+  localStorage.setItem("vncards:creator:" + data.id, data.creator_token);
+  const name = document.getElementById("name").value.trim();
+  if (name) localStorage.setItem("vncards:name", name);
   const open = seats.indexOf(null);
   location.href = "/t/" + data.id + (open >= 0 ? "?seat=" + open : "");
 }
@@ -80,6 +86,11 @@ async function listTables() {
   const body = document.querySelector("#tables tbody");
   body.replaceChildren();
   for (const t of tables) {
+    if (t.broken) { // a stored table this server cannot serve: listed, not linked
+      body.append(el("tr", { class: "broken", "data-table": t.id }, el("td", { text: t.id }), el("td", { text: t.game || "?" }),
+        el("td", { colspan: "3", text: "không dùng được (unavailable): " + t.broken })));
+      continue;
+    }
     const seats = el("span");
     for (const s of t.seats) {
       const label = s.kind === "player" ? s.name : s.kind === "bot" ? "máy " + s.bot : "trống (open)";
@@ -91,6 +102,8 @@ async function listTables() {
 }
 
 document.getElementById("create").addEventListener("submit", createTable);
+document.getElementById("name").value = localStorage.getItem("vncards:name") || "";
+fetch("/api/server").then((r) => r.json()).then((info) => { document.getElementById("operator").hidden = !info.create_token_required; });
 loadGames();
 listTables();
 setInterval(listTables, 5000);

@@ -12,8 +12,10 @@ function seatName(i) {
 // -- joining and the connection ---------------------------------------------------------------
 
 async function join(seat) {
+  const field = document.getElementById("join-name");
+  if (field && field.value.trim()) localStorage.setItem("vncards:name", field.value.trim());
   const r = await fetch("/api/tables/" + TABLE_ID + "/join", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ seat, name: localStorage.getItem("vncards:name") || "Bạn" }) });
+    body: JSON.stringify({ seat, name: localStorage.getItem("vncards:name") || null }) });
   const data = await r.json();
   if (!r.ok) { showJoin(data.message); return; }
   S.token = data.token;
@@ -30,6 +32,8 @@ async function showJoin(message) {
   const tables = await (await fetch("/api/tables")).json();
   const t = tables.find((x) => x.id === TABLE_ID);
   if (!t) { box.append(el("p", { text: "Không có bàn này (no such table)." })); return; }
+  box.append(el("label", {}, "Tên của bạn ", el("span", { class: "hint", text: "(your name) " }),
+    el("input", { id: "join-name", maxlength: "32", value: localStorage.getItem("vncards:name") || "" })), " ");
   for (const s of t.seats) {
     if (s.kind === "player") continue;
     box.append(el("button", { class: "join", "data-seat": s.seat, onclick: () => join(s.seat) },
@@ -59,6 +63,11 @@ function onFrame(f) {
   if (f.type === "error") {
     document.getElementById("err").textContent = "Lỗi (error) " + f.code + ": " + f.message;
     if (f.code === "bad_token") { localStorage.removeItem("vncards:" + TABLE_ID); S.token = null; showJoin(); }
+    if (["table_closed", "table_broken", "replaced", "no_table"].includes(f.code) && S.ws) S.ws.onclose = null; // no reconnecting
+    return;
+  }
+  if (f.type === "presence") {
+    if (S.frame) { S.frame.table.spectators = f.spectators; f.connected.forEach((c, i) => { S.frame.table.seats[i].connected = c; }); render(); }
     return;
   }
   if (f.type !== "state") return;
@@ -78,7 +87,7 @@ function render() {
   const names = VN.games[t.game] || [t.title, t.game];
   document.title = names[0] + " — vncards";
   document.getElementById("title").replaceChildren(...both(names));
-  document.getElementById("handno").textContent = "Ván (hand) " + t.hand_number;
+  document.getElementById("handno").textContent = "Ván (hand) " + t.hand_number + " · người xem (spectators) " + (t.spectators || 0);
   const pending = v.pending_seats || [];
   setStatus(t.is_over ? "Hết ván (hand over)" : S.seat !== null && pending.includes(S.seat) ? "Đến lượt bạn (your turn)" :
     "Chờ (waiting for) " + pending.map(seatName).join(", "));
@@ -179,7 +188,9 @@ function renderMine(f) {
   if (f.seat === null) return;
   const hand = document.getElementById("hand"), extra = document.getElementById("extra"), acts = document.getElementById("actions");
   hand.replaceChildren(); extra.replaceChildren(); acts.replaceChildren();
-  legal.forEach((a, i) => acts.append(el("button", { class: "act", "data-action": i, "data-type": a.type, onclick: () => act(a) }, ...actionLabel(a))));
+  if (f.forced) // the table makes a forced move itself after a short pause: nothing to click
+    acts.append(el("div", { class: "forced", id: "forced" }, "Nước bắt buộc ", el("span", { class: "hint", text: "(forced move, made for you) " }), ...actionLabel(f.forced.action)));
+  else legal.forEach((a, i) => acts.append(el("button", { class: "act", "data-action": i, "data-type": a.type, onclick: () => act(a) }, ...actionLabel(a))));
   if (f.table.is_over) acts.append(el("button", { class: "primary", id: "next-hand", onclick: () => send({ type: "next_hand" }) }, ...both(["Ván mới", "next hand"])));
   if (v.game === "maubinh") return renderArrange(f, hand, extra);
   const playable = new Set();

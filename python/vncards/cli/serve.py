@@ -1,0 +1,80 @@
+"""``vncards serve``: the reference game server and browser table (the ``server`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from rich.console import Console
+
+from ..errors import VncardsError
+from .base import Commands
+
+__all__ = ["register", "run"]
+
+
+def register(commands: Commands) -> None:
+    """Adds ``vncards serve`` and its arguments."""
+    sv = commands.add(
+        "serve",
+        run,
+        help="run the game server and browser table (needs the 'server' extra)",
+        description="Run the reference game server: a lobby and browser tables for every game at "
+        "http://HOST:PORT, bots in empty seats, tables kept in a SQLite file across restarts.",
+        epilog="example: vncards serve --port 8000 --db tables.sqlite",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--db", default="tables.sqlite", help="SQLite file of the tables (default tables.sqlite)")
+    sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
+    sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
+    sv.add_argument(
+        "--create-token",
+        default=None,
+        help="an operator token that creating a table needs (Authorization: Bearer TOKEN); "
+        "default: the VNCARDS_CREATE_TOKEN environment variable, else anyone may create tables",
+    )
+    sv.add_argument(
+        "--idle-close",
+        type=float,
+        default=None,
+        help="seconds a finished table may sit idle before it closes",
+    )
+    sv.add_argument("--max-tables", type=int, default=None, help="open tables on the server (default 1000)")
+    sv.add_argument(
+        "--tables-per-client", type=int, default=None, help="open tables one client may create (default 20)"
+    )
+    sv.add_argument(
+        "--forced-delay",
+        type=float,
+        default=None,
+        help="seconds before the table makes a seat's forced move for it (default 1)",
+    )
+    sv.add_argument(
+        "--seat-rate",
+        type=float,
+        default=None,
+        help="moves per second one seat may send (default 4, bursts of 8)",
+    )
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Runs the server until it is stopped (``ImportError`` of the extra: a one-line error)."""
+    try:
+        from ..server import serve
+    except ImportError as e:
+        raise VncardsError(f"the server needs its extra: pip install 'vncards[server]' ({e})") from None
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        bot_delay=args.bot_delay,
+        turn_seconds=args.turn_seconds,
+        create_token=args.create_token or os.environ.get("VNCARDS_CREATE_TOKEN") or None,
+        idle_close=args.idle_close,
+        max_tables=args.max_tables,
+        tables_per_client=args.tables_per_client,
+        seat_rate=args.seat_rate,
+        forced_delay=args.forced_delay,
+    )
+    return 0

@@ -1,0 +1,582 @@
+"""vncards.session: a match of many hands. Every carry-over rule of the rules pages has a test
+here (who leads or deals the next hand), then the seats, the totals, and the session snapshot
+(bounded, replay-verified, HMAC-signed)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from support.tables import random_step
+from vncards import history, tienlen
+from vncards.errors import IllegalMoveError, RulesError, SnapshotError
+from vncards.games import GAMES
+from vncards.session import Hand, Seat, Session, hand_key
+from vncards.snapshot import sign
+
+KEY = b"test key"
+
+
+def play_out(game: Any, rng: random.Random | None = None) -> None:
+    """Plays the hand to its end with random legal actions (auto_play without ``rng``)."""
+    while not game.is_over:
+        if rng is None:
+            game.auto_play(game.pending_seats[0])
+        else:
+            random_step(game, rng)
+
+
+def session_where(predicate: Any, name: str, tries: int = 400, **kwargs: Any) -> Session:
+    """The first session (seeds 0, 1, …) whose hand 1 satisfies ``predicate(game)``."""
+    for seed in range(tries):
+        s = Session(name, seed=seed, **kwargs)
+        if predicate(s.game):
+            return s
+    raise AssertionError(f"no {name} session found")
+
+
+def events(game: Any, kind: str) -> list[dict[str, Any]]:
+    return [e for e in game.events if e["type"] == kind]
+
+
+# -- Tiến Lên: the winner leads; the first-hand rules only for first hands -----------------------
+
+
+@pytest.mark.parametrize("name", ["tienlen", "tienlen-north"])
+def test_tienlen_winner_leads_the_next_hand_with_any_play(name: str) -> None:
+    """RULES: "Later hands: the previous hand's winner leads with any play"."""
+    s = session_where(lambda g: not g.is_over, name)
+    for _ in range(4):
+        play_out(s.game, random.Random(s.hand_number))
+        winner = s.game.winner
+        s.next_hand()
+        g = s.game
+        if winner is None or g.is_over:
+            continue
+        assert g.setup == {"leader": winner}
+        assert g.current_seat == winner
+        assert events(g, "lead") == [{"type": "lead", "seat": winner, "must_include": ""}]
+        assert g.view(winner)["must_include"] == []
+        singles = {tuple(c.cards) for c in g.legal_plays() if c.kind == "single"}
+        assert len(singles) == 13  # any card may lead, not only the 3♠ / lowest card
+        return
+    raise AssertionError("no hand with a winner")
+
+
+def test_tienlen_first_hand_leads_with_three_of_spades() -> None:
+    """RULES: "First hand: the holder of 3♠ leads and the first play must contain 3♠"."""
+    s = session_where(lambda g: not g.is_over, "tienlen")
+    g = s.game
+    holder = next(seat for seat in range(4) if "3♠" in map(str, g.hand(seat)))
+    assert g.setup == {} and g.current_seat == holder
+    assert all("3♠" in map(str, c.cards) for c in g.legal_plays())
+
+
+def test_tienlen_first_hand_rule_again_after_an_instant_win() -> None:
+    """RULES: "First hand (and the hand after an instant win): the holder of 3♠ leads"."""
+    s = session_where(lambda g: g.is_over and events(g, "instant_win"), "tienlen", tries=2000)
+    assert s.game.next_hand_setup == {}
+    s.next_hand()
+    g = s.game
+    if not g.is_over:
+        holder = next(seat for seat in range(4) if "3♠" in map(str, g.hand(seat)))
+        assert g.current_seat == holder
+        assert events(g, "lead")[0]["must_include"] == "3♠"
+
+
+def test_tienlen_first_hand_extras_are_off_in_later_hands() -> None:
+    """``first_hand_extras``: "in the first hand also four 3s and 3 đôi thông containing 3♠":
+    a hand started with a leader (a later hand) does not count them."""
+    rules = tienlen.Rules().replace(first_hand_extras=True)
+    seed = next(
+        s
+        for s in range(5000)
+        if tienlen.Game(seed=s, rules=rules).is_over and not tienlen.Game(seed=s).is_over
+    )
+    first = tienlen.Game(seed=seed, rules=rules)
+    assert events(first, "instant_win")[0]["instant"] in (
+        "four_threes",
+        "three_pair_sequence_with_three_of_spades",
+    )
+    later = tienlen.Game(seed=seed, rules=rules, leader=2)
+    assert not later.is_over and later.current_seat == 2
+    assert [str(c) for c in later.hand(0)] == [str(c) for c in first.hand(0)]  # the same deal
+
+
+def test_tienlen_random_first_lead_then_the_winner() -> None:
+    """``first_lead="random"``: a random seat leads the first hand; later, the winner."""
+    rules = {"first_lead": "random"}
+    firsts = {Session("tienlen", rules=rules, seed=seed).game.current_seat for seed in range(30)}
+    assert len(firsts) > 1
+    s = session_where(lambda g: not g.is_over, "tienlen", rules=rules)
+    play_out(s.game)
+    winner = s.game.winner
+    s.next_hand()
+    assert s.game.is_over or s.game.current_seat == winner
+
+
+def test_tienlen_ranked_ending_first_place_leads() -> None:
+    rules = {"ending": "ranked", "scoring": "ranked"}
+    s = session_where(lambda g: not g.is_over, "tienlen", rules=rules)
+    play_out(s.game, random.Random(3))
+    order = s.game.finishing_order
+    assert s.game.next_hand_setup == {"leader": order[0]}
+
+
+def test_tienlen_hand_nobody_won_restarts_the_first_hand_rule() -> None:
+    """A hand that ends on a penalised 2 (Miền Bắc) has no winner: the next hand is led by the
+    first-hand rule again."""
+    for seed in range(200):
+        s = Session("tienlen-north", seed=seed)
+        play_out(s.game, random.Random(seed))
+        if events(s.game, "finish_on_two"):
+            assert s.game.winner is None and s.game.next_hand_setup == {}
+            s.next_hand()
+            assert s.game.setup == {}
+            return
+    raise AssertionError("no hand ended on a 2")
+
+
+# -- Sâm Lốc: the winner is the nominal leader ----------------------------------------------------
+
+
+def test_samloc_first_nominal_leader_is_random() -> None:
+    """RULES: "first hand random (seed)"."""
+    leaders = {Session("samloc", seed=seed).game.nominal_leader for seed in range(40)}
+    assert len(leaders) > 2
+
+
+def test_samloc_winner_is_the_next_nominal_leader() -> None:
+    """RULES: "later hands the previous winner": the declarations start from it, and it leads
+    unless someone declares Sâm."""
+    s = session_where(lambda g: not g.is_over, "samloc")
+    for _ in range(6):
+        play_out(s.game)  # auto_play declines Sâm
+        winner = s.game.winner
+        s.next_hand()
+        g = s.game
+        if winner is None or g.is_over:
+            continue
+        assert g.setup == {"leader": winner}
+        assert g.nominal_leader == winner and g.pending_seats == [winner] and g.phase == "bao_sam"
+        for _ in range(g.players):
+            g.decline_sam(g.current_seat)
+        assert g.phase == "play" and g.current_seat == winner
+        return
+    raise AssertionError("no hand with a winner")
+
+
+def _sam_hand(blocked: bool) -> Session:
+    for seed in range(400):
+        s = Session("samloc", seed=seed)
+        g = s.game
+        if g.is_over:
+            continue
+        declarer = g.current_seat
+        g.declare_sam(declarer)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.current_seat
+            moves = g.legal_actions(seat)
+            passes = [a for a in moves if a["type"] == "pass"]
+            g.apply(passes[0] if passes and not blocked else rng.choice(moves))
+        if bool(events(g, "sam_blocked")) == blocked:
+            return s
+    raise AssertionError("no such Sâm hand")
+
+
+def test_samloc_blocker_of_a_sam_leads_next() -> None:
+    s = _sam_hand(blocked=True)
+    blocker = events(s.game, "sam_blocked")[0]["seat"]
+    assert s.game.winner == blocker
+    s.next_hand()
+    assert s.game.is_over or s.game.nominal_leader == blocker
+
+
+def test_samloc_successful_sam_declarer_leads_next() -> None:
+    s = _sam_hand(blocked=False)
+    declarer = s.game.sam_declarer
+    assert events(s.game, "sam_success")
+    s.next_hand()
+    assert s.game.is_over or s.game.nominal_leader == declarer
+
+
+def test_samloc_instant_winner_leads_next() -> None:
+    s = session_where(lambda g: g.is_over, "samloc", tries=3000)
+    winner = events(s.game, "instant_win")[0]["seat"]
+    assert s.game.next_hand_setup == {"leader": winner}
+    s.next_hand()
+    assert s.game.is_over or s.game.nominal_leader == winner
+
+
+def test_samloc_hand_nobody_won_draws_a_random_leader() -> None:
+    """``finish_on_two="penalized"``: the hand ends with no winner; the next nominal leader
+    is drawn at random again."""
+    for seed in range(300):
+        s = Session("samloc", rules={"finish_on_two": "penalized"}, seed=seed)
+        play_out(s.game, random.Random(seed))
+        if events(s.game, "finish_on_two"):
+            assert s.game.next_hand_setup == {}
+            s.next_hand()
+            assert s.game.setup == {}
+            return
+    raise AssertionError("no hand ended on a 2")
+
+
+# -- Tứ Sắc: the winner deals ---------------------------------------------------------------------
+
+
+def _tusac_ending(draw: bool) -> Session:
+    for seed in range(300):
+        s = Session("tusac", seed=seed, rules={"draw_at_stock": 7})
+        play_out(s.game)
+        if s.game.result["draw"] == draw:
+            return s
+    raise AssertionError("no such Tứ Sắc hand")
+
+
+def test_tusac_winner_deals_the_next_hand() -> None:
+    """RULES: "The winner of a hand deals the next" (21 cards, and the tỳ)."""
+    s = _tusac_ending(draw=False)
+    winner = s.game.result["winner"]
+    assert s.game.next_hand_setup == {"dealer": winner}
+    s.next_hand()
+    g = s.game
+    assert g.dealer == winner and g.setup == {"dealer": winner}
+    held = len(g.hand(winner)) + sum(len(m.cards) for m in g.exposed(winner))
+    assert held == 21 and g.pending_seats == [winner]
+
+
+def test_tusac_after_a_draw_the_dealer_deals_again() -> None:
+    s = _tusac_ending(draw=True)
+    dealer = s.game.dealer
+    s.next_hand()
+    assert s.game.dealer == dealer
+
+
+def test_tusac_first_dealer_from_setup() -> None:
+    s = Session("tusac", seed=1, setup={"dealer": 2})
+    assert s.game.dealer == 2 and s.game.pending_seats == [2]
+    with pytest.raises(RulesError):
+        Session("tusac", seed=1, setup={"leader": 2})
+    with pytest.raises(RulesError):
+        Session("tusac", seed=1, setup={"dealer": 9})
+
+
+def test_maubinh_carries_nothing() -> None:
+    """Mậu Binh has no dealer or leader: every hand starts alike."""
+    s = Session("maubinh", players=3, seed=2)
+    for _ in range(3):
+        assert s.game.setup == {}
+        play_out(s.game)
+        assert s.game.next_hand_setup == {}
+        s.next_hand()
+
+
+# -- the hand sequence, totals, seats -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_hands_are_independent_games_and_totals_sum(name: str) -> None:
+    s = Session(name, seed=5)
+    settled = [0] * s.players
+    sizes = []
+    for number in range(1, 5):
+        assert s.hand_number == number and s.hand_result is None
+        g = s.game
+        assert g.rng_key == hand_key(bytes.fromhex(s.to_dict()["key"]), number)
+        play_out(g, random.Random(number))
+        assert s.hand_result == g.settlement
+        assert s.totals == [a + b for a, b in zip(settled, g.settlement, strict=True)]
+        settled = s.totals
+        assert sum(s.totals) == 0
+        sizes.append(len(g.to_json()))
+        finished = s.next_hand()
+        assert finished.game is g and finished.number == number and finished.is_over
+        assert s.totals == settled
+    assert len(s.hands) == 4
+    # Each hand's record is one hand: it holds no other hand's actions.
+    assert all(len(h.game.actions) == len(h.game.to_dict()["actions"]) for h in s.hands)
+    assert all("next_hand" not in json.dumps(h.game.actions) for h in s.hands)
+
+
+def test_next_hand_refused_while_the_hand_is_in_play() -> None:
+    s = Session("tienlen", seed=1)
+    before = s.to_json()
+    with pytest.raises(IllegalMoveError) as e:
+        s.next_hand()
+    assert e.value.reason == "hand_not_over" and s.to_json() == before
+
+
+def test_seat_changes() -> None:
+    s = Session("tienlen", players=["An", "Bình", Seat(bot="greedy"), None], seed=3)
+    while s.game.is_over:
+        s.next_hand()
+    before = s.to_json()
+    with pytest.raises(IllegalMoveError) as e:
+        s.leave(0, bot="greedy")  # a player's seat changes between hands only
+    assert e.value.reason == "hand_in_play"
+    with pytest.raises(IllegalMoveError) as e:
+        s.sit(3, "An")
+    assert e.value.reason == "already_seated"
+    for bad in ("", " An", "\udcff", "a\nb", "x" * 65, 5):
+        with pytest.raises(RulesError):
+            s.sit(3, bad)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        s.sit(3, bot="no such bot")
+    with pytest.raises(RulesError):
+        s.sit(3, bot="cheating")
+    with pytest.raises(RulesError):
+        Seat("An", "greedy")
+    assert s.to_json() == before
+    # An open or bot seat may be taken during a hand: the newcomer takes over its result.
+    left = s.sit(2, "Chi")
+    assert left.bot == "greedy" and left.total == 0
+    assert s.hand_seats[2] == Seat("Chi") and s.seats[2].since == 1
+    play_out(s.game)
+    result = s.hand_result
+    assert s.seats[2].total == result[2]
+    # Between hands (the hand is over): the player leaves with what it won.
+    gone = s.leave(1)
+    assert gone.player == "Bình" and gone.total == result[1] and s.seats[1].kind == "open"
+    finished = s.next_hand()
+    assert [x.label for x in finished.seats] == ["An", "Bình", "Chi", "open"]
+    assert s.seats[1].total == 0 and s.seats[1].since == 2
+    assert s.seats[0].total == result[0] and s.totals == result
+    assert s.seat_of == {"An": 0, "Chi": 2}
+
+
+def test_view_carries_the_session() -> None:
+    s = Session("samloc", players=["An", None, Seat(bot="greedy")], seed=4)
+    v = s.view(0)
+    assert v["hand"] == s.game.view(0)["hand"]
+    assert v["session"]["hand_number"] == 1 and v["session"]["seats"][0]["player"] == "An"
+    p = s.public_view()
+    assert p["hand"] is None and p["session"]["seats"][2]["kind"] == "bot"
+
+
+def test_play_bots_plays_bot_seats_only() -> None:
+    s = Session("tienlen", players=[Seat(bot="greedy")] * 4, seed=9)
+    for _ in range(3):
+        assert s.play_bots() > 0 or s.game.is_over
+        assert s.game.is_over
+        s.next_hand()
+    s = Session("samloc", players=["An", Seat(bot="greedy"), Seat(bot="random")], seed=9)
+    while not s.game.is_over:
+        s.play_bots()
+        if not s.game.is_over:
+            assert s.game.pending_seats == [0]
+            s.game.auto_play(0)
+    s = Session("maubinh", players=["An", Seat(bot="solver")], seed=9)
+    s.play_bots()
+    assert s.game.pending_seats == [0]
+
+
+def test_keep_hands_and_pop_hands() -> None:
+    s = Session("maubinh", players=2, seed=1, keep_hands=1)
+    for _ in range(3):
+        play_out(s.game)
+        s.next_hand()
+    assert [h.number for h in s.hands] == [3]
+    with pytest.raises(RulesError):
+        s.to_json(hands=True)
+    s = Session("maubinh", players=2, seed=1)
+    play_out(s.game)
+    s.next_hand()
+    assert [h.number for h in s.pop_hands()] == [1] and s.hands == []
+
+
+def test_deals_follow_the_seed() -> None:
+    a, b = Session("samloc", seed=12), Session("samloc", seed=12)
+    for _ in range(3):
+        assert a.game.to_json() == b.game.to_json()
+        play_out(a.game)
+        play_out(b.game)
+        a.next_hand()
+        b.next_hand()
+    assert Session("samloc").game.rng_key != Session("samloc").game.rng_key  # OS randomness
+
+
+# -- snapshots -------------------------------------------------------------------------------------
+
+
+def _played(name: str, hands: int, seed: int = 1, **kwargs: Any) -> Session:
+    s = Session(name, seed=seed, **kwargs)
+    for i in range(hands):
+        play_out(s.game, random.Random(i))
+        s.next_hand()
+    return s
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_snapshot_round_trip_and_replay(name: str) -> None:
+    s = _played(name, 3, players=["An", Seat(bot="random"), None] if name != "maubinh" else 2)
+    random_step(s.game, random.Random(0))
+    text = s.to_json(key=KEY)
+    back = Session.from_json(text, key=KEY)
+    assert back.to_json(key=KEY) == text and back.hands == []
+    full = Session.from_json(text, key=KEY, hands=history.dumps(s.hands))
+    assert [h.number for h in full.hands] == [1, 2, 3]
+    embedded = Session.from_json(s.to_json(hands=True))
+    assert embedded.to_json() == s.to_json()
+    # A restored session deals on exactly as the original.
+    for t in (s, back):
+        play_out(t.game, random.Random(7))
+        t.next_hand()
+    assert back.to_json() == s.to_json()
+
+
+def test_snapshot_does_not_grow_with_the_match() -> None:
+    """Issue #30 item 7: the stored record holds the hand in play, not the finished hands."""
+    s = Session("samloc", players=["An", "Bình", "Chi", "Dũng"], seed=3)
+    overhead = []
+    for i in range(120):
+        play_out(s.game, random.Random(i))
+        overhead.append(len(s.to_json()) - len(s.game.to_json()))
+        s.next_hand()
+    assert max(overhead) < 1500 and max(overhead) - min(overhead) < 200
+
+
+def _tampered(s: Session, edit: Any) -> str:
+    data = s.to_dict()
+    edit(data)
+    return sign(data, KEY)
+
+
+def test_snapshot_refuses_tampering() -> None:
+    s = _played("tienlen", 2, players=["An", "Bình", None, None])
+    while s.game.is_over:
+        s.next_hand()
+    random_step(s.game, random.Random(0))
+    hands = history.dumps(s.hands)
+    other = Session("tienlen", seed=99)
+
+    def totals(d: dict[str, Any]) -> None:
+        d["totals"][0] += 5
+        d["totals"][1] -= 5
+
+    def foreign_hand(d: dict[str, Any]) -> None:
+        d["hand"] = other.game.to_dict()
+
+    def setup(d: dict[str, Any]) -> None:
+        d["previous"]["next_setup"] = {"leader": (d["previous"]["next_setup"].get("leader", 0) + 1) % 4}
+
+    def seat_total(d: dict[str, Any]) -> None:
+        d["seats"][0]["total"] += 1
+
+    def zero_sum(d: dict[str, Any]) -> None:
+        d["totals"][0] += 1
+
+    cases = [
+        (totals, "totals", True),
+        (zero_sum, "totals: do not sum to zero", False),
+        (foreign_hand, "hand.rng", False),
+        (setup, "hand.setup", False),
+        (seat_total, "seats[0].total", True),
+        (lambda d: d.update(chain="ab" * 32), "chain", True),
+        (lambda d: d.update(game="poker"), "game", False),
+        (lambda d: d["hand"]["actions"].pop(), "hand:", False),
+        (lambda d: d.update(hand_number=1), "previous/chain", False),
+        (lambda d: d["seats"][1].update(player="An"), "seats", False),
+    ]
+    for edit, message, needs_hands in cases:
+        text = _tampered(s, edit)
+        if needs_hands:
+            Session.from_json(text, key=KEY)  # only the hands can tell
+            with pytest.raises(SnapshotError, match=message.replace("[", r"\[").replace(".", r"\.")):
+                Session.from_json(text, key=KEY, hands=hands)
+        else:
+            with pytest.raises(SnapshotError, match=message.replace("[", r"\[").replace(".", r"\.")):
+                Session.from_json(text, key=KEY)
+    with pytest.raises(SnapshotError, match="HMAC"):
+        Session.from_json(s.to_json(key=KEY), key=b"other key")
+    with pytest.raises(SnapshotError, match="not signed"):
+        Session.from_json(s.to_json(), key=KEY)
+    for junk in ("", "[]", "{}", '{"format": "vncards-session"}', "[" * 50 + "]" * 50):
+        with pytest.raises(SnapshotError):
+            Session.from_json(junk)
+
+
+def test_hands_must_be_the_sessions_own() -> None:
+    s = _played("samloc", 3, players=3)
+    text = s.to_json()
+    hands = list(s.hands)
+    with pytest.raises(SnapshotError, match="2 given, 3 finished"):
+        Session.from_json(text, hands=hands[:2])
+    with pytest.raises(SnapshotError, match="numbered"):
+        Session.from_json(text, hands=[hands[1], hands[0], hands[2]])
+    # The same deal played otherwise: a legal hand, but not the one the session played.
+    g = hands[1].game
+    replay = type(g)(players=g.players, rules=g.rules, seed=g.rng_key, **g.setup)
+    rng = random.Random(12345)
+    while True:
+        play_out(replay, rng)
+        if replay.settlement != g.settlement or replay.actions != g.actions:
+            break
+        replay = type(g)(players=g.players, rules=g.rules, seed=g.rng_key, **g.setup)
+    forged = [hands[0], Hand(replay, "samloc", 2, hands[1].seats), hands[2]]
+    with pytest.raises(SnapshotError, match=r"chain|setup|totals"):
+        Session.from_json(text, hands=forged)
+    other = _played("samloc", 3, players=3, seed=2)
+    with pytest.raises(SnapshotError, match="deal"):
+        Session.from_json(text, hands=other.hands)
+
+
+def test_copies_and_pickles() -> None:
+    s = _played("tusac", 1, players=["An", Seat(bot="greedy"), None])
+    twin = copy.deepcopy(s)
+    assert twin.to_json() == s.to_json() and len(twin.hands) == 1
+    back = pickle.loads(pickle.dumps(s))
+    assert back.to_json() == s.to_json() and [h.number for h in back.hands] == [1]
+    random_step(twin.game, random.Random(1))
+    assert twin.to_json() != s.to_json()
+
+
+# -- the property: random sessions keep every invariant --------------------------------------------
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[str, int, int, int]:
+    name = draw(st.sampled_from(list(GAMES)))
+    cls = GAMES[name].game_class()
+    players = draw(st.integers(cls.MIN_PLAYERS, cls.MAX_PLAYERS))
+    return name, players, draw(st.integers(0, 2**32)), draw(st.integers(1, 4))
+
+
+@settings(max_examples=30)
+@given(sessions())
+def test_random_sessions_keep_their_invariants(case: tuple[str, int, int, int]) -> None:
+    name, players, seed, hands = case
+    rng = random.Random(seed)
+    s = Session(name, players=players, seed=seed)
+    won = [0] * players
+    for _ in range(hands):
+        while not s.game.is_over:
+            random_step(s.game, rng)
+            if rng.random() < 0.05:
+                s = Session.from_json(s.to_json(key=KEY), key=KEY, hands=s.hands)
+        for seat in range(players):  # seat changes between hands
+            if rng.random() < 0.3:
+                who = rng.choice([None, f"p{rng.randrange(100)}", "bot"])
+                if who == "bot":
+                    s.sit(seat, bot="random")
+                elif who is None or who not in s.seat_of:
+                    s.sit(seat, who)
+        won = [w + r for w, r in zip(won, s.hand_result, strict=True)]
+        assert s.totals == won and sum(won) == 0
+        s.next_hand()
+    text = s.to_json(key=KEY)
+    full = Session.from_json(text, key=KEY, hands=history.loads(history.dumps(s.hands)))
+    assert full.to_json(key=KEY) == text
+    for seat, occupant in enumerate(s.seats):
+        credited = [h.settlement[seat] for h in s.hands if h.number >= occupant.since]
+        if s.game.is_over:  # a hand over at its deal (an instant win) counts already
+            credited.append(s.hand_result[seat])
+        assert occupant.total == sum(credited)
