@@ -55,7 +55,7 @@ def test_every_game_lists_its_bots() -> None:
     assert bot_names("tienlen-north") == ["random", "greedy", "montecarlo"]
     assert bot_names("samloc") == ["random", "greedy", "montecarlo"]
     assert bot_names("tusac") == ["random", "greedy"]
-    assert bot_names("maubinh") == ["random", "equilibrium", "greedy", "solver"]
+    assert bot_names("maubinh") == ["random", "expected", "greedy", "solver"]
     with pytest.raises(RulesError, match="no bot 'montecarlo' for tusac"):
         make_bot("montecarlo", "tusac")
 

@@ -274,7 +274,7 @@ def test_rules_command_lists_every_option(game: str) -> None:
 def test_simulate_help_and_seat_count() -> None:
     text = run("simulate", "--help").stdout
     assert "(default: random)" in text and "%%" not in text and "95%" in text
-    assert "maubinh: random, equilibrium, greedy, solver" in " ".join(text.split())
+    assert "maubinh: random, expected, greedy, solver" in " ".join(text.split())
     out = run("simulate", "tienlen", "--bots", "greedy,random,greedy", "--players", "4")
     assert out.returncode == 2 and "3 bots for 4 seats" in out.stderr
 

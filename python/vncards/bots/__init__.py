@@ -5,8 +5,8 @@ A bot is anything with ``choose(view, legal_actions) -> action``: it sees only t
 and returns one of them. ``random`` works for every game; games add stronger bots through a
 ``BOTS`` mapping in their module, found here by name: ``greedy`` (every game; in Mậu Binh the
 ``"strongest"`` objective), ``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust,
-:mod:`.montecarlo`), ``solver`` and ``equilibrium`` (Mậu Binh, the ``"expected"`` and
-``"equilibrium"`` objectives). Bots that take the table's ``rules`` get them from
+:mod:`.montecarlo`), ``solver`` and ``expected`` (Mậu Binh, the ``"equilibrium"`` and
+``"expected"`` objectives). Bots that take the table's ``rules`` get them from
 :func:`make_bot`.
 
 A bot may also implement ``act(turn) -> action``, which the simulator and the CLI prefer:
