@@ -114,6 +114,7 @@ proptest! {
             bao_mot: preset >= 2,
             finish_on_two: true,
             sam_may_finish_on_two: false,
+            bao: Default::default(),
             payoff: Payoff { card: 1, cong: 26, black_two: 3, red_two: 6, quad: 12, places: vec![], sam: 20, sam_block_each: false },
         };
         let hand = CardSet(hand);
@@ -122,7 +123,7 @@ proptest! {
         let pos = Position {
             me, hand, unseen: CardSet(FULL_DECK & !hand.0), counts: c, played_any: 0,
             table: CardSet::from_mask(table).ok().and_then(|t| classify(t, &rules)),
-            table_seat, passed, out, must: CardSet::EMPTY, sam,
+            table_seat, passed, out, must: CardSet::EMPTY, sam, violator: [0; MAX_SEATS],
         };
         if rollout::check(&setup, &pos).is_ok() {
             let means = rollout::evaluate(&setup, &pos, &[None], 2, seed);

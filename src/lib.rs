@@ -10,9 +10,12 @@ pub mod maubinh;
 pub mod rng;
 pub mod rollout;
 pub mod samloc;
+pub mod search;
 pub mod shedding;
+pub mod table;
 pub mod tienlen;
 pub mod tusac;
+pub mod vector;
 
 #[cfg(feature = "python")]
 mod python;

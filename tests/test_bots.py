@@ -1,17 +1,14 @@
 """The bots: legal moves in every game and table size, view-only inputs, the Sâm and Tứ Sắc
-decisions, the rollout bindings, and a small strength run (benches/bots_strength.py)."""
+decisions and the rollout bindings (the search bots: tests/test_bots_search.py; the strength
+benchmark: tests/test_bots_strength.py)."""
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support.tree import source_tree
 from vncards import RulesError
 from vncards._core import (
     RolloutSetup,
@@ -23,7 +20,7 @@ from vncards._core import (
 from vncards.bots import Turn, bot_names, decide, make_bot
 from vncards.bots.shedding import SheddingView, _SeatFacts, samloc_setup
 from vncards.bots.tusac import TuSacGreedyBot
-from vncards.games import new_game, spec
+from vncards.games import new_game
 from vncards.samloc import Rules as SamRules
 from vncards.simulate import simulate
 
@@ -51,11 +48,12 @@ def _legal_game(game: str, players: int, names: list[str], seed: int, **opts: An
 
 
 def test_every_game_lists_its_bots() -> None:
-    assert bot_names("tienlen") == ["random", "greedy", "montecarlo"]
-    assert bot_names("tienlen-north") == ["random", "greedy", "montecarlo"]
-    assert bot_names("samloc") == ["random", "greedy", "montecarlo"]
-    assert bot_names("tusac") == ["random", "greedy"]
-    assert bot_names("maubinh") == ["random", "expected", "greedy", "solver"]
+    levels = ["easy", "normal", "hard", "expert"]
+    assert bot_names("tienlen") == [*levels, "random", "greedy", "montecarlo", "search"]
+    assert bot_names("tienlen-north") == [*levels, "random", "greedy", "montecarlo", "search"]
+    assert bot_names("samloc") == [*levels, "random", "greedy", "montecarlo", "search"]
+    assert bot_names("tusac") == [*levels, "random", "greedy", "search"]
+    assert bot_names("maubinh") == [*levels, "random", "greedy", "search", "solver"]
     with pytest.raises(RulesError, match="no bot 'montecarlo' for tusac"):
         make_bot("montecarlo", "tusac")
 
@@ -191,43 +189,6 @@ def test_simulate_with_bots_is_reproducible() -> None:
     b = simulate("samloc", 30, ["montecarlo", "greedy", "random"], seed=4, jobs=1)
     assert a.to_dict() == b.to_dict()
     assert sum(s.units for s in a.bots.values()) == 0
-
-
-@source_tree
-def test_strength_small_run() -> None:
-    path = ROOT / "benches" / "bots_strength.py"
-    spec_ = importlib.util.spec_from_file_location("bots_strength", path)
-    assert spec_ and spec_.loader
-    mod = importlib.util.module_from_spec(spec_)
-    spec_.loader.exec_module(mod)
-    results = mod.main(["--games", "120", "--jobs", "1", "--json"])
-    by = {(r["game"], r["pairing"]): r for r in results}
-    for game in ("tienlen", "samloc"):
-        assert by[(game, "greedy vs random")]["greedy"]["units"] > 0
-        assert by[(game, "montecarlo vs random")]["montecarlo"]["units"] > 0
-        assert by[(game, "montecarlo vs greedy")]["montecarlo"]["win_rate"] > 0
-
-
-@source_tree
-def test_strength_script_runs_as_a_program() -> None:
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benches" / "bots_strength.py"),
-            "--games",
-            "8",
-            "--jobs",
-            "1",
-            "--game",
-            "samloc",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "montecarlo vs greedy" in out.stdout and "units/game" in out.stdout
-    assert spec("samloc").title == "Sâm Lốc"
 
 
 def test_maubinh_greedy_plays_the_strongest_arrangement_and_loses_to_the_solver() -> None:

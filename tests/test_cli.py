@@ -274,7 +274,7 @@ def test_rules_command_lists_every_option(game: str) -> None:
 def test_simulate_help_and_seat_count() -> None:
     text = run("simulate", "--help").stdout
     assert "(default: random)" in text and "%%" not in text and "95%" in text
-    assert "maubinh: random, expected, greedy, solver" in " ".join(text.split())
+    assert "maubinh: easy, normal, hard, expert, random, greedy, search, solver" in " ".join(text.split())
     out = run("simulate", "tienlen", "--bots", "greedy,random,greedy", "--players", "4")
     assert out.returncode == 2 and "3 bots for 4 seats" in out.stderr
 
@@ -556,3 +556,15 @@ def test_play_in_a_terminal() -> None:
     text = out.decode()
     assert "\x1b[" in text  # colours
     assert "you: pair / đôi: 3♠" in re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_bench_bots_prints_the_strength_tables() -> None:
+    out = run("bench-bots", "maubinh", "--bots", "normal,easy", "--deals", "3", "--jobs", "1", "--seed", "4")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "3 deals per pairing" in text and "| normal vs easy |" in text and "units/game" in text
+    js = run("bench-bots", "tienlen", "--bots", "greedy,random", "--deals", "2", "--jobs", "1", "--json")
+    data = json.loads(js.stdout)
+    assert data["pairings"][0]["games"] == 4 and data["seed"] == 0
+    bad = run("bench-bots", "tusac", "--bots", "greedy")
+    assert bad.returncode == 2 and "fewer than two bots" in bad.stderr

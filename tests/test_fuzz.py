@@ -17,10 +17,12 @@ The fast profile (CI) runs a few dozen examples per function; ``VNCARDS_PROFILE=
 from __future__ import annotations
 
 import contextlib
+import copy
 import pickle
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -242,8 +244,315 @@ def _combo_methods(draw: st.DrawFn) -> Any:
     return (c.kind, c.cards, c.mask, c.top, c.top_card, c.is_bomb, c.is_twos, len(c), str(c), repr(c))
 
 
+def _flow_rules(draw: st.DrawFn) -> Any:
+    words = st.sampled_from(
+        ["first_out", "ranked", "count", "random", "none", "any_bomb", "allowed", "x", ""]
+    )
+    try:
+        if draw(st.booleans()):
+            return _core.tienlen_flow_rules(
+                draw(rules),
+                ending=draw(words),
+                scoring=draw(words),
+                first_lead=draw(words),
+                bomb_after_pass=draw(words),
+                ket_3_bich=draw(st.booleans()),
+                finish_on_two=draw(words),
+                thoi_to=draw(words),
+                same_colour_instant_win=draw(st.booleans()),
+                first_hand_extras=draw(st.booleans()),
+                penalties=draw(st.tuples(*[st.sampled_from([0, 1, 15, 2**31, 2**32 - 1])] * 5)),
+            )
+        return _core.samloc_flow_rules(
+            draw(rules),
+            sam_block_pays=draw(st.sampled_from(["blocker", "each", "x"])),
+            bao_mot_scope=draw(st.sampled_from(["all", "previous_seat", "x"])),
+            bao_mot_mode=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            bao_mot_den=draw(st.sampled_from(["cards", "payments", "x"])),
+            finish_on_two=draw(words),
+            sam_may_finish_on_two=draw(st.booleans()),
+        )
+    except CORE_OK:
+        return samloc.Rules().flow
+
+
+def _flow(draw: st.DrawFn) -> Any:
+    """A flow under random rules, driven by random calls: junk seats, cards and states."""
+    try:
+        f = _core.SheddingFlow(_flow_rules(draw), draw(small_ints))
+    except CORE_OK:
+        f = _core.SheddingFlow(tienlen.Rules().flow, 4)
+    f.start(_core.Rng(draw(st.integers(0, 2**64 - 1))))
+    for _ in range(draw(st.integers(1, 8))):
+        method = draw(
+            st.sampled_from(["play", "pass", "declare", "decline", "next", "state", "hands", "plays"])
+        )
+        seat = draw(small_ints)
+        with contextlib.suppress(*CORE_OK):
+            if method == "play":
+                f.play(seat, draw(masks()))
+            elif method == "pass":
+                f.pass_turn(seat)
+            elif method == "declare":
+                f.declare_sam(seat, _core.Rng(1))
+            elif method == "decline":
+                f.decline_sam(seat, draw(st.sampled_from([_core.Rng(2), None, 3, "x"])))
+            elif method == "next":
+                f.next_hand(_core.Rng(3))
+            elif method == "hands":
+                f.hands = draw(st.lists(masks(), max_size=6))
+            elif method == "plays":
+                f.legal_plays(seat)
+                f.check_play(seat, draw(card_args()))
+            else:
+                lists = st.lists(masks(), max_size=6)
+                seats = st.lists(small_ints, max_size=6)
+                f.set_state(
+                    hand_number=draw(ints),
+                    first_rule=draw(st.booleans()),
+                    hands=draw(lists),
+                    played=draw(lists),
+                    dealt=draw(masks()),
+                    turn=draw(st.one_of(st.none(), small_ints)),
+                    table=draw(st.one_of(st.none(), masks())),
+                    table_seat=draw(small_ints),
+                    passed=draw(small_ints),
+                    round_seats=draw(small_ints),
+                    must=draw(masks()),
+                    out=draw(small_ints),
+                    order=draw(seats),
+                    cong=draw(seats),
+                    chain=draw(st.one_of(st.none(), st.tuples(ints, small_ints, small_ints))),
+                    over=draw(st.booleans()),
+                    winner=draw(st.one_of(st.none(), small_ints)),
+                    next_first=draw(st.booleans()),
+                    hand_totals=draw(st.lists(ints, max_size=6)),
+                )
+                f.set_sam(draw(small_ints), draw(st.booleans()), draw(small_ints), None, [(0, 1)])
+    return (f.hands, f.turn, f.table, f.chain, f.violations, repr(f), copy.deepcopy(f).over)
+
+
+def _vector(draw: st.DrawFn) -> Any:
+    """A vector core stepped with junk actions, seeds and indices."""
+    try:
+        game = draw(st.sampled_from(["shedding", "tusac", "maubinh"]))
+        if game == "tusac":
+            v = _core.VectorCore.tusac(
+                _tusac_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
+            )
+        elif game == "maubinh":
+            v = _core.VectorCore.maubinh(
+                draw(names),
+                draw(st.booleans()),
+                draw(st.booleans()),
+                draw(small_ints),
+                draw(names),
+                draw(small_ints),
+                2,
+                3,
+            )
+        else:
+            v = _core.VectorCore.shedding(
+                _flow_rules(draw), draw(small_ints), draw(st.integers(0, 6)), draw(ints)
+            )
+    except CORE_OK:
+        v = _core.VectorCore.shedding(tienlen.Rules().flow, 4, 3, 100)
+    n = v.num_envs
+    v.reseed([draw(st.integers(0, 2**64 - 1)) for _ in range(n)])
+    for i in range(n):
+        v.add_seeds(i, np.asarray(draw(st.lists(st.integers(0, 2**63 - 1), max_size=3)), np.int64))
+    v.reset()
+    for _ in range(draw(st.integers(1, 4))):
+        with contextlib.suppress(*CORE_OK):
+            method = draw(st.sampled_from(["step", "seeds", "hand", "sample", "reseed"]))
+            if method == "step":
+                v.step(np.asarray(draw(st.lists(st.integers(-3, 300), max_size=8)), np.int64))
+            elif method == "seeds":
+                v.add_seeds(draw(small_ints), np.asarray(draw(st.lists(ints, max_size=3)), np.int64))
+                v.finish_resets()
+            elif method == "hand":
+                v.hand(draw(small_ints))
+            elif method == "reseed":
+                v.reseed(draw(st.lists(st.integers(0, 2**64 - 1), max_size=8)))
+            else:
+                v.step(v.sample())
+    return (v.seeds_low(draw(small_ints)), v.table_bytes, [a.shape for a in v.arrays])
+
+
+# A think_ms budget: none, short, or out of range (never a long wait).
+think = st.sampled_from([None, 0.0, 0.5, 2.0, -1.0, float("nan"), float("inf"), 1e9])
+
+
+def _search_shedding(draw: st.DrawFn) -> Any:
+    return _core.search_shedding(
+        _setup(draw),
+        **_rollout_kwargs(draw),
+        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        rollouts=draw(st.one_of(st.none(), works)),
+        think_ms=draw(think),
+        played_any=draw(st.integers(0, 255)),
+        table=draw(st.one_of(st.none(), masks())),
+        passed=draw(st.integers(0, 255)),
+        out=draw(st.integers(0, 255)),
+        sam=draw(st.one_of(st.none(), small_ints)),
+        violators=draw(st.lists(st.tuples(small_ints, small_ints), max_size=2)),
+        observations=draw(
+            st.lists(st.tuples(small_ints, masks(), st.one_of(st.none(), masks()), masks(), ints), max_size=3)
+        ),
+        known=draw(st.one_of(st.none(), st.lists(masks(), max_size=5))),
+    )
+
+
+def _tusac_setup(draw: st.DrawFn) -> Any:
+    try:
+        return _core.TuSacRolloutSetup(
+            draw(small_ints),
+            odd_total=draw(names),
+            set_lenh=draw(small_ints),
+            bung_rule=draw(names),
+            discard_rule=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            draw_at_stock=draw(st.sampled_from([0, 7, 71])),
+            payment=draw(st.sampled_from(["per_lenh", "flat", ""])),
+        )
+    except CORE_OK:
+        return _core.TuSacRolloutSetup(4)
+
+
+def _tusac_search(draw: st.DrawFn) -> Any:
+    choice = st.tuples(
+        st.sampled_from(["discard", "claim", "win", "pass", "x"]),
+        st.one_of(st.none(), small_ints),
+        st.one_of(st.none(), names),
+        st.lists(small_ints, max_size=3),
+    )
+    n = draw(st.integers(1, 5))
+    return _core.tusac_search(
+        _tusac_setup(draw),
+        me=draw(small_ints),
+        hand=draw(packed()),
+        counts=draw(st.lists(st.integers(0, 30), min_size=n, max_size=n)),
+        exposed_lenh=draw(st.lists(small_ints, min_size=n, max_size=n)),
+        exposed_quad=draw(st.lists(st.booleans(), min_size=n, max_size=n)),
+        public=draw(packed()),
+        stock=draw(st.sampled_from([0, 7, 31, 2**31])),
+        offer=draw(st.one_of(st.none(), st.tuples(small_ints, st.booleans(), small_ints))),
+        opening=draw(st.booleans()),
+        candidates=draw(st.lists(choice, max_size=4)),
+        seed=draw(st.integers(0, 2**64 - 1)),
+        rollouts=draw(st.one_of(st.none(), works)),
+        think_ms=draw(think),
+        single=draw(st.one_of(st.none(), st.lists(ints, max_size=5))),
+        known=draw(st.one_of(st.none(), st.lists(packed(), max_size=5))),
+        greedy_only=draw(st.booleans()),
+    )
+
+
+def _tusac_rules(draw: st.DrawFn) -> Any:
+    try:
+        return _core.tusac_flow_rules(
+            triple_optional=draw(st.booleans()),
+            forbidden_triple=draw(st.sampled_from(["other_claims", "no_claim", "x"])),
+            discard_rule=draw(st.sampled_from(["penalize", "enforce", "x"])),
+            bung_rule=draw(names),
+            odd_total=draw(st.sampled_from(["hand", "with_toi", "off", "x"])),
+            set_lenh=draw(small_ints),
+            tuong_as_ty=draw(st.booleans()),
+            draw_at_stock=draw(st.sampled_from([0, 7, 70, 71, 255])),
+            payment=draw(st.sampled_from(["per_lenh", "flat", ""])),
+            claim_window=draw(st.sampled_from(["every_seat", "eligible_seats", "all"])),
+        )
+    except CORE_OK:
+        return tusac.Rules().flow
+
+
+def _tusac_step(draw: st.DrawFn, f: Any, seat: int) -> None:
+    method = draw(st.sampled_from(["act", "legal", "legal", "state", "hands", "options"]))
+    if method == "act":
+        kind = draw(st.sampled_from(["discard", "claim", "win", "pass", "x"]))
+        action = (kind, draw(st.one_of(ints, st.none(), names)), draw(st.lists(ints, max_size=5)))
+        f.act(seat, action[: draw(st.integers(1, 3))])
+    elif method == "legal":
+        pending = f.pending()
+        if pending:
+            answers = f.answers(pending[0])
+            if answers:
+                f.act(pending[0], draw(st.sampled_from(answers)))
+            elif f.phase == "discard":
+                f.act(pending[0], ("discard", draw(st.sampled_from(f.discardable(pending[0]) or [0]))))
+    elif method == "hands":
+        f.hands = draw(st.lists(packed(), max_size=5))
+    elif method == "options":
+        f.compute_options(draw(st.lists(small_ints, max_size=5)))
+        f.winning_totals(seat)
+        f.payments(seat, draw(ints), draw(st.one_of(st.none(), small_ints)))
+    else:
+        melds = st.lists(st.lists(st.tuples(names, st.lists(ints, max_size=4)), max_size=2), max_size=5)
+        answers = st.lists(st.one_of(st.none(), st.sampled_from([("win",), ("pass",), ("x",)])), max_size=5)
+        f.set_state(
+            dealer=draw(small_ints),
+            phase=draw(st.sampled_from(["discard", "claim", "over", "x"])),
+            hands=draw(st.lists(packed(), max_size=5)),
+            exposed=draw(melds),
+            stock=draw(st.lists(st.integers(0, 30), max_size=60)),
+            dead=draw(st.lists(st.integers(0, 30), max_size=5)),
+            offer=draw(st.one_of(st.none(), st.tuples(ints, names, small_ints, st.booleans()))),
+            to_discard=draw(st.one_of(st.none(), small_ints)),
+            opening=draw(st.booleans()),
+            responses=draw(answers),
+            result=draw(
+                st.one_of(st.none(), st.tuples(st.none(), ints, st.booleans(), st.none(), small_ints))
+            ),
+            totals=draw(st.lists(ints, max_size=5)),
+        )
+
+
+def _tusac_flow(draw: st.DrawFn) -> Any:
+    """A Tứ Sắc flow under random rules driven by junk actions and states."""
+    try:
+        f = _core.TuSacFlow(_tusac_rules(draw), draw(small_ints), draw(small_ints))
+    except CORE_OK:
+        f = _core.TuSacFlow(tusac.Rules().flow, 4, 0)
+    f.start(_core.Rng(draw(st.integers(0, 2**64 - 1))))
+    for _ in range(draw(st.integers(1, 10))):
+        with contextlib.suppress(*CORE_OK):
+            _tusac_step(draw, f, draw(small_ints))
+    return (f.phase, f.pending(), f.offer, f.responses, f.result, f.totals, repr(copy.deepcopy(f)))
+
+
+def _encode_view(draw: st.DrawFn) -> Any:
+    groups = draw(st.lists(st.one_of(card_args(), tusac_args(), st.none(), ints), max_size=8))
+    counts = draw(st.lists(ints, max_size=8))
+    flags = [draw(ints) for _ in range(4)]
+    which = draw(st.integers(0, 2))
+    if which == 0:
+        return _core.encode_shedding_view(groups, counts, *flags, draw(st.one_of(st.none(), st.booleans())))
+    if which == 1:
+        return _core.encode_maubinh_view(groups, draw(small_ints), *flags[:3], draw(st.booleans()))
+    return _core.encode_tusac_view(groups, counts, flags[0], flags[1], draw(ints), draw(st.booleans()))
+
+
 D = st.DrawFn
 CORE: dict[str, Callable[[D], Any]] = {
+    "TuSacFlowRules": lambda d: repr(_tusac_rules(d)),
+    "tusac_flow_rules": _tusac_rules,
+    "TuSacFlow": _tusac_flow,
+    "encode_shedding_view": _encode_view,
+    "encode_tusac_view": _encode_view,
+    "encode_maubinh_view": _encode_view,
+    "SheddingFlowRules": lambda d: repr(_flow_rules(d)),
+    "tienlen_flow_rules": _flow_rules,
+    "samloc_flow_rules": _flow_rules,
+    "SheddingFlow": _flow,
+    "VectorCore": _vector,
+    "shedding_penalty_items": lambda d: _core.shedding_penalty_items(
+        d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 15, 2**32 - 1, 2**32])] * 5)), d(small_ints)
+    ),
+    "shedding_cut_value": lambda d: _core.shedding_cut_value(
+        d(masks()), d(names), d(st.tuples(*[st.sampled_from([0, 3, 2**32 - 1])] * 5))
+    ),
+    "shedding_twos_value": lambda d: _core.shedding_twos_value(
+        d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 2**32 - 1])] * 5))
+    ),
     "Card": lambda d: Card(d(st.one_of(ints, st.sampled_from(CARD_TEXTS + JUNK_TEXTS)))).rank,
     "TuSacCard": lambda d: (
         tusac.TuSacCard(d(st.one_of(ints, st.sampled_from(TUSAC_TEXTS + JUNK_TEXTS)))).name
@@ -355,6 +664,33 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(names),
     ),
     "rollout_evaluate": _evaluate,
+    "search_shedding": _search_shedding,
+    "shedding_value": lambda d: _core.shedding_value(
+        _setup(d),
+        **_rollout_kwargs(d),
+        turn=d(small_ints),
+        rollouts=d(works),
+        known=d(st.one_of(st.none(), st.lists(masks(), max_size=5))),
+    ),
+    "sam_plan": lambda d: _core.sam_plan(
+        _setup(d), **_rollout_kwargs(d), samples=d(works), out=d(st.integers(0, 255))
+    ),
+    "TuSacRolloutSetup": _tusac_setup,
+    "tusac_search": _tusac_search,
+    "maubinh_search": lambda d: _core.maubinh_search(
+        d(masks()),
+        d(small_ints),
+        d(st.lists(st.tuples(masks(), masks(), masks()), max_size=3)),
+        d(names),
+        d(st.booleans()),
+        d(st.booleans()),
+        d(small_ints),
+        d(names),
+        seed=d(st.integers(0, 2**64 - 1)),
+        rollouts=d(st.one_of(st.none(), works)),
+        think_ms=d(think),
+        known=d(st.one_of(st.none(), st.lists(masks(), max_size=4))),
+    ),
     "rollout_greedy_choice": lambda d: _core.rollout_greedy_choice(
         _setup(d),
         d(masks()),
@@ -437,7 +773,14 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
 }
 
-NOT_FUZZED = {"debug_panic", "MAUBINH_CATEGORIES", "MAUBINH_INSTANT_WINS"}
+NOT_FUZZED = {
+    "debug_panic",
+    "MAUBINH_CATEGORIES",
+    "MAUBINH_INSTANT_WINS",
+    "SAMLOC_SAM_UNITS",
+    "SAMLOC_CONG_UNITS",
+    "SAMLOC_TWO_UNITS",
+}
 
 
 def test_every_core_name_is_fuzzed() -> None:

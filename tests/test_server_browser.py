@@ -1,8 +1,13 @@
 """A real browser at the table: ``vncards serve`` on 127.0.0.1 and Debian's Chromium driven
 headless through Selenium. Each test starts where a person starts, at the lobby: it fills and
 clicks the create form for every game, joins the seat it opened, plays one whole hand by
-clicking against bots, and saves a screenshot of the finished table under ``test-output/``.
-Every test fails on any SEVERE entry of the browser console (a script error, a failed load)."""
+clicking against bots, and saves screenshots of the table at a phone's size (390×844) and a
+desktop's (1400×1000) under ``test-output/``. Every test fails on any SEVERE entry of the
+browser console (a script error, a failed load). One browser serves every test of the module.
+
+The default run opens a table of every game from the lobby form and plays whole hands of the
+two games whose pages differ most (Tiến Lên: cards clicked into a play; Mậu Binh: rows and the
+showdown); the whole hands of the other three are marked ``slow`` (``make test-slow``)."""
 
 from __future__ import annotations
 
@@ -35,6 +40,10 @@ CHROMIUM = _program("VNCARDS_CHROMIUM", "chromium", "chromium-browser", "google-
 CHROMEDRIVER = _program("VNCARDS_CHROMEDRIVER", "chromedriver")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
+#: Whole hands in the default run; the others' under the slow marker.
+QUICK = ("tienlen", "maubinh")
+#: (width, height): a phone and a desktop.
+SIZES = ((390, 844), (1400, 1000))
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)),
@@ -46,7 +55,7 @@ pytestmark = pytest.mark.skipif(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     # Bots at once, forced moves after a short pause (the page shows them, nobody clicks).
     db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
-    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.1") as s:
+    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.02") as s:
         yield s
 
 
@@ -59,7 +68,7 @@ def browser() -> Any:
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--window-size=1280,1400",
+        "--window-size=1400,1000",
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -84,6 +93,20 @@ def console_clean(browser: Any) -> Any:
     assert severe_entries(browser) == [], "the browser console reported errors"
 
 
+def screenshots(driver: Any, name: str) -> None:
+    """``test-output/<name>-<w>x<h>.png`` at each of ``SIZES`` (the viewport set exactly, a
+    phone's as a mobile one), back to the window's own size after; the page must fit the
+    width (no sideways scrolling on a phone)."""
+    OUTPUT.mkdir(exist_ok=True)
+    for width, height in SIZES:
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        wide = driver.execute_script("return document.documentElement.scrollWidth")  # laid out anew
+        driver.save_screenshot(str(OUTPUT / f"{name}-{width}x{height}.png"))
+        assert wide <= width, f"{name}: the page is {wide} px wide in a {width} px window"
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def _seq(driver: Any) -> str:
     return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-seq") or "")
 
@@ -101,21 +124,33 @@ def _wait(driver: Any, cond: Any, timeout: float = 15.0) -> Any:
     raise AssertionError("the page did not get there in time")
 
 
-def _buttons(driver: Any) -> list[Any]:
-    return driver.find_elements(By.CSS_SELECTOR, "#actions button.act")
+def _page(driver: Any, script: str) -> Any:
+    """What the page holds (``S``: its last state frame): the test reads it to decide what to
+    click, as a person reads the highlighted cards and the offered buttons."""
+    return driver.execute_script("return " + script)
 
 
-def _my_move(driver: Any, game: str) -> bool:
-    """One move made the way a player makes it: cards clicked in the hand where the game
-    plays cards, rows filled by the solver's suggestion in Mậu Binh, buttons otherwise.
-    False if the page had no move to offer after all (a frame redrew it)."""
-    buttons = _buttons(driver)
-    types = [b.get_attribute("data-type") for b in buttons]
-    if not buttons:
-        return False
+def _legal(driver: Any) -> list[dict[str, Any]]:
+    """The moves the page offers now: none while a forced move is pending or the hand is over."""
+    return list(
+        _page(driver, "S.frame && !S.frame.forced && !S.frame.table.is_over ? S.frame.legal_actions : []")
+        or []
+    )
+
+
+def _click_cards(driver: Any, cards: list[str]) -> None:
+    for text in cards:
+        driver.find_element(By.CSS_SELECTOR, f'#hand [data-card="{text}"]:not(.selected)').click()
+
+
+def _my_move(driver: Any, game: str, legal: list[dict[str, Any]]) -> bool:
+    """One move made the way a player makes it: cards clicked in the hand and "play" where the
+    game plays cards, rows filled by the solver's suggestion in Mậu Binh, a piece clicked to
+    discard it in Tứ Sắc, buttons otherwise. False if the page had no move to offer after all."""
+    types = [a["type"] for a in legal]
     if game == "maubinh":
         if "confirm" in types:
-            buttons[types.index("confirm")].click()
+            driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="confirm"]').click()
             return True
         driver.find_element(By.ID, "suggest").click()
         rows = driver.find_elements(By.CSS_SELECTOR, ".rows .row .card")
@@ -123,29 +158,77 @@ def _my_move(driver: Any, game: str) -> bool:
         driver.find_element(By.ID, "arrange").click()
         return True
     if "play" in types:
-        # Select the cards of the first legal play in the hand, then play the selection.
-        cards = buttons[types.index("play")].find_elements(By.CSS_SELECTOR, ".card")
-        texts = [c.get_attribute("data-card") for c in cards]
+        play = next(a for a in legal if a["type"] == "play")
         driver.find_element(By.ID, "clear-selection").click()
-        for text in texts:
-            driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{text}"]').click()
+        _click_cards(driver, play["cards"].split())
         driver.find_element(By.ID, "play-selected").click()
         return True
     if "discard" in types:
-        card = (
-            buttons[types.index("discard")].find_element(By.CSS_SELECTOR, ".piece").get_attribute("data-card")
-        )
+        card = next(a for a in legal if a["type"] == "discard")["card"]
         pieces = driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')
         if not pieces:
             return False
         pieces[0].click()
         return True
     preferred = [t for t in ("win", "claim", "decline_sam", "pass") if t in types]
-    buttons[types.index(preferred[0]) if preferred else 0].click()
+    pick = preferred[0] if preferred else types[0]
+    driver.find_element(By.CSS_SELECTOR, f'#actions button[data-type="{pick}"]').click()
     return True
 
 
-def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan") -> str:
+def _explains_an_illegal_selection(driver: Any, legal: list[dict[str, Any]]) -> bool:
+    """Select two cards that are no legal play: the page says why, in the engine's words."""
+    hand = list(_page(driver, "S.frame.view.hand"))
+    plays = {" ".join(sorted(a["cards"].split())) for a in legal if a["type"] == "play"}
+    pair = next(
+        ([a, b] for a in hand for b in hand if a[:-1] != b[:-1] and " ".join(sorted([a, b])) not in plays),
+        None,
+    )
+    if pair is None:
+        return False
+    driver.find_element(By.ID, "clear-selection").click()
+    _click_cards(driver, pair)
+    why = _wait(driver, lambda: driver.find_element(By.ID, "why").text)
+    assert "not a combination" in why or "must" in why, why
+    assert driver.find_element(By.ID, "play-selected").get_attribute("disabled") is not None
+    driver.find_element(By.ID, "clear-selection").click()
+    assert driver.find_element(By.ID, "why").text == ""
+    return True
+
+
+def _shows_the_end_of_the_hand(driver: Any, game: str) -> None:
+    """The cards each seat still held, the hand's result and running totals, the payments in
+    words; Mậu Binh's showdown: every seat's three hands with their categories, hand by hand
+    against each opponent, and no card back on the felt."""
+    table, view = _page(driver, "S.frame.table"), _page(driver, "S.frame.view")
+    for seat, cards in enumerate(view.get("revealed") or []):
+        cell = driver.find_element(By.CSS_SELECTOR, f'#settlement-table tr[data-seat="{seat}"] td.held')
+        shown = [c.get_attribute("data-card") for c in cell.find_elements(By.CSS_SELECTOR, "[data-card]")]
+        assert shown == (cards or (view["hand"] if seat == 0 else [])), seat  # seat 0: the viewer
+    for seat in range(4):
+        row = driver.find_element(By.CSS_SELECTOR, f'#settlement-table tr[data-seat="{seat}"]')
+        assert str(table["totals"][seat]) == row.find_elements(By.TAG_NAME, "td")[-1].text
+    lines = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#payments .payment")]
+    assert len(lines) == len(table["payments"] or [])
+    assert all("_" not in line and ": " in line for line in lines), lines
+    if game == "maubinh":
+        seats = driver.find_elements(By.CSS_SELECTOR, "#showdown .sd-seat")
+        assert len(seats) == 4
+        for seat in seats:
+            rows = seat.find_elements(By.CSS_SELECTOR, ".sd-row")
+            assert [r.find_element(By.CSS_SELECTOR, ".rowname").text.split(" (")[0] for r in rows] == [
+                "chi 1, chi đầu",
+                "chi 2, chi giữa",
+                "chi 3, chi cuối",
+            ]
+            assert all(r.find_element(By.CSS_SELECTOR, ".category").text for r in rows)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#versus .vs")) == 3
+        assert not driver.find_elements(By.CSS_SELECTOR, "#felt .back")
+
+
+def create_from_lobby(
+    driver: Any, server: Server, game: str, name: str = "Lan", open_seats: tuple[int, ...] = (0,)
+) -> str:
     """Open the lobby, fill the create form for ``game`` (seat 0 a player, the others the
     lobby's default bots, a long turn), click create, and land seated at the new table: its id."""
     driver.get(server.url + "/")
@@ -154,10 +237,14 @@ def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan")
     _wait(driver, lambda: driver.find_elements(By.ID, "seat-3"))
     players = driver.find_element(By.ID, "players")
     assert players.get_attribute("value") == "4"
-    Select(driver.find_element(By.ID, "seat-0")).select_by_value("")
-    for seat in (1, 2, 3):
-        assert Select(driver.find_element(By.ID, f"seat-{seat}")).first_selected_option.get_attribute("value")
+    for seat in range(4):
+        choice = Select(driver.find_element(By.ID, f"seat-{seat}"))
+        if seat in open_seats:
+            choice.select_by_value("")  # a player's seat
+        else:
+            assert choice.first_selected_option.get_attribute("value"), "the lobby's default bot"
     driver.find_element(By.ID, "turn").send_keys("600")
+    options = _set_an_int_option(driver)
     field = driver.find_element(By.ID, "name")
     field.clear()
     field.send_keys(name)
@@ -168,35 +255,73 @@ def create_from_lobby(driver: Any, server: Server, game: str, name: str = "Lan")
     table = driver.current_url.split("/t/")[1].split("?")[0]
     me = driver.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .name').text
     assert name in me, me
+    rules = server.get(f"/api/tables/{table}")["table"]["rules"]
+    for option, value in options.items():
+        assert rules[option] == value, (option, rules[option])
     return table
 
 
-def _play_hand(driver: Any, server: Server, game: str) -> None:
+def _set_an_int_option(driver: Any) -> dict[str, int]:
+    """The form's integer rules options carry the schema's range (``games.rules_schema``); set
+    the first one to an end of its range other than the default through the form (opening the options), as a person would."""
+    fields = driver.find_elements(By.CSS_SELECTOR, '#options input[data-type="int"]')
+    if not fields:
+        return {}
+    driver.find_element(By.CSS_SELECTOR, "#create details summary").click()
+    field = fields[0]
+    schema = next(
+        o for g in game_list(driver) for o in g["rules"] if o["name"] == field.get_attribute("data-name")
+    )
+    assert (field.get_attribute("min"), field.get_attribute("max")) == (
+        str(schema["min"]),
+        str(schema["max"]),
+    )
+    value = schema["max"] if schema["max"] != schema["default"] else schema["min"]
+    field.clear()
+    field.send_keys(str(value))
+    return {schema["name"]: value}
+
+
+def game_list(driver: Any) -> list[dict[str, Any]]:
+    """What the lobby read from ``GET /api/games``."""
+    return list(driver.execute_script("return GAMES"))
+
+
+def _play_hand(driver: Any, server: Server, game: str) -> int:
+    """A whole hand from the lobby: the number of clicks it asked for (every prompt a real
+    decision: a forced move is made by the table, never offered)."""
     table = {"id": create_from_lobby(driver, server, game)}
-    for _ in range(400):
+    decisions, explained = 0, game not in ("tienlen", "tienlen-north", "samloc")
+    for _ in range(600):
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
             break
-        buttons = _buttons(driver)
-        if not buttons:
-            time.sleep(0.05)
+        legal = _legal(driver)
+        if not legal:
+            time.sleep(0.03)
             continue
         # A lone legal action is forced: the table makes it, the page never asks for it.
-        assert len(buttons) > 1, [b.get_attribute("data-type") for b in buttons]
+        assert len(legal) > 1, legal
         before = _seq(driver)
         try:
-            if not _my_move(driver, game):
+            if not explained and "play" in {a["type"] for a in legal}:
+                explained = _explains_an_illegal_selection(driver, legal)
+            if not _my_move(driver, game, legal):
                 continue
-        except StaleElementReferenceException:
+            decisions += 1
+        except (StaleElementReferenceException, WebDriverException):
             continue  # a bot's move redrew the page under the click: look again
         assert not driver.find_element(By.ID, "err").text, driver.find_element(By.ID, "err").text
         _wait(driver, lambda before=before: _seq(driver) != before)
     else:
         raise AssertionError(f"{game}: the hand did not end")
+    assert explained, "an illegal selection was explained"
+    if game == "tusac":  # claim windows that offered only a pass: made by the table, and said so
+        assert driver.find_elements(By.CSS_SELECTOR, "#log .forced-done")
     settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
     assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
     assert driver.find_element(By.ID, "next-hand").is_displayed()
-    OUTPUT.mkdir(exist_ok=True)
-    driver.save_screenshot(str(OUTPUT / f"table-{game}.png"))
+    _shows_the_end_of_the_hand(driver, game)
+    screenshots(driver, f"{game}-over")
     stored = server.get("/api/tables")
     row = next(t for t in stored if t["id"] == table["id"])
     assert row["is_over"] and sum(row["totals"]) == 0
@@ -204,11 +329,22 @@ def _play_hand(driver: Any, server: Server, game: str) -> None:
     # Back in the lobby, the table is listed.
     driver.get(server.url + "/")
     _wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{table["id"]}"]'))
+    screenshots(driver, "lobby")
+    return decisions
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_lobby_opens_a_table_of_every_game(browser: Any, server: Server, game: str) -> None:
+    create_from_lobby(browser, server, game)
+    screenshots(browser, f"{game}-dealt")
+
+
+@pytest.mark.parametrize(
+    "game", [g if g in QUICK else pytest.param(g, marks=pytest.mark.slow) for g in GAMES]
+)
 def test_lobby_create_join_and_play_a_hand(browser: Any, server: Server, game: str) -> None:
-    _play_hand(browser, server, game)
+    decisions = _play_hand(browser, server, game)
+    print(f"{game}: {decisions} clicks for the hand")
 
 
 def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -> None:
@@ -226,3 +362,64 @@ def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -
             browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#tables tr.broken[data-table="{bad}"]')
         )
         assert browser.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{good}"]')
+
+
+def test_names_spectators_seats_and_closing(browser: Any, server: Server) -> None:
+    """Names shown as text wherever they appear (markup, a long right-to-left name), "Bạn"
+    only on the viewer's own seat, a spectator counted; the creator hands a player's seat to
+    a bot during the hand, the player leaves between hands (a bot sits), and the creator
+    closes the table: the page says it is closed. The second player joins through the API:
+    a person on another device (the test's one browser holds the creator's seat)."""
+    markup = '<script>alert("x")</script>'
+    table = create_from_lobby(browser, server, "maubinh", name=markup, open_seats=(0, 1))
+    rtl = "سلام " * 6 + "!"  # 31 characters, right to left
+    server.post(f"/api/tables/{table}/join", {"seat": 1, "name": rtl})
+    _wait(
+        browser,
+        lambda: browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .name bdi').text == rtl.strip(),
+    )
+    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .name bdi').text == markup
+    assert _page(browser, "document.querySelectorAll('script').length") == 2, "a name became markup"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#felt .seat .you")) == 1
+    assert browser.find_elements(By.CSS_SELECTOR, '#felt .seat.me[data-seat="0"] .you')
+    # A spectator in a second tab, from the lobby's watch link: counted at the table.
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(server.url + "/")
+    _wait(
+        browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#tables tr[data-table="{table}"] a.watch')
+    )
+    browser.find_element(By.CSS_SELECTOR, f'#tables tr[data-table="{table}"] a.watch').click()
+    _wait(browser, lambda: _seq(browser) != "")
+    assert not browser.find_element(By.ID, "mine").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#felt .seat .you"), "a spectator is nobody's you"
+    browser.switch_to.window(first)
+    _wait(browser, lambda: browser.find_element(By.ID, "spectators").get_attribute("data-count") == "1")
+    # The creator hands seat 1 to a bot mid-hand; it arranges for the seat.
+    browser.find_element(By.CSS_SELECTOR, "#creator summary").click()
+    Select(browser.find_element(By.CSS_SELECTOR, '#creator select[data-seat="1"]')).select_by_value("greedy")
+    browser.find_element(By.CSS_SELECTOR, '#creator button.replace[data-seat="1"]').click()
+    _wait(browser, lambda: "log-replace" in _page(browser, "S.history.map(h => h.cls).join(' ')"))
+    while browser.find_element(By.TAG_NAME, "body").get_attribute("data-over") != "1":
+        legal = _wait(
+            browser,
+            lambda: (
+                _legal(browser) or browser.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1"
+            ),
+        )
+        if legal is not True:
+            before = _seq(browser)
+            _my_move(browser, "maubinh", legal)
+            _wait(browser, lambda before=before: _seq(browser) != before)
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#showdown .sd-seat"))
+    # Between hands the player leaves: a bot takes the seat and the page watches on.
+    browser.find_element(By.ID, "leave").click()
+    _wait(browser, lambda: not browser.find_element(By.ID, "mine").is_displayed())
+    _wait(browser, lambda: "máy" in browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .meta').text)
+    browser.find_element(By.ID, "close-table").click()
+    _wait(browser, lambda: browser.find_element(By.ID, "closed").is_displayed())
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-closed") == "1"
+    browser.switch_to.window(browser.window_handles[-1])
+    _wait(browser, lambda: browser.find_element(By.ID, "closed").is_displayed())  # the spectator is told too
+    browser.close()
+    browser.switch_to.window(first)

@@ -338,7 +338,10 @@ def test_pages_and_lobby_api(client: TestClient) -> None:
     assert client.get("/static/table.js").status_code == 200
     names = [g["name"] for g in client.get("/api/games").json()]
     assert names == ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
-    assert client.get("/api/words").json()["four_of_a_kind"] == "four of a kind / tứ quý"
+    words = client.get("/api/words").json()
+    assert words["terms"]["four_of_a_kind"] == "four of a kind / tứ quý"
+    assert words["rows"][0] == ["back", "back", "chi 1, chi đầu"]
+    assert words["cards"]["KR"] == "Tướng đỏ" and words["events"]["pass"]
     t = new_table(client, "samloc")
     assert t["id"] in [x["id"] for x in client.get("/api/tables").json()]
 
@@ -465,3 +468,79 @@ def test_leave_between_hands_and_the_creator_replaces_seats(client: TestClient) 
         assert f["seat"] is None  # the connection watches on as a spectator
     assert [session.kind(s) for s in range(4)] == ["bot"] * 4
     assert [e["type"] for e in session.log if e["type"] in ("leave", "replace")] == ["replace", "leave"]
+
+
+def test_the_pages_keep_no_word_table_of_their_own() -> None:
+    """Game words reach the page from vncards.words (GET /api/words), not from a second table
+    in JavaScript: no game term, no piece name, no row name in the static scripts."""
+    from vncards.words import ROWS
+
+    static = Path(create_app.__code__.co_filename).parent / "static"
+    scripts = " ".join(p.read_text(encoding="utf-8") for p in static.glob("*.js"))
+    words = [r[2] for r in ROWS] + ["chi đầu", "chi giữa", "chi cuối", "sám cô", "đôi thông", "tứ quý"]
+    words += [
+        "cù lũ",
+        "mậu thầu",
+        "thùng",
+        "Tướng",
+        "Tượng",
+        "Pháo",
+        "Chốt",
+        "khạp",
+        "quằn",
+        "khui",
+        "vàng",
+        "xanh",
+    ]
+    assert [w for w in words if w in scripts] == []
+
+
+def test_explain_says_why_without_changing_anything(client: TestClient) -> None:
+    """The explain frame: the engine's reason and words for an action it would refuse, None
+    for one it would take; nothing changes and no move is counted."""
+    t = new_table(client)["id"]
+    tokens = [join(client, t, s) for s in range(4)]
+    session = live(client, t)
+    turn = session.game.pending_seats[0]
+    before = session.game.to_json()
+    with client.websocket_connect(f"/ws/{t}") as ws, client.websocket_connect(f"/ws/{t}") as watcher:
+        f = hello(ws, tokens[turn])
+        hello(watcher, None)
+        hand = f["view"]["hand"]
+        ws.send_json(
+            {"type": "explain", "action": {"type": "play", "cards": f"{hand[0]} {hand[-1]}"}, "id": 2}
+        )
+        got = recv(ws, "explanation")
+        assert (
+            got["ack"] == 2
+            and got["reason"] == "invalid_combination"
+            and "not a combination" in got["message"]
+        )
+        ws.send_json({"type": "explain", "action": f["legal_actions"][0], "id": 3})
+        assert recv(ws, "explanation") == {"type": "explanation", "ack": 3, "reason": None, "message": None}
+        ws.send_json({"type": "explain", "action": "play", "id": 4})
+        assert recv(ws, "explanation")["reason"] == "malformed"
+        watcher.send_json({"type": "explain", "action": f["legal_actions"][0], "id": 5})
+        assert recv(watcher, "error")["code"] == "spectator"
+    assert session.game.to_json() == before and session.seat_actions[turn] == 0
+
+
+def test_the_maubinh_showdown_names_each_hands_category(client: TestClient) -> None:
+    t = new_table(client, "maubinh", seats=[None, "solver", "solver", "solver"])["id"]
+    token = join(client, t, 0)
+    with client.websocket_connect(f"/ws/{t}") as ws:
+        f = hello(ws, token)
+        assert f["table"]["showdown"] is None
+        arrange = next(a for a in f["legal_actions"] if a["type"] == "arrange")
+        ws.send_json({"type": "act", "action": arrange, "id": 2})
+        while not f["table"]["is_over"]:
+            f = recv(ws, "state")
+            confirm = [a for a in f["legal_actions"] if a["type"] == "confirm"]
+            if confirm:
+                ws.send_json({"type": "act", "action": confirm[0], "id": 3})
+    from vncards.maubinh import CATEGORIES, hand_category
+
+    rows = f["view"]["reveal"]["arrangements"]
+    categories = f["table"]["showdown"]["categories"]
+    assert categories == [[hand_category(r) for r in seat] for seat in rows]
+    assert all(c in CATEGORIES for seat in categories for c in seat)

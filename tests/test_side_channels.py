@@ -16,6 +16,7 @@ options) never changes who is pending. Fast profile: 150 games per case; slow: 3
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -93,13 +94,15 @@ def test_tusac_claim_window_pending_is_public() -> None:
     for game in range(GAMES):
         g = tusac.Game(players=4, seed=game)
         answered: set[int] = set()
-        offer = None
+        offer: Any = None
         steps = 0
         while not g.is_over and steps < 2000:
             steps += 1
-            if g._offer is not offer:
-                offer, answered = g._offer, set()
-                windows += g._phase == "claim"
+            # A new offer: the stock or the dead pile has moved, or another card is up.
+            now = (g.offer, g.stock_count, len(g.view(0)["dead"]))
+            if now != offer:
+                offer, answered = now, set()
+                windows += g.view(0)["phase"] == "claim"
             view = g.view(0)
             if view["phase"] == "claim":
                 assert g.pending_seats == _expected_pending(view, 4, answered)
@@ -118,19 +121,19 @@ def test_tusac_claim_window_pending_is_public() -> None:
 def _check_redeal_invariance(g: Any, answered: set[int], rng: random.Random) -> None:
     """Re-deal the unanswered seats' hidden cards among them (and recompute their options): the
     pending seats are unchanged."""
-    clone = type(g).from_json(g.to_json())
-    clone._responses = dict(g._responses)
-    unanswered = [s for s in range(g._players) if s not in answered]
-    kinds = [k for s in unanswered for k in range(28) for _ in range(g._hands[s] >> (3 * k) & 7)]
+    clone = copy.deepcopy(g)
+    flow = clone._flow
+    hands = flow.hands
+    unanswered = [s for s in range(g.players) if s not in answered]
+    kinds = [k for s in unanswered for k in range(28) for _ in range(hands[s] >> (3 * k) & 7)]
     rng.shuffle(kinds)
     for s in unanswered:
-        n = sum(g._hands[s] >> (3 * k) & 7 for k in range(28))
+        n = sum(hands[s] >> (3 * k) & 7 for k in range(28))
         packed = 0
         for k in kinds[:n]:
             packed += 1 << (3 * k)
         kinds = kinds[n:]
-        clone._hands[s] = packed
-    saved = {s: clone._options[s] for s in answered if s in clone._options}
-    clone._compute_options()
-    clone._options.update(saved)
+        hands[s] = packed
+    flow.hands = hands
+    flow.compute_options(keep=sorted(answered))
     assert clone.pending_seats == g.pending_seats

@@ -47,6 +47,21 @@ def cards_to_mask(cards: str | Card | Iterable[str | Card]) -> int: ...
 def mask_to_cards(mask: int) -> list[Card]: ...
 def mask_to_text(mask: int, ascii: bool = False) -> str: ...
 def encode_card_rows(groups: Iterable[Any], deck: str = "52") -> npt.NDArray[np.uint8]: ...
+def encode_shedding_view(
+    groups: list[Any],
+    counts: list[int],
+    passed: int,
+    out: int,
+    to_act: int,
+    owner: int,
+    playing: bool | None = None,
+) -> npt.NDArray[np.float32]: ...
+def encode_maubinh_view(
+    groups: list[Any], players: int, arranged: int, confirmed: int, pending: int, fouled: bool
+) -> npt.NDArray[np.float32]: ...
+def encode_tusac_view(
+    groups: list[Any], counts: list[int], pending: int, offered_by: int, stock: int, claim: bool
+) -> npt.NDArray[np.float32]: ...
 
 # ---- rng (src/python/rng.rs) -----------------------------------------------------------------
 
@@ -171,6 +186,284 @@ def tienlen_instant_win(
     same_colour: bool = False,
     first_hand_extras: bool = False,
 ) -> tuple[str, int, int] | None: ...
+
+# ---- the shedding flow (src/python/flow.rs) ---------------------------------------------------
+
+SAMLOC_SAM_UNITS: int
+SAMLOC_CONG_UNITS: int
+SAMLOC_TWO_UNITS: int
+
+_PenaltyUnits = tuple[int, int, int, int, int]
+_Effects = list[tuple[Any, ...]]
+_Draw = Any  # an Rng, or an object with its permutation(n) and below(n)
+
+@final
+class SheddingFlowRules:
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def tienlen_flow_rules(
+    combos: SheddingRules,
+    *,
+    ending: str,
+    scoring: str,
+    first_lead: str,
+    bomb_after_pass: str,
+    ket_3_bich: bool,
+    finish_on_two: str,
+    thoi_to: str,
+    same_colour_instant_win: bool,
+    first_hand_extras: bool,
+    penalties: _PenaltyUnits,
+) -> SheddingFlowRules: ...
+def samloc_flow_rules(
+    combos: SheddingRules,
+    *,
+    sam_block_pays: str,
+    bao_mot_scope: str,
+    bao_mot_mode: str,
+    bao_mot_den: str,
+    finish_on_two: str,
+    sam_may_finish_on_two: bool,
+) -> SheddingFlowRules: ...
+
+@final
+class SheddingFlow:
+    def __new__(cls, rules: SheddingFlowRules, players: int) -> SheddingFlow: ...
+    def start(self, rng: _Draw, leader: int | None = None) -> _Effects: ...
+    def next_hand(self, rng: _Draw) -> _Effects: ...
+    def check_next_hand(self) -> None: ...
+    def check_turn(self, seat: int) -> None: ...
+    def check_play(self, seat: int, cards: _CardsArg) -> SheddingCombo: ...
+    def play(self, seat: int, cards: int) -> _Effects: ...
+    def check_pass(self, seat: int) -> None: ...
+    def pass_turn(self, seat: int) -> _Effects: ...
+    def check_declaration(self, seat: int) -> None: ...
+    def declare_sam(self, seat: int, rng: _Draw) -> _Effects: ...
+    def decline_sam(self, seat: int, rng: _Draw) -> _Effects: ...
+    def legal_plays(self, seat: int) -> PlayList: ...
+    @property
+    def after_pass_filter(self) -> str | None: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def next_first(self) -> bool: ...
+    @property
+    def first_rule(self) -> bool: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @hands.setter
+    def hands(self, value: list[int]) -> None: ...
+    def hand(self, seat: int) -> int: ...
+    @property
+    def played(self) -> list[int]: ...
+    @property
+    def dealt(self) -> int: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def table(self) -> SheddingCombo | None: ...
+    @property
+    def table_seat(self) -> int: ...
+    @property
+    def passed(self) -> int: ...
+    @property
+    def round_seats(self) -> int: ...
+    @property
+    def must(self) -> int: ...
+    @property
+    def lead_card(self) -> int: ...
+    @property
+    def out(self) -> int: ...
+    @property
+    def order(self) -> list[int]: ...
+    @property
+    def cong(self) -> list[int]: ...
+    @property
+    def chain(self) -> list[int] | None: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def hand_totals(self) -> list[int]: ...
+    @property
+    def nominal(self) -> int: ...
+    @property
+    def sam_phase(self) -> bool: ...
+    @property
+    def declined(self) -> int: ...
+    @property
+    def declarer(self) -> int | None: ...
+    @property
+    def violations(self) -> list[tuple[int, int]]: ...
+    def set_state(
+        self,
+        *,
+        hand_number: int,
+        first_rule: bool,
+        hands: list[int],
+        played: list[int],
+        dealt: int,
+        turn: int | None,
+        table: int | None,
+        table_seat: int,
+        passed: int,
+        round_seats: int,
+        must: int,
+        out: int,
+        order: list[int],
+        cong: list[int],
+        chain: tuple[int, int, int] | None,
+        over: bool,
+        winner: int | None,
+        next_first: bool,
+        hand_totals: list[int],
+    ) -> None: ...
+    def set_sam(
+        self,
+        nominal: int,
+        phase: bool,
+        declined: int,
+        declarer: int | None,
+        violations: list[tuple[int, int]],
+    ) -> None: ...
+    def __copy__(self) -> SheddingFlow: ...
+    def __deepcopy__(self, memo: dict[int, Any], /) -> SheddingFlow: ...
+
+def shedding_penalty_items(
+    hand: int, table: _PenaltyUnits, card_units: int
+) -> list[tuple[str, int, int]]: ...
+def shedding_cut_value(cards: int, kind: str, table: _PenaltyUnits) -> int: ...
+def shedding_twos_value(cards: int, table: _PenaltyUnits) -> int: ...
+
+# ---- the Tứ Sắc flow (src/python/tusac_flow.rs) ------------------------------------------------
+
+_Answer = tuple[Any, ...]
+
+@final
+class TuSacFlowRules:
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def tusac_flow_rules(
+    *,
+    triple_optional: bool,
+    forbidden_triple: str,
+    discard_rule: str,
+    bung_rule: str,
+    odd_total: str,
+    set_lenh: int,
+    tuong_as_ty: bool,
+    draw_at_stock: int,
+    payment: str,
+    claim_window: str,
+) -> TuSacFlowRules: ...
+
+@final
+class TuSacFlow:
+    def __new__(cls, rules: TuSacFlowRules, players: int, dealer: int) -> TuSacFlow: ...
+    def start(self, rng: _Draw) -> _Effects: ...
+    def act(self, seat: int, action: tuple[Any, ...]) -> tuple[_Effects, tuple[str, list[int]] | None]: ...
+    def pending(self) -> list[int]: ...
+    def discardable(self, seat: int) -> list[int]: ...
+    def opening_win(self) -> int | None: ...
+    def answers(self, seat: int) -> list[_Answer]: ...
+    def answers_offer(self, seat: int) -> bool: ...
+    def compute_options(self, keep: list[int] = ...) -> None: ...
+    def winning_totals(self, winner: int) -> list[int]: ...
+    def payments(self, winner: int, score: int, covering: int | None) -> list[tuple[int, int, int, str]]: ...
+    def exposed_lenh(self, seat: int) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @hands.setter
+    def hands(self, value: list[int]) -> None: ...
+    @property
+    def exposed(self) -> list[list[tuple[str, list[int]]]]: ...
+    @property
+    def stock(self) -> list[int]: ...
+    @property
+    def dead(self) -> list[int]: ...
+    @property
+    def offer(self) -> tuple[int, str, int, bool] | None: ...
+    @property
+    def entitled(self) -> int | None: ...
+    @property
+    def to_discard(self) -> int | None: ...
+    @property
+    def opening(self) -> bool: ...
+    @property
+    def responses(self) -> list[_Answer | None]: ...
+    @property
+    def result(self) -> tuple[int | None, int, bool, int | None, int] | None: ...
+    @property
+    def totals(self) -> list[int]: ...
+    def set_state(
+        self,
+        *,
+        dealer: int,
+        phase: str,
+        hands: list[int],
+        exposed: list[list[tuple[str, list[int]]]],
+        stock: list[int],
+        dead: list[int],
+        offer: tuple[int, str, int, bool] | None,
+        to_discard: int | None,
+        opening: bool,
+        responses: list[_Answer | None],
+        result: tuple[int | None, int, bool, int | None, int] | None,
+        totals: list[int],
+    ) -> None: ...
+    def __copy__(self) -> TuSacFlow: ...
+    def __deepcopy__(self, memo: dict[int, Any], /) -> TuSacFlow: ...
+
+# ---- the batched environment (src/python/vector.rs) ------------------------------------------
+
+@final
+class VectorCore:
+    @staticmethod
+    def shedding(rules: SheddingFlowRules, players: int, num_envs: int, max_cycles: int) -> VectorCore: ...
+    @staticmethod
+    def tusac(rules: TuSacFlowRules, players: int, num_envs: int, max_cycles: int) -> VectorCore: ...
+    @staticmethod
+    def maubinh(
+        wheel: str,
+        scoop: bool,
+        scoop_all: bool,
+        back_straight_flush_units: int,
+        scoring: str,
+        players: int,
+        num_envs: int,
+        max_cycles: int,
+    ) -> VectorCore: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def mask_bytes(self) -> int: ...
+    @property
+    def arrays(self) -> list[Any]: ...
+    def reseed(self, samplers: list[int]) -> None: ...
+    def add_seeds(self, i: int, seeds: npt.NDArray[np.int64]) -> None: ...
+    def seeds_low(self, low: int) -> list[int]: ...
+    def reset(self) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def finish_resets(self) -> None: ...
+    def sample(self) -> npt.NDArray[np.int64]: ...
+    def hand(self, i: int) -> tuple[int, list[int]]: ...
+    @property
+    def table_bytes(self) -> int: ...
 
 # ---- maubinh (src/python/maubinh.rs) ---------------------------------------------------------
 
@@ -364,6 +657,9 @@ class RolloutSetup:
         sam: int = 0,
         sam_block_each: bool = False,
         sam_may_finish_on_two: bool = False,
+        bao_previous_seat_only: bool = False,
+        bao_penalize: bool = False,
+        bao_den_cards: bool = True,
     ) -> RolloutSetup: ...
     @property
     def players(self) -> int: ...
@@ -404,3 +700,107 @@ def rollout_greedy_choice(
     min_other: int,
     can_pass: bool,
 ) -> int | None: ...
+
+# ---- search (src/python/search.rs): the search bots --------------------------------------------
+#: (best, means, samples, rollouts)
+_SearchResult = tuple[int, list[float], list[int], int]
+
+def search_shedding(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    candidates: Sequence[int | None],
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    played_any: int = 0,
+    table: int | None = None,
+    table_seat: int = 0,
+    passed: int = 0,
+    out: int = 0,
+    must: int = 0,
+    sam: int | None = None,
+    violators: Sequence[tuple[int, int]] = ...,
+    observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
+    known: Sequence[int] | None = None,
+    tree: bool = False,
+) -> _SearchResult: ...
+def shedding_value(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    turn: int,
+    rollouts: int,
+    seed: int,
+    known: Sequence[int] | None = None,
+) -> float: ...
+def sam_plan(
+    setup: RolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    unseen: int,
+    counts: Sequence[int],
+    samples: int,
+    seed: int,
+    out: int = 0,
+    known: Sequence[int] | None = None,
+) -> tuple[float, list[tuple[int, float]]]: ...
+
+@final
+class TuSacRolloutSetup:
+    def __new__(
+        cls,
+        players: int,
+        *,
+        odd_total: str = "hand",
+        set_lenh: int = 1,
+        triple_optional: bool = False,
+        bung_rule: str = "seed",
+        discard_rule: str = "penalize",
+        tuong_as_ty: bool = True,
+        draw_at_stock: int = 7,
+        payment: str = "per_lenh",
+    ) -> TuSacRolloutSetup: ...
+
+def tusac_search(
+    setup: TuSacRolloutSetup,
+    *,
+    me: int,
+    hand: int,
+    counts: Sequence[int],
+    exposed_lenh: Sequence[int],
+    exposed_quad: Sequence[bool],
+    public: int,
+    stock: int,
+    offer: tuple[int, bool, int] | None,
+    opening: bool,
+    candidates: Sequence[tuple[str, int | None, str | None, Sequence[int]]],
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    single: Sequence[int] | None = None,
+    known: Sequence[int] | None = None,
+    greedy_only: bool = False,
+) -> _SearchResult: ...
+def maubinh_search(
+    cards: int,
+    players: int,
+    candidates: Sequence[tuple[int, int, int]],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    scoring: str,
+    *,
+    seed: int,
+    rollouts: int | None = None,
+    think_ms: float | None = None,
+    known: Sequence[int] | None = None,
+) -> _SearchResult: ...

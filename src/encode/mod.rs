@@ -6,6 +6,8 @@
 //! Binh, and Tứ Sắc's 28 kinds (`Kind::index`, 0..28, up to four copies each). A row holds
 //! the number of copies of each card in its group (0/1 for the French deck).
 
+pub mod observation;
+
 use crate::cards::parse_cards_list;
 use crate::error::Error;
 use crate::tusac;

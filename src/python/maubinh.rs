@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-fn rules(
+pub(super) fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,

@@ -8,13 +8,18 @@ mod arrays;
 mod cards;
 mod encode;
 mod errors;
+mod flow;
 mod guard;
 mod maubinh;
 mod rng;
 mod rollout;
 mod samloc;
+mod search;
 mod shedding;
+mod table;
 mod tusac;
+mod tusac_flow;
+mod vector;
 
 #[allow(unused_imports)] // used by the game bindings
 pub(crate) use cards::{cards_from_mask, mask_from_py};
@@ -30,10 +35,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     rng::register(m)?;
     shedding::register(m)?;
+    flow::register(m)?;
     samloc::register(m)?;
     tusac::register(m)?;
+    tusac_flow::register(m)?;
     maubinh::register(m)?;
     encode::register(m)?;
     rollout::register(m)?;
+    vector::register(m)?;
+    search::register(m)?;
     Ok(())
 }

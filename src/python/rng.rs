@@ -17,7 +17,7 @@ const MAX_POSITION: u64 = 1 << 62;
 /// `Rng(seed)` with an int `0 <= seed < 2**256` (32 bytes little-endian) or up to 32 bytes
 /// (zero-padded) gives the same stream on every platform and version.
 #[pyclass(module = "vncards", name = "Rng")]
-pub struct PyRng(Rng);
+pub struct PyRng(pub(super) Rng);
 
 fn key_from_seed(seed: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
     let mut key = [0u8; 32];

@@ -7,7 +7,7 @@ use super::guard::{guard, guard_ok};
 use super::shedding::PySheddingRules;
 use crate::cards::CardSet;
 use crate::error::Error;
-use crate::rollout::{self, Context, Payoff, Position, Setup, MAX_SEATS};
+use crate::rollout::{self, BaoMot, Context, Payoff, Position, Setup, MAX_SEATS};
 use crate::shedding::{classify, Combo, PlayFilter, Rules};
 use pyo3::prelude::*;
 
@@ -17,14 +17,15 @@ const MAX_UNITS: u32 = 10_000;
 
 /// The rules and payoffs the rollouts of one table use.
 #[pyclass(module = "vncards._core", name = "RolloutSetup", frozen)]
-pub struct PyRolloutSetup(Setup);
+pub struct PyRolloutSetup(pub(super) Setup);
 
 #[pymethods]
 impl PyRolloutSetup {
     #[new]
     #[pyo3(signature = (rules, players, *, after_pass = None, bao_mot = false, finish_on_two = true,
         card = 1, cong = 26, black_two = 3, red_two = 6, quad = 12, places = Vec::new(), sam = 0,
-        sam_block_each = false, sam_may_finish_on_two = false))]
+        sam_block_each = false, sam_may_finish_on_two = false, bao_previous_seat_only = false,
+        bao_penalize = false, bao_den_cards = true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Bound<'_, PySheddingRules>,
@@ -41,6 +42,9 @@ impl PyRolloutSetup {
         sam: i32,
         sam_block_each: bool,
         sam_may_finish_on_two: bool,
+        bao_previous_seat_only: bool,
+        bao_penalize: bool,
+        bao_den_cards: bool,
     ) -> PyResult<Self> {
         guard(|| {
             if !(2..=MAX_SEATS).contains(&players) {
@@ -97,6 +101,11 @@ impl PyRolloutSetup {
                 bao_mot,
                 finish_on_two,
                 sam_may_finish_on_two,
+                bao: BaoMot {
+                    previous_seat_only: bao_previous_seat_only,
+                    penalize: bao_penalize,
+                    den_cards: bao_den_cards,
+                },
                 payoff,
             }))
         })
@@ -113,11 +122,11 @@ impl PyRolloutSetup {
     }
 }
 
-fn mask(m: u64, what: &str) -> PyResult<CardSet> {
+pub(super) fn mask(m: u64, what: &str) -> PyResult<CardSet> {
     CardSet::from_mask(m).map_err(|_| to_py(Error::Rules(format!("{what}: not a card mask"))))
 }
 
-fn combo(m: u64, rules: &Rules, what: &str) -> PyResult<Combo> {
+pub(super) fn combo(m: u64, rules: &Rules, what: &str) -> PyResult<Combo> {
     classify(mask(m, what)?, rules).ok_or_else(|| {
         to_py(Error::illegal(
             "invalid_combination",
@@ -127,7 +136,7 @@ fn combo(m: u64, rules: &Rules, what: &str) -> PyResult<Combo> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn position(
+pub(super) fn position(
     setup: &Setup,
     me: usize,
     hand: u64,
@@ -161,6 +170,7 @@ fn position(
         out,
         must: mask(must, "must")?,
         sam,
+        violator: [0; MAX_SEATS],
     };
     rollout::check(setup, &pos).map_err(|e| to_py(Error::Rules(e)))?;
     Ok(pos)

@@ -457,44 +457,17 @@ fn shedding_check_play(
 ) -> PyResult<PyCombo> {
     guard(|| {
         let r = &rules.get().0;
-        let mask = cards_arg(cards)?;
-        let hand = mask_arg(hand)?.0;
-        let must_include = mask_arg(must_include)?.0;
-        let err = |reason, msg: String| Err(to_py(Error::illegal(reason, msg)));
-        if mask == 0 {
-            return err(
-                "invalid_combination",
-                "a play needs at least one card".into(),
-            );
-        }
-        if mask & !hand != 0 {
-            return err(
-                "cards_not_in_hand",
-                format!("not in hand: {}", CardSet(mask & !hand)),
-            );
-        }
-        let Some(combo) = shedding::classify(CardSet(mask), r) else {
-            return err(
-                "invalid_combination",
-                format!("{} is not a combination", CardSet(mask)),
-            );
-        };
-        if mask & must_include != must_include {
-            return err(
-                "must_include_lowest",
-                format!("the first play must include {}", CardSet(must_include)),
-            );
-        }
-        if let Some(t) = table {
-            let t = t.get().0;
-            if !shedding::beats(&combo, &t, r) {
-                return err(
-                    "does_not_beat",
-                    format!("{} does not beat {}", combo.cards, t.cards),
-                );
-            }
-        }
-        Ok(PyCombo(combo))
+        let cards = CardSet(cards_arg(cards)?);
+        let table = table.map(|t| t.get().0);
+        shedding::check_play(
+            mask_arg(hand)?,
+            cards,
+            table.as_ref(),
+            r,
+            mask_arg(must_include)?,
+        )
+        .map(PyCombo)
+        .map_err(to_py)
     })
 }
 

@@ -133,7 +133,7 @@ fn hand_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Hand> {
     Ok(h)
 }
 
-fn unpack(packed: u128) -> PyResult<Hand> {
+pub(super) fn unpack(packed: u128) -> PyResult<Hand> {
     Hand::unpack(packed).map_err(to_py)
 }
 
@@ -151,12 +151,12 @@ fn offer_for(h: &Hand, offer: Option<Kind>) -> PyResult<Option<Kind>> {
 }
 
 /// A kind index argument.
-fn kind_index(i: u8) -> PyResult<Kind> {
+pub(super) fn kind_index(i: u8) -> PyResult<Kind> {
     Kind::from_index(i).ok_or_else(|| to_py(Error::invalid_card(i.to_string(), 0, "no such kind")))
 }
 
 /// The lệnh of a seat's exposed melds: within `0..=MAX_EXPOSED_LENH`.
-fn exposed_arg(exposed_lenh: i32) -> PyResult<i32> {
+pub(super) fn exposed_arg(exposed_lenh: i32) -> PyResult<i32> {
     if !(0..=MAX_EXPOSED_LENH).contains(&exposed_lenh) {
         return Err(to_py(Error::Rules(format!(
             "exposed_lenh must be within 0..={MAX_EXPOSED_LENH}, not {exposed_lenh}"
@@ -169,7 +169,7 @@ fn cards(h: &Hand) -> Vec<PyTuSacCard> {
     h.kinds().into_iter().map(PyTuSacCard).collect()
 }
 
-fn meld_kind(name: &str) -> PyResult<MeldKind> {
+pub(super) fn meld_kind(name: &str) -> PyResult<MeldKind> {
     MeldKind::from_name(name).ok_or_else(|| {
         to_py(Error::illegal(
             "invalid_combination",
@@ -180,7 +180,7 @@ fn meld_kind(name: &str) -> PyResult<MeldKind> {
 
 /// The scoring options from their Python names (`odd_total`: "hand", "with_toi", "off";
 /// `set_lenh`: 0 or 1).
-fn scoring(odd_total: &str, set_lenh: i64) -> PyResult<Scoring> {
+pub(super) fn scoring(odd_total: &str, set_lenh: i64) -> PyResult<Scoring> {
     let odd_total = OddTotal::from_name(odd_total).ok_or_else(|| {
         to_py(Error::Rules(format!(
             "odd_total must be 'hand', 'with_toi' or 'off', not {odd_total:?}"
@@ -197,7 +197,7 @@ fn scoring(odd_total: &str, set_lenh: i64) -> PyResult<Scoring> {
     })
 }
 
-fn bung_rule(name: &str) -> PyResult<BungRule> {
+pub(super) fn bung_rule(name: &str) -> PyResult<BungRule> {
     BungRule::from_name(name).ok_or_else(|| {
         to_py(Error::Rules(format!(
             "bung_rule must be 'seed', 'min_rac' or 'off', not {name:?}"

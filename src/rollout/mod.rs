@@ -10,7 +10,7 @@
 //! less noise than independent samples would give.
 
 use crate::cards::{CardSet, RANK_TWO};
-use crate::samloc::legal_plays_into_bao_mot;
+use crate::samloc::{breaks_bao_mot, legal_plays_into_bao_mot};
 use crate::shedding::{is_cut, Combo, Kind, PlayFilter, Rules};
 
 /// Most seats at a shedding table.
@@ -77,7 +77,24 @@ pub struct Setup {
     /// Sâm Lốc's house rule `sam_may_finish_on_two`: a Sâm declarer is exempt from
     /// `finish_on_two` (by default it is bound like every seat).
     pub sam_may_finish_on_two: bool,
+    /// How báo 1 binds and what breaking it costs (Sâm Lốc's `bao_mot_*` options).
+    pub bao: BaoMot,
     pub payoff: Payoff,
+}
+
+/// Báo 1 beyond the rollout policy (which always plays the highest single): which seats a
+/// one-card seat binds, and whether a lower single is allowed and paid for (đền làng).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BaoMot {
+    /// Only the seat playing just before the one-card seat is bound (`bao_mot_scope =
+    /// "previous_seat"`); otherwise every other seat.
+    pub previous_seat_only: bool,
+    /// A lower single is allowed and recorded (`bao_mot_mode = "penalize"`): if the one-card
+    /// seat goes out with its next play, the violator pays for the whole table.
+    pub penalize: bool,
+    /// Đền làng pays the losers' cards left, one unit each (`bao_mot_den = "cards"`);
+    /// otherwise the sum every loser would have paid.
+    pub den_cards: bool,
 }
 
 /// What the root seat knows, plus the public state of the hand.
@@ -99,6 +116,8 @@ pub struct Position {
     pub must: CardSet,
     /// The Sâm declarer, if any.
     pub sam: Option<usize>,
+    /// Báo 1 violations on record: per one-card seat, the violator plus one (0: none).
+    pub violator: [u8; MAX_SEATS],
 }
 
 /// A small, fast generator for the deals (SplitMix64).
@@ -109,14 +128,19 @@ impl FastRng {
     pub const fn new(seed: u64) -> FastRng {
         FastRng(seed)
     }
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    /// A uniform float in [0, 1).
+    pub(crate) fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+    /// A uniform integer in `0..n` (n ≥ 1; multiply-shift, bias below 2^-32 for small `n`).
+    pub fn below(&mut self, n: usize) -> usize {
         (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
@@ -220,22 +244,62 @@ pub fn greedy_choice(
 
 /// One determinised hand being played out.
 #[derive(Clone, Debug)]
-struct Sim {
-    hands: [CardSet; MAX_SEATS],
+pub(crate) struct Sim {
+    pub(crate) hands: [CardSet; MAX_SEATS],
     played_any: u8,
     table: Option<Combo>,
     table_seat: usize,
     passed: u8,
     out: u8,
     places: Vec<usize>,
-    turn: usize,
+    pub(crate) turn: usize,
     must: CardSet,
     sam: Option<usize>,
+    /// Per one-card seat, the seat (plus one; 0: none) that broke báo 1 against it.
+    violator: [u8; MAX_SEATS],
     score: [i32; MAX_SEATS],
-    over: bool,
+    pub(crate) over: bool,
 }
 
 impl Sim {
+    /// The hand of `pos` with the seats holding `hands`, `turn` to act.
+    pub(crate) fn new(pos: &Position, hands: [CardSet; MAX_SEATS], turn: usize) -> Sim {
+        Sim {
+            hands,
+            played_any: pos.played_any,
+            table: pos.table,
+            table_seat: if pos.table.is_some() {
+                pos.table_seat
+            } else {
+                usize::MAX
+            },
+            passed: pos.passed,
+            out: pos.out,
+            places: Vec::new(),
+            turn,
+            must: if turn == pos.me {
+                pos.must
+            } else {
+                CardSet::EMPTY
+            },
+            sam: pos.sam,
+            violator: pos.violator,
+            score: [0; MAX_SEATS],
+            over: false,
+        }
+    }
+
+    /// One-card seats whose báo 1 binds `seat` (a mask of seats).
+    fn bao_bound(&self, setup: &Setup, seat: usize) -> u8 {
+        let n = setup.players;
+        let one = |s: usize| s != seat && self.in_hand(s) && self.hands[s].len() == 1;
+        if setup.bao.previous_seat_only {
+            let next = if seat + 1 < n { seat + 1 } else { 0 };
+            return u8::from(one(next)) << next;
+        }
+        (0..n).filter(|&s| one(s)).fold(0, |m, s| m | 1 << s)
+    }
+
     fn pay(&mut self, from: usize, to: usize, units: i32) {
         self.score[from] -= units;
         self.score[to] += units;
@@ -254,7 +318,7 @@ impl Sim {
     }
 
     /// Legal plays of `seat` now, into `out` (empty: it must pass).
-    fn plays(&self, setup: &Setup, seat: usize, out: &mut Vec<Combo>) {
+    pub(crate) fn plays(&self, setup: &Setup, seat: usize, out: &mut Vec<Combo>) {
         out.clear();
         let filter = if self.passed >> seat & 1 == 1 {
             match (setup.after_pass, self.table) {
@@ -265,8 +329,7 @@ impl Sim {
             PlayFilter::All
         };
         let hand = self.hands[seat];
-        let bao_mot = setup.bao_mot
-            && (0..setup.players).any(|s| s != seat && self.in_hand(s) && self.hands[s].len() == 1);
+        let bao_mot = setup.bao_mot && self.bao_bound(setup, seat) != 0;
         let must = if seat == self.turn {
             self.must
         } else {
@@ -292,13 +355,21 @@ impl Sim {
     }
 
     /// Carries out `seat`'s play (or pass), then gives the turn on.
-    fn act(&mut self, setup: &Setup, seat: usize, play: Option<Combo>) {
+    pub(crate) fn act(&mut self, setup: &Setup, seat: usize, play: Option<Combo>) {
         let n = setup.players;
         let Some(c) = play else {
             self.passed |= 1 << seat;
+            // A one-card seat that passes did not go out with its next play.
+            self.violator[seat] = 0;
             self.advance(setup, seat);
             return;
         };
+        if setup.bao.penalize && setup.bao_mot && breaks_bao_mot(self.hands[seat], &c) {
+            let bound = self.bao_bound(setup, seat);
+            for s in (0..n).filter(|&s| bound >> s & 1 == 1) {
+                self.violator[s] = seat as u8 + 1;
+            }
+        }
         if let Some(d) = self.sam {
             if seat != d {
                 // Chặn Sâm: the hand ends at once.
@@ -333,6 +404,18 @@ impl Sim {
         self.advance(setup, seat);
     }
 
+    /// What loser `s` pays the first seat out (first-out scoring): its cards left, or cóng,
+    /// plus thối.
+    fn loser_units(&self, setup: &Setup, s: usize) -> i32 {
+        let p = &setup.payoff;
+        let hand = self.hands[s];
+        if self.played_any >> s & 1 == 0 {
+            p.cong + p.thoi(hand)
+        } else {
+            p.card * hand.len() as i32 + p.thoi(hand)
+        }
+    }
+
     fn goes_out(&mut self, setup: &Setup, seat: usize, c: &Combo) {
         let n = setup.players;
         let p = &setup.payoff;
@@ -358,14 +441,27 @@ impl Sim {
         }
         self.out |= 1 << seat;
         self.places.push(seat);
+        if let Some(v) = self.violator[seat].checked_sub(1).map(usize::from) {
+            if p.places.is_empty() {
+                // Đền làng: the báo 1 violator pays for the whole table.
+                let units: i32 = (0..n)
+                    .filter(|&s| s != seat)
+                    .map(|s| {
+                        if setup.bao.den_cards {
+                            self.hands[s].len() as i32
+                        } else {
+                            self.loser_units(setup, s)
+                        }
+                    })
+                    .sum();
+                self.pay(v, seat, units);
+                self.over = true;
+                return;
+            }
+        }
         if p.places.is_empty() {
             for s in others {
-                let hand = self.hands[s];
-                let units = if self.played_any >> s & 1 == 0 {
-                    p.cong + p.thoi(hand)
-                } else {
-                    p.card * hand.len() as i32 + p.thoi(hand)
-                };
+                let units = self.loser_units(setup, s);
                 self.pay(s, seat, units);
             }
             self.over = true;
@@ -433,8 +529,33 @@ impl Sim {
         self.turn = leader;
     }
 
+    /// The rollout policy's choice for `seat` among its `plays` (from [`Sim::plays`]): the
+    /// greedy one, or against a Sâm declarer any block. `None`: pass.
+    pub(crate) fn policy(&self, setup: &Setup, seat: usize, plays: &[Combo]) -> Option<usize> {
+        if self.sam.is_some_and(|d| d != seat) {
+            // Against a Sâm, any legal play blocks it.
+            return (!plays.is_empty()).then_some(0);
+        }
+        let ctx = Context {
+            min_other: self.min_other(setup, seat),
+            can_pass: self.table.is_some(),
+            finish_on_two: setup.finish_on_two,
+        };
+        greedy_choice(self.hands[seat], plays, self.table.as_ref(), ctx)
+    }
+
+    /// May the seat to act pass (a table is there to beat)?
+    pub(crate) fn can_pass(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// Every seat's score so far (final once the hand is over).
+    pub(crate) fn scores(&self) -> [i32; MAX_SEATS] {
+        self.score
+    }
+
     /// Plays the hand out with the greedy policy; returns the root's score.
-    fn finish(&mut self, setup: &Setup, me: usize, scratch: &mut Vec<Combo>) -> i32 {
+    pub(crate) fn finish(&mut self, setup: &Setup, me: usize, scratch: &mut Vec<Combo>) -> i32 {
         // Every play sheds a card and a round ends within a lap, so this bounds the length.
         for _ in 0..(52 * MAX_SEATS * 2) {
             if self.over {
@@ -442,18 +563,7 @@ impl Sim {
             }
             let seat = self.turn;
             self.plays(setup, seat, scratch);
-            let choice = if self.sam.is_some_and(|d| d != seat) {
-                // Against a Sâm, any legal play blocks it.
-                (!scratch.is_empty()).then_some(0)
-            } else {
-                let ctx = Context {
-                    min_other: self.min_other(setup, seat),
-                    can_pass: self.table.is_some(),
-                    finish_on_two: setup.finish_on_two,
-                };
-                greedy_choice(self.hands[seat], scratch, self.table.as_ref(), ctx)
-            };
-            let play = choice.map(|i| scratch[i]);
+            let play = self.policy(setup, seat, scratch).map(|i| scratch[i]);
             if play.is_none() && self.table.is_none() {
                 break; // cannot happen with legal data; stop rather than loop
             }
@@ -464,7 +574,7 @@ impl Sim {
 }
 
 /// Deals the unseen cards to the other seats by their counts.
-fn determinise(
+pub(crate) fn determinise(
     pos: &Position,
     players: usize,
     rng: &mut FastRng,
@@ -579,24 +689,7 @@ pub fn evaluate(
     for _ in 0..rollouts {
         let hands = determinise(pos, setup.players, &mut rng, &mut pool);
         for (total, cand) in totals.iter_mut().zip(candidates) {
-            let mut sim = Sim {
-                hands,
-                played_any: pos.played_any,
-                table: pos.table,
-                table_seat: if pos.table.is_some() {
-                    pos.table_seat
-                } else {
-                    usize::MAX
-                },
-                passed: pos.passed,
-                out: pos.out,
-                places: Vec::new(),
-                turn: pos.me,
-                must: pos.must,
-                sam: pos.sam,
-                score: [0; MAX_SEATS],
-                over: false,
-            };
+            let mut sim = Sim::new(pos, hands, pos.me);
             sim.act(setup, pos.me, *cand);
             *total += i64::from(sim.finish(setup, pos.me, &mut scratch));
         }
@@ -614,20 +707,15 @@ pub fn sam_success(setup: &Setup, pos: &Position, samples: u32, seed: u64) -> f6
     let mut wins = 0u32;
     for _ in 0..samples {
         let hands = determinise(pos, setup.players, &mut rng, &mut pool);
-        let mut sim = Sim {
-            hands,
-            played_any: 0,
-            table: None,
-            table_seat: usize::MAX,
-            passed: 0,
-            out: 0,
-            places: Vec::new(),
-            turn: pos.me,
-            must: CardSet::EMPTY,
-            sam: Some(pos.me),
-            score: [0; MAX_SEATS],
-            over: false,
-        };
+        let mut sim = Sim::new(pos, hands, pos.me);
+        sim.played_any = 0;
+        sim.table = None;
+        sim.table_seat = usize::MAX;
+        sim.passed = 0;
+        sim.out = 0;
+        sim.must = CardSet::EMPTY;
+        sim.sam = Some(pos.me);
+        sim.violator = [0; MAX_SEATS];
         if sim.finish(setup, pos.me, &mut scratch) > 0 {
             wins += 1;
         }

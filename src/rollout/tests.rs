@@ -15,6 +15,7 @@ fn south(players: usize) -> Setup {
         bao_mot: false,
         finish_on_two: true,
         sam_may_finish_on_two: false,
+        bao: BaoMot::default(),
         payoff: Payoff {
             card: 1,
             cong: 26,
@@ -64,6 +65,7 @@ fn position(me: usize, hand: &str, others: u8, players: usize) -> Position {
         out: 0,
         must: CardSet::EMPTY,
         sam: None,
+        violator: [0; MAX_SEATS],
     }
 }
 
@@ -163,20 +165,8 @@ fn rollouts_are_zero_sum_and_reproducible() {
     let cands: Vec<_> = plays.iter().take(5).map(|c| Some(*c)).collect();
     let a = evaluate(&setup, &pos, &cands, 40, 11);
     assert_eq!(a, evaluate(&setup, &pos, &cands, 40, 11));
-    let mut sim = Sim {
-        hands: determinise(&pos, 4, &mut FastRng::new(1), &mut Vec::new()),
-        played_any: 0,
-        table: None,
-        table_seat: usize::MAX,
-        passed: 0,
-        out: 0,
-        places: Vec::new(),
-        turn: 0,
-        must: CardSet::EMPTY,
-        sam: None,
-        score: [0; MAX_SEATS],
-        over: false,
-    };
+    let hands = determinise(&pos, 4, &mut FastRng::new(1), &mut Vec::new());
+    let mut sim = Sim::new(&pos, hands, 0);
     sim.finish(&setup, 0, &mut Vec::new());
     assert!(sim.over);
     assert_eq!(sim.score.iter().sum::<i32>(), 0);

@@ -1,8 +1,9 @@
 //! Sâm Lốc: the rule preset of the shared shedding core (rank-only comparison, no đôi thông,
 //! straights 3–10 cards, ten-card hands, 2–5 players), the instant wins at the deal (tới trắng),
-//! and the báo 1 restriction on singles.
-//! Rounds, passing, penalties and payments are flow rules and live in Python.
+//! and the báo 1 restriction on singles; its part of the hand's flow (declarations, báo 1,
+//! payments) is [`flow`].
 
+pub mod flow;
 pub mod instant;
 
 pub use instant::{instant_win, instant_winner, Instant, InstantKind};

@@ -4,6 +4,7 @@
 use super::combo::{beats, real_rank, same_colour_pair, Combo, Kind, VRANK_OFFSET, VRANK_TWO};
 use super::rules::Rules;
 use crate::cards::{CardSet, RANK_ACE, RANK_TWO, SUIT_MASK};
+use crate::error::Error;
 
 /// Which plays a seat may choose from (a seat that passed may be allowed only bombs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,4 +369,49 @@ pub fn has_play(hand: CardSet, table: Option<&Combo>, rules: &Rules, filter: Pla
     let mut out = Vec::new();
     legal_plays_into(hand, table, rules, CardSet::EMPTY, filter, &mut out);
     !out.is_empty()
+}
+
+/// Checks a play of `cards` from `hand` on `table` (`None`: a lead) that must include
+/// `must_include`: the combination, or why not (`invalid_combination`, `cards_not_in_hand`,
+/// `must_include_lowest`, `does_not_beat`).
+pub fn check_play(
+    hand: CardSet,
+    cards: CardSet,
+    table: Option<&Combo>,
+    rules: &Rules,
+    must_include: CardSet,
+) -> Result<Combo, Error> {
+    if cards.is_empty() {
+        return Err(Error::illegal(
+            "invalid_combination",
+            "a play needs at least one card",
+        ));
+    }
+    if !cards.is_subset(hand) {
+        return Err(Error::illegal(
+            "cards_not_in_hand",
+            format!("not in hand: {}", cards.difference(hand)),
+        ));
+    }
+    let Some(combo) = super::combo::classify(cards, rules) else {
+        return Err(Error::illegal(
+            "invalid_combination",
+            format!("{cards} is not a combination"),
+        ));
+    };
+    if !must_include.is_subset(cards) {
+        return Err(Error::illegal(
+            "must_include_lowest",
+            format!("the first play must include {must_include}"),
+        ));
+    }
+    if let Some(t) = table {
+        if !beats(&combo, t, rules) {
+            return Err(Error::illegal(
+                "does_not_beat",
+                format!("{} does not beat {}", combo.cards, t.cards),
+            ));
+        }
+    }
+    Ok(combo)
 }

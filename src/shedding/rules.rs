@@ -1,5 +1,6 @@
 //! Rule data for the shedding family (Tiến Lên Miền Nam/Bắc, Sâm Lốc): which card sets are
-//! combinations and how they beat each other. The flow rules (rounds, payments) live in Python.
+//! combinations and how they beat each other. The flow rules (rounds, payments) are each
+//! game's [`FlowRules`](super::FlowRules).
 
 use crate::cards::CardSet;
 use crate::error::Error;

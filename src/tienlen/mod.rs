@@ -1,6 +1,7 @@
-//! Tiến Lên Miền Nam and Miền Bắc: the rule presets of the shared shedding core and the
-//! instant wins (tới trắng) at the deal.
+//! Tiến Lên Miền Nam and Miền Bắc: the rule presets of the shared shedding core, the
+//! instant wins (tới trắng) at the deal, and Tiến Lên's part of the hand's flow.
 
+pub mod flow;
 pub mod instant;
 
 pub use instant::{instant_win, Instant, InstantKind, InstantOptions};

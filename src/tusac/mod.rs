@@ -1,8 +1,9 @@
-//! Tứ Sắc (four colours): the 112-card deck, meld decomposition, scoring and claim legality.
-//! The game flow lives in Python (`vncards.tusac.Game`) on top of these functions.
+//! Tứ Sắc (four colours): the 112-card deck, meld decomposition, scoring, claim legality and
+//! the flow of a hand ([`flow`]), which `vncards.tusac.Game` runs.
 
 pub mod cards;
 pub mod claims;
+pub mod flow;
 pub mod melds;
 
 pub use cards::{parse_card, parse_cards, parse_hand, Hand, Kind};

@@ -2,12 +2,16 @@
 
 A bot is anything with ``choose(view, legal_actions) -> action``: it sees only the seat's
 ``view`` (never another seat's hidden cards) and the list of action dicts open to that seat,
-and returns one of them. ``random`` works for every game; games add stronger bots through a
-``BOTS`` mapping in their module, found here by name: ``greedy`` (every game; in Mậu Binh the
-``"strongest"`` objective), ``montecarlo`` (Tiến Lên, Sâm Lốc: determinised rollouts in Rust,
-:mod:`.montecarlo`), ``solver`` and ``expected`` (Mậu Binh, the ``"equilibrium"`` and
-``"expected"`` objectives). Bots that take the table's ``rules`` get them from
-:func:`make_bot`.
+and returns one of them. Every game offers four levels, ``easy``, ``normal``, ``hard`` and
+``expert`` (:mod:`.catalog`), and bots by name: ``random`` (every game); ``greedy`` (every
+game; in Mậu Binh the ``"strongest"`` objective); ``search`` (every game: candidate moves
+raced over sampled deals in Rust, :mod:`.search`, :mod:`.tusac_search`,
+:class:`vncards.maubinh.bots.SearchBot`); ``montecarlo`` (Tiến Lên, Sâm Lốc: the earlier
+determinised rollouts, :mod:`.montecarlo`); ``solver`` (Mậu Binh, the ``"equilibrium"``
+objective); and, for benchmarks only, ``cheating`` (the search on every seat's true hand).
+Bots that take the table's ``rules`` get them from :func:`make_bot`. The search bots read the
+seat's events too (``view["events"]``, see :func:`bot_view`), to weigh the deals they sample
+by what the other seats have shown. :mod:`.strength` measures them all.
 
 A bot may also implement ``act(turn) -> action``, which the simulator and the CLI prefer:
 a :class:`Turn` builds the view and the action dicts only when the bot reads them, so a bot
@@ -30,7 +34,19 @@ from ..errors import RulesError
 from ..games import spec
 from ..table import Seed
 
-__all__ = ["Bot", "RandomBot", "Turn", "bot_factory", "bot_names", "decide", "decider", "make_bot"]
+__all__ = [
+    "BENCHMARK_ONLY",
+    "LEVEL_NAMES",
+    "Bot",
+    "RandomBot",
+    "Turn",
+    "bot_factory",
+    "bot_names",
+    "bot_view",
+    "decide",
+    "decider",
+    "make_bot",
+]
 
 Action = dict[str, Any]
 
@@ -57,13 +73,14 @@ class Turn:
     True
     """
 
-    __slots__ = ("game", "seat", "_view", "_legal")
+    __slots__ = ("game", "seat", "_view", "_legal", "_events")
 
     def __init__(self, game: Any, seat: int) -> None:
         self.game = game
         self.seat = seat
         self._view: dict[str, Any] | None = None
         self._legal: Sequence[Action] | None = None
+        self._events: list[dict[str, Any]] | None = None
 
     @property
     def view(self) -> dict[str, Any]:
@@ -73,12 +90,34 @@ class Turn:
         return self._view
 
     @property
+    def events(self) -> list[dict[str, Any]]:
+        """``game.events_for(seat)``: what the seat has seen happen (the search bots'
+        inference reads it)."""
+        if self._events is None:
+            self._events = self.game.events_for(self.seat)
+        return self._events
+
+    @property
     def legal_actions(self) -> Sequence[Action]:
         """The seat's legal actions (lazily built dicts where the game supports it)."""
         if self._legal is None:
             moves = getattr(self.game, "_moves", None)
             self._legal = moves(self.seat) if moves is not None else self.game.legal_actions(self.seat)
         return self._legal
+
+
+def bot_view(game: Any, seat: int) -> dict[str, Any]:
+    """What a bot given ``choose(view, legal_actions)`` should read: ``game.view(seat)`` with
+    the seat's events under ``"events"`` (``game.events_for(seat)``: everything the seat has
+    seen happen, which the search bots read to weigh the deals they sample). Servers pass
+    this view to their bots.
+
+    >>> from vncards.games import new_game
+    >>> view = bot_view(new_game("tienlen", seed=1), 0)
+    >>> view["events"][0]["type"]
+    'deal'
+    """
+    return {**game.view(seat), "events": game.events_for(seat)}
 
 
 def decide(bot: Bot, game: Any, seat: int) -> Action:
@@ -123,16 +162,37 @@ class RandomBot:
         return self.choose({}, turn.legal_actions)
 
 
+#: The levels every game offers, weakest first.
+LEVEL_NAMES = ("easy", "normal", "hard", "expert")
+#: Bots for benchmarks only: they read every seat's hand, so no table may seat them.
+BENCHMARK_ONLY = frozenset({"cheating"})
+
+
 def bot_names(game: str) -> list[str]:
-    """The bots available for ``game``."""
-    extra = getattr(spec(game).load(), "BOTS", {})
-    return ["random", *sorted(extra)]
+    """The bots a table of ``game`` may seat: the four levels, then the bots by name
+    (``random`` and the game's own; never the benchmark-only ``cheating`` bot).
+
+    >>> bot_names("tusac")
+    ['easy', 'normal', 'hard', 'expert', 'random', 'greedy', 'search']
+    """
+    module = spec(game).load()
+    extra = getattr(module, "BOTS", {})
+    levels = [lv for lv in LEVEL_NAMES if lv in getattr(module, "LEVELS", {})]
+    return [*levels, "random", *sorted(n for n in extra if n not in BENCHMARK_ONLY)]
 
 
-def make_bot(name: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
-    """The bot called ``name`` for ``game``, for a table with ``rules`` (default: the game's
-    preset); game bots take the same ``seed`` and their own options (e.g. ``budget``)."""
-    return bot_factory(name, game, rules, **options)(seed)
+def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
+    """The bot ``level`` names for ``game`` (a level, ``"easy"`` to ``"expert"``, or a bot's
+    own name such as ``"greedy"``), for a table with ``rules`` (default: the game's preset);
+    game bots take the same ``seed`` and their own options (e.g. ``rollouts``, ``think_ms``),
+    which override a level's. ``make_bot("cheating", ...)`` builds the benchmark's upper bound: it reads every
+    hand from the game, so it plays only through ``act(turn)`` (its ``choose`` refuses a view)
+    and :func:`bot_names` never offers it to a table.
+
+    >>> make_bot("expert", "tienlen", seed=1).name
+    'search'
+    """
+    return bot_factory(level, game, rules, **options)(seed)
 
 
 def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Callable[[Seed], Bot]:
@@ -144,7 +204,15 @@ def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Call
     """
     if name == "random":
         return RandomBot
-    extra = getattr(spec(game).load(), "BOTS", {})
+    module = spec(game).load()
+    extra = getattr(module, "BOTS", {})
+    levels = getattr(module, "LEVELS", {})
+    if name in levels:
+        base, preset = levels[name]
+        options = {**preset, **options}
+        if base == "random":
+            return RandomBot
+        name = base
     if name not in extra:
         raise RulesError(f"no bot {name!r} for {game} (bots: {', '.join(bot_names(game))})")
     factory = extra[name]

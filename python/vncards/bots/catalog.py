@@ -1,16 +1,73 @@
-"""The bots of each game by name, as each game module re-exports them (``BOTS``); ``random``
-is common to all and lives in :mod:`vncards.bots`."""
+"""The bots of each game by name, as each game module re-exports them (``BOTS``), and the four
+levels of each game (``LEVELS``: ``easy``, ``normal``, ``hard``, ``expert``), each a bot and
+its options; ``random`` is common to all and lives in :mod:`vncards.bots`.
+
+The levels are what a server offers: ``easy`` is the greedy policy (no search, well under a
+millisecond a decision); ``normal``, ``hard`` and ``expert`` search with growing budgets
+(rollouts per decision), ``normal`` without the inference from what the other seats have
+shown. Their strength and cost per decision are measured by
+:func:`vncards.bots.strength.bench_bots` (see the bots guide).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .montecarlo import SamLocMonteCarloBot, TienLenMonteCarloBot
+from .search import SamLocCheatingBot, SamLocSearchBot, TienLenCheatingBot, TienLenSearchBot
 from .shedding import SamLocGreedyBot, TienLenGreedyBot
 from .tusac import TuSacGreedyBot
+from .tusac_search import TuSacCheatingBot, TuSacSearchBot
 
-__all__ = ["TIENLEN_BOTS", "SAMLOC_BOTS", "TUSAC_BOTS"]
+__all__ = [
+    "TIENLEN_BOTS",
+    "SAMLOC_BOTS",
+    "TUSAC_BOTS",
+    "TIENLEN_LEVELS",
+    "SAMLOC_LEVELS",
+    "TUSAC_LEVELS",
+    "Level",
+]
 
-TIENLEN_BOTS: dict[str, Any] = {"greedy": TienLenGreedyBot, "montecarlo": TienLenMonteCarloBot}
-SAMLOC_BOTS: dict[str, Any] = {"greedy": SamLocGreedyBot, "montecarlo": SamLocMonteCarloBot}
-TUSAC_BOTS: dict[str, Any] = {"greedy": TuSacGreedyBot}
+#: A level: the bot it plays and that bot's options.
+Level = tuple[str, dict[str, Any]]
+
+TIENLEN_BOTS: dict[str, Any] = {
+    "greedy": TienLenGreedyBot,
+    "montecarlo": TienLenMonteCarloBot,
+    "search": TienLenSearchBot,
+    "cheating": TienLenCheatingBot,
+}
+SAMLOC_BOTS: dict[str, Any] = {
+    "greedy": SamLocGreedyBot,
+    "montecarlo": SamLocMonteCarloBot,
+    "search": SamLocSearchBot,
+    "cheating": SamLocCheatingBot,
+}
+TUSAC_BOTS: dict[str, Any] = {
+    "greedy": TuSacGreedyBot,
+    "search": TuSacSearchBot,
+    "cheating": TuSacCheatingBot,
+}
+
+TIENLEN_LEVELS: dict[str, Level] = {
+    "easy": ("greedy", {}),
+    "normal": ("search", {"rollouts": 200, "infer": False, "candidates": 8}),
+    "hard": ("search", {"rollouts": 600}),
+    "expert": ("search", {"rollouts": 1500}),
+}
+SAMLOC_LEVELS: dict[str, Level] = {
+    "easy": ("greedy", {}),
+    "normal": (
+        "search",
+        {"rollouts": 200, "infer": False, "candidates": 8, "sam_samples": 64, "value_rollouts": 100},
+    ),
+    "hard": ("search", {"rollouts": 600}),
+    "expert": ("search", {"rollouts": 1500, "sam_samples": 256, "value_rollouts": 400}),
+}
+TUSAC_LEVELS: dict[str, Level] = {
+    "easy": ("greedy", {}),
+    "normal": ("search", {"rollouts": 100, "infer": False}),
+    "hard": ("search", {"rollouts": 300}),
+    "expert": ("search", {"rollouts": 900}),
+}

@@ -75,6 +75,9 @@ def samloc_setup(rules: Any, players: int) -> RolloutSetup:
         sam=20,
         sam_block_each=rules.sam_block_pays == "each",
         sam_may_finish_on_two=rules.sam_may_finish_on_two,
+        bao_previous_seat_only=rules.bao_mot_scope == "previous_seat",
+        bao_penalize=rules.bao_mot_mode == "penalize",
+        bao_den_cards=rules.bao_mot_den == "cards",
     )
 
 

@@ -38,6 +38,7 @@ from ..errors import VncardsError
 from ..games import GAMES
 from . import (
     arrange,
+    bench_bots,
     deal,
     play,
     replay,
@@ -57,6 +58,7 @@ COMMANDS: tuple[Command, ...] = (
     deal,
     play,
     simulate,
+    bench_bots,
     replay,
     arrange,
     rules,

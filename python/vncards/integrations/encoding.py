@@ -2,7 +2,9 @@
 
 Everything here is built from what :meth:`~vncards.surface.GameSurface.view` shows one seat
 (never another seat's hidden card), with the card rows made in Rust
-(``_core.encode_card_rows``): no per-card Python loop.
+(``_core.encode_card_rows``): no per-card Python loop. The shedding and Tứ Sắc vectors are
+written by the Rust writers the batched environment (:mod:`vncards.vector`) uses too
+(``_core.encode_shedding_view``, ``_core.encode_tusac_view``, ``_core.encode_maubinh_view``).
 
 **Observation** (float32, values in ``[0, 1]``), seat-relative (the observing seat first, the
 others in turn order after it), for ``P`` seats:
@@ -50,10 +52,6 @@ __all__ = ["DECKS", "observation", "observation_size", "action_cards", "card_row
 DECKS = {"tienlen": "52", "tienlen-north": "52", "samloc": "52", "maubinh": "52", "tusac": "tusac"}
 
 _WIDTH = {"52": 52, "tusac": 28}
-# Scale of a Tứ Sắc count row (4 copies) and of the scalar counts.
-_TUSAC_COPIES = 4.0
-_TUSAC_HAND = 28.0
-_TUSAC_STOCK = 100.0
 
 
 def card_rows(groups: Sequence[Any], deck: str = "52") -> npt.NDArray[np.uint8]:
@@ -66,56 +64,57 @@ def _order(seat: int, players: int) -> list[int]:
     return [(seat + i) % players for i in range(players)]
 
 
-def _flags(seats: Any, order: list[int]) -> list[float]:
+def _bits(seats: Any, order: list[int]) -> int:
+    """``seats`` as a seat-relative bit set (bit k: the k-th seat of ``order``)."""
     chosen = set(seats or ())
-    return [1.0 if s in chosen else 0.0 for s in order]
+    return sum(1 << k for k, s in enumerate(order) if s in chosen)
 
 
 def _shedding(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    # The Rust writer the vector environment uses too (``_core.encode_shedding_view``).
     table = view["table"]
-    rows = card_rows(
-        [view["hand"], None if table is None else table["cards"], view["must_include"]]
-        + [view["played"][s] for s in order]
-    )
+    groups = [view["hand"], None if table is None else table["cards"], view["must_include"]]
     counts = view["hand_counts"]
-    to_act = view["pending_seats"]
-    scalars = (
-        [counts[s] / 13.0 for s in order]
-        + _flags(view["passed"], order)
-        + _flags(view["out"], order)
-        + _flags(to_act, order)
-        + _flags([] if table is None else [table["seat"]], order)
-        + ([1.0 if view.get("phase") == "play" else 0.0] if view["game"] == "samloc" else [])
+    obs: npt.NDArray[np.float32] = _core.encode_shedding_view(
+        groups + [view["played"][s] for s in order],
+        [counts[s] for s in order],
+        _bits(view["passed"], order),
+        _bits(view["out"], order),
+        _bits(view["pending_seats"], order),
+        _bits([] if table is None else [table["seat"]], order),
+        view.get("phase") == "play" if view["game"] == "samloc" else None,
     )
-    return np.concatenate([rows.ravel().astype(np.float32), np.asarray(scalars, np.float32)])
+    return obs
 
 
 def _maubinh(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    # The Rust writer the vector environment uses too (``_core.encode_maubinh_view``).
     arrangement = view["arrangement"] or [None, None, None]
-    rows = card_rows([view["hand"], *arrangement])
-    scalars = (
-        [1.0 if view["arranged"][s] else 0.0 for s in order]
-        + [1.0 if view["confirmed"][s] else 0.0 for s in order]
-        + _flags(view["pending_seats"], order)
-        + [1.0 if view["fouled"] else 0.0]
+    obs: npt.NDArray[np.float32] = _core.encode_maubinh_view(
+        [view["hand"], *arrangement],
+        len(order),
+        _bits([s for s in order if view["arranged"][s]], order),
+        _bits([s for s in order if view["confirmed"][s]], order),
+        _bits(view["pending_seats"], order),
+        bool(view["fouled"]),
     )
-    return np.concatenate([rows.ravel().astype(np.float32), np.asarray(scalars, np.float32)])
+    return obs
 
 
 def _tusac(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
+    # The Rust writer the vector environment uses too (``_core.encode_tusac_view``).
     offer = view["offer"]
     exposed = [[m["cards"] for m in view["exposed"][s]] for s in order]  # one row per seat
-    rows = card_rows(
-        [view["hand"], view["dead"], None if offer is None else offer["card"], *exposed], "tusac"
-    )
     counts = view["hand_counts"]
-    scalars = (
-        [counts[s] / _TUSAC_HAND for s in order]
-        + _flags(view["pending_seats"], order)
-        + _flags([] if offer is None else [offer["seat"]], order)
-        + [min(view["stock"] / _TUSAC_STOCK, 1.0), 1.0 if view["phase"] == "claim" else 0.0]
+    obs: npt.NDArray[np.float32] = _core.encode_tusac_view(
+        [view["hand"], view["dead"], None if offer is None else offer["card"], *exposed],
+        [counts[s] for s in order],
+        _bits(view["pending_seats"], order),
+        _bits([] if offer is None else [offer["seat"]], order),
+        view["stock"],
+        view["phase"] == "claim",
     )
-    return np.concatenate([rows.ravel().astype(np.float32) / _TUSAC_COPIES, np.asarray(scalars, np.float32)])
+    return obs
 
 
 _OBSERVERS = {"52": _shedding, "maubinh": _maubinh, "tusac": _tusac}

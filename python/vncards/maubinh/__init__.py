@@ -11,7 +11,7 @@ settlement (:func:`settle`, :func:`settle_itemised`) and the table flow :class:`
 1
 """
 
-from .bots import BOTS, SolverBot
+from .bots import BOTS, LEVELS, SolverBot
 from .core import (
     CATEGORIES,
     INSTANT_WINS,
@@ -43,6 +43,7 @@ from .game import Game
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "CATEGORIES",
     "INSTANT_WINS",
     "MAX_ARRANGEMENTS",

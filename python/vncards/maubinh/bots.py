@@ -1,10 +1,12 @@
-"""Mậu Binh bots for :func:`vncards.bots.make_bot`, one per solver objective: ``solver`` plays
-the arrangement an opponent who knows it exploits least (objective ``"equilibrium"``, see
-:func:`~vncards.maubinh.exploitability`: it is both less exploitable than ``"expected"`` and
-wins against it head to head, under both scorings); ``expected`` the most expected units
-against the shipped tables (objective ``"expected"``, the table's own suggestion); ``greedy``
-the strongest valid arrangement (strongest back, then middle, then front), the way a careful
-beginner sets the hands.
+"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the arrangement an
+opponent who knows it exploits least (objective ``"equilibrium"``, see
+:func:`~vncards.maubinh.exploitability`: less exploitable than ``"expected"``, and it wins
+against it head to head under both scorings); ``greedy`` plays the strongest valid arrangement (strongest back,
+then middle, then front), the way a careful beginner sets the hands; ``search`` races the
+solver's best few arrangements (and the strongest) against opponents dealt from the cards it
+does not hold and arranged by the solver, settled with the table's rules (in Rust:
+``maubinh_search``), a best response to a careful field with its own cards out of the deck;
+``cheating`` does the same against the true hands (benchmarks only).
 
 >>> from vncards.maubinh import Game, best_arrangement
 >>> game = Game(players=2, seed=3)
@@ -18,14 +20,16 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from .. import _core
 from ..errors import RulesError
 from ..table import Seed
-from .core import Objective, Rules, best_arrangement
+from .core import Arrangement, Objective, Rules, best_arrangement, instant_win, ranked_arrangements
 
-__all__ = ["BOTS", "ExpectedBot", "GreedyBot", "ObjectiveBot", "SolverBot"]
+__all__ = ["BOTS", "LEVELS", "CheatingBot", "GreedyBot", "ObjectiveBot", "SearchBot", "SolverBot"]
 
 
 class ObjectiveBot:
@@ -51,13 +55,9 @@ class ObjectiveBot:
             return by_type["confirm"]
         if "arrange" not in by_type:
             raise RulesError(f"the {self.name} bot needs an 'arrange' or 'confirm' action")
-        best = best_arrangement(view["hand"], self._rules, objective=self.objective)
-        return {
-            **by_type["arrange"],
-            "back": [str(c) for c in best.back],
-            "middle": [str(c) for c in best.middle],
-            "front": [str(c) for c in best.front],
-        }
+        return _arrange(
+            by_type["arrange"], best_arrangement(view["hand"], self._rules, objective=self.objective)
+        )
 
 
 class SolverBot(ObjectiveBot):
@@ -67,13 +67,6 @@ class SolverBot(ObjectiveBot):
     objective: Objective = "equilibrium"
 
 
-class ExpectedBot(ObjectiveBot):
-    """Arranges with the ``"expected"`` objective from the seat's own hand, then confirms."""
-
-    name = "expected"
-    objective: Objective = "expected"
-
-
 class GreedyBot(ObjectiveBot):
     """Arranges with the ``"strongest"`` objective from the seat's own hand, then confirms."""
 
@@ -81,4 +74,98 @@ class GreedyBot(ObjectiveBot):
     objective: Objective = "strongest"
 
 
-BOTS = {"solver": SolverBot, "greedy": GreedyBot, "expected": ExpectedBot}
+def _arrange(action: dict[str, Any], best: Arrangement) -> dict[str, Any]:
+    back, middle, front = best.to_text()
+    return {**action, "back": back, "middle": middle, "front": front}
+
+
+class SearchBot(SolverBot):
+    """Arranges by search (see the module notes): ``candidates`` arrangements raced over
+    ``rollouts`` settlements (``rollouts // candidates`` sampled fields, fewer for the
+    candidates dropped early) and/or ``think_ms``."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: Seed = None,
+        rules: Rules | None = None,
+        *,
+        rollouts: int | None = 320,
+        think_ms: float | None = None,
+        candidates: int = 6,
+    ) -> None:
+        from ..bots.budget import SearchBudget  # (vncards.bots imports the games)
+
+        super().__init__(seed)
+        self._rules = rules or Rules()
+        self.budget = SearchBudget(seed, rollouts, think_ms)
+        self.candidates = max(1, int(candidates))
+
+    def _known(self, game: Any, seat: int) -> list[int] | None:
+        return None
+
+    def act(self, turn: Any) -> dict[str, Any]:
+        """:meth:`choose` for ``turn``."""
+        return self._decide(turn.view, turn.legal_actions, turn)
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Arranges by search, then confirms."""
+        return self._decide(view, legal_actions, None)
+
+    def _decide(self, view: dict[str, Any], legal: Sequence[dict[str, Any]], turn: Any) -> dict[str, Any]:
+        start = time.perf_counter()
+        by_type = {a["type"]: a for a in legal}
+        if "confirm" in by_type:
+            return by_type["confirm"]
+        if "arrange" not in by_type:
+            raise RulesError("the search bot needs an 'arrange' or 'confirm' action")
+        hand = view["hand"]
+        r = self._rules
+        if instant_win(hand, r) is not None:
+            return by_type["arrange"]  # declared from the cards whatever the arrangement
+        ranked = ranked_arrangements(hand, r, objective="expected", count=self.candidates)
+        strongest = best_arrangement(hand, r, objective="strongest")
+        cands = [a.masks for a in ranked]
+        if strongest.masks not in cands:
+            cands.append(strongest.masks)
+        if len(cands) == 1:
+            return _arrange(by_type["arrange"], Arrangement._from_masks(*cands[0]))
+        mask = _core.cards_to_mask(hand)
+        known = None if turn is None else self._known(turn.game, turn.seat)
+        best, *_ = _core.maubinh_search(
+            mask,
+            len(view["confirmed"]),
+            cands,
+            *r.core_options,
+            seed=self.budget.seed("maubinh", mask, len(view["confirmed"])),
+            known=known,
+            **self.budget.search_args(start),
+        )
+        return _arrange(by_type["arrange"], Arrangement._from_masks(*cands[best]))
+
+
+class CheatingBot(SearchBot):
+    """The search against the other seats' true hands (benchmarks only)."""
+
+    name = "cheating"
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
+
+    def act(self, turn: Any) -> dict[str, Any]:
+        return self._decide(turn.view, turn.legal_actions, turn)
+
+    def _known(self, game: Any, seat: int) -> list[int] | None:
+        return [game._hands[s] for s in range(game.players) if s != seat]
+
+
+BOTS = {"solver": SolverBot, "greedy": GreedyBot, "search": SearchBot, "cheating": CheatingBot}
+
+#: The four levels (see :mod:`vncards.bots.catalog`): the objectives' ladder, then search.
+LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("greedy", {}),
+    "normal": ("solver", {}),
+    "hard": ("search", {"rollouts": 160, "candidates": 4}),
+    "expert": ("search", {"rollouts": 640, "candidates": 8}),
+}

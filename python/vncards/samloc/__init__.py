@@ -9,6 +9,7 @@ báo Sâm, báo 1 and instant wins (tới trắng).
 from __future__ import annotations
 
 from ..bots.catalog import SAMLOC_BOTS as BOTS  # bots by name, for make_bot
+from ..bots.catalog import SAMLOC_LEVELS as LEVELS  # easy .. expert, for make_bot
 from .combos import (
     INSTANT_WINS,
     Combo,
@@ -24,6 +25,7 @@ from .rules import PENALTIES, Rules
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "CONG_UNITS",
     "INSTANT_WINS",
     "PENALTIES",

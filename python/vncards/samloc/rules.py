@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._core import SheddingRules, samloc_rules
+from .._core import SheddingFlowRules, SheddingRules, samloc_flow_rules, samloc_rules
 from ..rules import RulesBase, option
 from ..shedding import PenaltyTable
 
@@ -98,12 +98,28 @@ class Rules(RulesBase):
             low_straights=self.low_straights, quad_beats_pair_of_twos=self.quad_beats_pair_of_twos
         )
         object.__setattr__(self, "_core", core)
+        flow = samloc_flow_rules(
+            core,
+            sam_block_pays=self.sam_block_pays,
+            bao_mot_scope=self.bao_mot_scope,
+            bao_mot_mode=self.bao_mot_mode,
+            bao_mot_den=self.bao_mot_den,
+            finish_on_two=self.finish_on_two,
+            sam_may_finish_on_two=self.sam_may_finish_on_two,
+        )
+        object.__setattr__(self, "_flow", flow)
 
     @property
     def core(self) -> SheddingRules:
         """The combination rules as the Rust core reads them (rank only, no đôi thông,
         straights of 3–10 cards, ten-card hands, 2–5 players)."""
         return self._core  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def flow(self) -> SheddingFlowRules:
+        """The flow rules (declarations, báo 1, finishing on a 2, payments) as the Rust core
+        reads them."""
+        return self._flow  # type: ignore[attr-defined, no-any-return]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self).from_dict, (self.to_dict(),))

@@ -6,7 +6,8 @@ HTTP (every endpoint, its body, answers and errors: ``docs/server.md``):
 - ``GET /`` the lobby, ``GET /t/{id}`` a table page (static files, no build step);
 - ``GET /api/server``: this server's limits and whether creating a table needs a token;
 - ``GET /api/games``: each game with its seats, bots and rules schema;
-- ``GET /api/words``: the engine's codes (payment reasons, events, melds) in words;
+- ``GET /api/words``: every game word the table page shows (codes, event sentences, the Mậu
+  Binh rows, Tứ Sắc card names), from :mod:`vncards.words` and the engine;
 - ``GET /api/tables``, ``POST /api/tables`` ``{"game", "players", "rules", "seats",
   "turn_seconds", "auto_forced"}`` -> the table and its ``creator_token``;
 - ``GET /api/tables/{id}``; ``POST /api/tables/{id}/join`` ``{"seat", "name"}`` ->
@@ -16,7 +17,9 @@ HTTP (every endpoint, its body, answers and errors: ``docs/server.md``):
 
 WebSocket ``/ws/{id}``: the client's first frame is ``{"type": "hello", "token": ...}`` (a
 seat) or ``{"type": "hello"}`` (a spectator); then ``{"type": "act", "action": {...}, "id": n}``,
-``{"type": "next_hand", "id": n}`` and ``{"type": "ping", "id": n}``. The server answers
+``{"type": "next_hand", "id": n}``, ``{"type": "ping", "id": n}`` and
+``{"type": "explain", "action": {...}, "id": n}`` (why that action would be refused, changing
+nothing: ``{"type": "explanation", "ack", "reason", "message"}``). The server answers
 every change with a ``state`` frame per connection (``ack`` names the client frame it
 answers), every refused frame with ``{"type": "error", "code", "message", "ack"}``, and a
 change of who is connected with a ``presence`` frame.
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import secrets
@@ -51,7 +55,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__, games, history
-from ..bots import bot_names
+from ..bots import bot_names, bot_view
 from ..errors import VncardsError
 from .limits import Buckets, TokenBucket, client_key
 from .session import (
@@ -618,7 +622,7 @@ class GameServer:
                 if not session.is_due(seat, by):
                     return
                 seq = session.seq
-                view = session.game.view(seat)
+                view = bot_view(session.game, seat)  # the seat's view and its events
                 legal = [] if session.game.is_over else session.legal(seat)
                 bot = session.bot_for(seat, by)
             if not legal:
@@ -740,6 +744,17 @@ class GameServer:
         if kind == "ping":
             await conn.ws.send_text(dumps({"type": "pong", "ack": ack}))
             return
+        if kind == "explain":
+            if set(msg) - {"type", "action", "id"}:
+                raise ActionRefused("malformed", "an explain frame has type, action and id")
+            if conn.seat is None:
+                raise ActionRefused("spectator", "spectators cannot act")
+            why = live.session.explain(conn.seat, msg.get("action"))
+            answer = {"type": "explanation", "ack": ack, "reason": None, "message": None}
+            if why is not None:
+                answer.update(reason=why.code, message=why.message)
+            await conn.ws.send_text(dumps(answer))
+            return
         if kind not in ("act", "next_hand"):
             raise ActionRefused("malformed", f"unknown message type {kind!r}")
         if conn.seat is None:
@@ -785,6 +800,20 @@ async def _error(ws: WebSocket, code: str, message: str, ack: Any = None) -> Non
 
 
 # -- HTTP ------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def page_words() -> dict[str, Any]:
+    """Every game word the browser table shows, from :mod:`vncards.words` and the engine, so
+    the page keeps no word table of its own: ``terms`` (codes in words), ``events`` (event
+    sentences), ``rows`` (the Mậu Binh hands, back to front: code, English, Vietnamese) and
+    ``cards`` (each Tứ Sắc card code by its name)."""
+    from .._core import TuSacCard
+    from ..words import EVENT_WORDS, ROWS, TERMS
+
+    pieces = {r + c: TuSacCard(r + c).name for r in "KAERCHP" for c in "YRGW"}
+    return {"terms": TERMS, "events": EVENT_WORDS, "rows": [list(r) for r in ROWS], "cards": pieces}
+
 
 #: HTTP status of each refusal code (400 for the others).
 STATUS = {
@@ -919,9 +948,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @_endpoint
     async def api_words(request: Request) -> Response:
-        from ..words import TERMS
-
-        return JSONResponse(TERMS)
+        return JSONResponse(page_words())
 
     def lobby_lines() -> str:
         """Every open table's lobby line, then the broken ones: one table whose line cannot

@@ -579,6 +579,24 @@ class TableSession:
         if by == "timeout":
             self._note("timeout", seat=seat, bot=self.seats[seat].timeout_bot, action=action.get("type"))
 
+    def explain(self, seat: int, action: Any) -> ActionRefused | None:
+        """Why ``act(seat, action)`` would be refused (the engine's reason code and its words),
+        or None if it would be accepted; changes nothing and counts as no move."""
+        if not isinstance(action, dict):
+            return ActionRefused("malformed", "an action is a JSON object")
+        action = {"seat": seat, **action}
+        if action["seat"] != seat or isinstance(action["seat"], bool):
+            return ActionRefused("wrong_seat", f"this connection plays seat {seat}")
+        if self.game.is_over:
+            return ActionRefused("game_over", "the hand is over; start the next hand")
+        try:
+            self.game.verify(action)
+        except VncardsError as e:
+            return _refused(e)
+        except Exception:
+            return ActionRefused("invalid_action", "not an action of this game")
+        return None
+
     def next_hand(self) -> None:
         """Deal the next hand once this one is over, with what the rules carry over; the
         finished hand waits in :attr:`finished` for the store."""
@@ -725,8 +743,8 @@ class TableSession:
 
     def public_table(self) -> dict[str, Any]:
         """The table's public facts: seats, hand number, running totals, finished hands, the
-        seconds left to each seat that must act, and, once the hand is over, its result and
-        payments."""
+        seconds left to each seat that must act, and, once the hand is over, its result,
+        payments and (Mậu Binh) the showdown's hand categories."""
         now = time.time()
         game = self.game
         over = bool(game.is_over)
@@ -746,7 +764,24 @@ class TableSession:
             "is_over": over,
             "hand_result": self.match.hand_result if over else None,
             "payments": game.ledger if over else None,
+            "showdown": self._showdown() if over else None,
         }
+
+    def _showdown(self) -> dict[str, Any] | None:
+        """Mậu Binh's showdown in the table's words: each seat's three hands' categories
+        (back, middle, front; ``None`` for a seat without an arrangement)."""
+        if self.game_name != "maubinh":
+            return None
+        from ..maubinh import hand_category
+
+        reveal = self.game.public_view().get("reveal") or {}
+        categories: list[list[str] | None] = []
+        for rows in reveal.get("arrangements") or []:
+            try:
+                categories.append([hand_category(row, self.game.rules) for row in rows])
+            except (VncardsError, TypeError, ValueError):
+                categories.append(None)
+        return {"categories": categories}
 
     def frame(
         self, seat: int | None, events_from: int = 0, log_from: int = 0, *, with_table: bool = True

@@ -1,15 +1,18 @@
 """The flow every shedding game shares (Tiến Lên, Sâm Lốc): deal, leads, rounds, passing,
 hưởng sái, bomb chains (chặt chồng), going out, finishing on a 2, cóng, and the hand sequence.
 
-A game subclasses :class:`SheddingGame` and fills in the hooks (marked *hook* below): its
-rules object must have a ``core`` attribute (a ``_core.SheddingRules``). Everything that
-differs between the games (instant wins, who leads first, what is paid) is a hook; the turn
-machinery is here once.
+The flow itself is the Rust core's (``_core.SheddingFlow``): one implementation of the rules,
+which the games here and the batched learning environment (:mod:`vncards.vector`) both run.
+A game's rules object has ``core`` (a ``_core.SheddingRules``: the combinations) and ``flow``
+(a ``_core.SheddingFlowRules``: everything else that differs between the games: instant wins,
+who leads first, what is paid). :class:`SheddingGame` checks the input, hands each action to
+the flow, and logs what the flow reports (events and payments, in order) into the game's event
+log and ledger; views and snapshots read the flow's state.
 
-Round rules (rules: :doc:`/rules/tienlen-south`): a seat beats the table or passes; a seat that passes is out of the
-round (unless :meth:`_after_pass_filter` lets it cut); when every other seat in the round has
-passed, the last seat to play leads a new round, or, if it has gone out, the next seat still in
-the hand leads (hưởng sái).
+Round rules (rules: :doc:`/rules/tienlen-south`): a seat beats the table or passes; a seat that
+passes is out of the round (unless the game lets it cut after passing); when every other seat
+in the round has passed, the last seat to play leads a new round, or, if it has gone out, the
+next seat still in the hand leads (hưởng sái).
 """
 
 from __future__ import annotations
@@ -20,13 +23,11 @@ from typing import Any, ClassVar, overload
 from .._core import (
     PlayList,
     SheddingCombo,
+    SheddingFlow,
     mask_to_text,
-    shedding_check_play,
     shedding_classify,
-    shedding_is_cut,
-    shedding_legal_plays,
 )
-from ..errors import IllegalMoveError, RulesError
+from ..errors import RulesError
 from ..inputs import CARDS, SEAT, ActionSpec, parse_cards
 from ..journal import CARDS as CARD_MASK
 from ..journal import INDEX, INT, LIST, OPTIONAL, Codec
@@ -40,7 +41,6 @@ from ..snapshot import (
     expect_mask,
 )
 from ..table import Seed, TableGame
-from .penalty import TWOS_MASK
 
 __all__ = ["SheddingGame"]
 
@@ -97,8 +97,6 @@ class PlayMoves(Sequence[dict[str, Any]]):
 class SheddingGame(TableGame):
     """Base of the shedding games; see the module docstring."""
 
-    #: Ledger reason of a paid bomb chain.
-    CUT_REASON: ClassVar[str] = "chat"
     #: The action dicts: ``{"type": "play", "seat": s, "cards": "3♠ 3♣"}``,
     #: ``{"type": "pass", "seat": s}`` and ``{"type": "next_hand"}`` (between hands).
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
@@ -132,6 +130,10 @@ class SheddingGame(TableGame):
         },
     }
 
+    _flow: SheddingFlow
+    #: The ledger entry the current hand's payments start at.
+    _hand_start: int
+
     # -- construction and the hand sequence ---------------------------------------------------
 
     #: ``leader``: the seat that won the hand before (see :meth:`__init__`).
@@ -152,10 +154,12 @@ class SheddingGame(TableGame):
         return {} if self._leader is None else {"leader": self._leader}
 
     def _next_setup(self) -> dict[str, Any]:
-        return {} if self._next_first else {"leader": self._winner}
+        f = self._flow
+        return {} if f.next_first else {"leader": f.winner}
 
     def _outcome(self) -> dict[str, Any]:
-        return {"winner": self._winner, "order": self._order + self._cong}
+        f = self._flow
+        return {"winner": f.winner, "order": f.order + f.cong}
 
     def _start(self) -> None:
         leader = self._leader
@@ -163,57 +167,20 @@ class SheddingGame(TableGame):
             isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self._players
         ):
             raise RulesError(f"leader must be a seat 0..{self._players - 1} or None, not {leader!r}")
-        self._hand_number = 1
-        # A later hand starts as if the leader had just won the hand before it.
-        self._winner: int | None = leader
-        self._next_first = leader is None
-        self._begin_hand(first=leader is None)
-
-    def _begin_hand(self, first: bool) -> None:
-        n = self._players
-        size = self._rules.core.hand_size
-        perm = self._rng.permutation(52)
-        self._hands: list[int] = []
-        for s in range(n):
-            m = 0
-            for i in perm[s * size : (s + 1) * size]:
-                m |= 1 << i
-            self._hands.append(m)
-        self._dealt = 0
-        for m in self._hands:
-            self._dealt |= m
-        self._first_rule = first
-        self._played = [0] * n
-        self._turn: int | None = None
-        self._table: SheddingCombo | None = None
-        self._table_seat = -1
-        self._passed = 0
-        self._round_seats = 0
-        self._must = 0
-        self._out = 0
-        self._order: list[int] = []
-        self._cong: list[int] = []
-        self._chain: list[int] | None = None
-        self._over = False
+        self._flow = SheddingFlow(self._rules.flow, self._players)
         self._hand_start = len(self._ledger)
-        self._emit("deal", hand_number=self._hand_number, counts=[m.bit_count() for m in self._hands])
-        self._after_deal()
-        if not self._over and self._turn is None:
-            self._open_lead()
+        # A later hand starts as if the leader had just won the hand before it.
+        self._record(self._flow.start(self._rng, leader))
 
-    def _open_lead(self, leader: int | None = None) -> None:
-        """Give the first lead of the hand: to ``leader`` if given (e.g. a Sâm declarer),
-        else by the first-lead rule or to the previous winner. A game whose ``_after_deal``
-        opens a phase of its own (declarations) calls this when that phase ends."""
-        must = 0
-        if leader is None:
-            if self._first_rule or self._winner is None:
-                leader, must = self._first_leader()
+    def _record(self, effects: list[tuple[Any, ...]]) -> None:
+        """Log what the flow reports: events into the event log, payments into the ledger."""
+        pay = self._ledger.pay
+        emit = self._emit_values
+        for e in effects:
+            if e[0] == "pay":
+                pay(e[1], e[2], e[3], e[4])
             else:
-                leader = self._winner
-        self._turn = leader
-        self._must = must
-        self._emit("lead", seat=leader, must_include=must)
+                emit(*e)
 
     def next_hand(self) -> None:
         """Deal the next hand once this one is over: the previous winner leads with any play
@@ -222,16 +189,15 @@ class SheddingGame(TableGame):
         self._next_hand()
 
     def _next_hand(self) -> None:
-        if not self._over:
-            raise IllegalMoveError("hand_not_over", "the current hand is still being played")
+        self._flow.check_next_hand()
         self._log({"type": "next_hand"})
-        self._hand_number += 1
-        self._begin_hand(first=self._next_first)
+        self._hand_start = len(self._ledger)
+        self._record(self._flow.next_hand(self._rng))
 
     @property
     def hand_number(self) -> int:
         """1 for the first hand, then one more for each :meth:`next_hand`."""
-        return self._hand_number
+        return self._flow.hand_number
 
     @property
     def hand_settlement(self) -> list[int] | None:
@@ -239,152 +205,103 @@ class SheddingGame(TableGame):
         return self._hand_settlement()
 
     def _hand_settlement(self) -> list[int] | None:
-        return self._ledger.totals(self._hand_start) if self._over else None
-
-    # -- hooks ---------------------------------------------------------------------------------
-
-    def _after_deal(self) -> None:
-        """*hook*: called after each deal, before the lead (instant wins, declarations). It
-        may end the hand, or set ``_turn`` for a phase of its own and later call
-        :meth:`_open_lead`."""
-
-    def _first_leader(self) -> tuple[int, int]:
-        """*hook*: the first hand's leader and the card mask its first play must include."""
-        raise NotImplementedError
-
-    def _lead_card(self) -> int:
-        """*hook*: the card a first lead under the first-lead rule must include (0: none), as
-        :meth:`_first_leader` gives it; a position is checked against it."""
-        return 0
-
-    def _ranked_ending(self) -> bool:
-        """*hook*: play on after the first player goes out, for a full finishing order."""
-        return False
-
-    def _finish_on_two(self) -> str:
-        """*hook*: ``"allowed"``, ``"penalized"`` or ``"forbidden"`` (see the rules page :doc:`/rules/tienlen-north`)."""
-        return "allowed"
-
-    def _after_pass_filter(self) -> str | None:
-        """*hook*: which plays a seat that passed may still make on the current table
-        (``"bombs"``, ``"four_pair_sequences"``), or None (passed seats are skipped)."""
-        return None
-
-    def _cut_value(self, table: SheddingCombo) -> int:
-        """*hook*: units a cut of ``table`` adds to the bomb chain."""
-        raise NotImplementedError
-
-    def _check_play(self, seat: int, combo: SheddingCombo) -> None:
-        """*hook*: extra validation of a play (raise IllegalMoveError)."""
-
-    def _filter_plays(self, seat: int, plays: Sequence[SheddingCombo]) -> Sequence[SheddingCombo]:
-        """*hook*: drop plays a game-specific rule forbids now."""
-        return plays
-
-    def _on_play(self, seat: int, combo: SheddingCombo) -> None:
-        """*hook*: called after a play is applied, before going out is checked; it may end
-        the hand (e.g. a blocked Sâm)."""
-
-    def _settle_first_out(self, winner: int, combo: SheddingCombo) -> None:
-        """*hook*: payments when ``winner`` went out with ``combo`` and the hand ends."""
-        raise NotImplementedError
-
-    def _settle_ranked(self, order: list[int]) -> None:
-        """*hook*: payments of a ranked hand (``order``: nhất first; cóng seats last)."""
-        raise NotImplementedError
-
-    def _settle_finish_on_two(self, seat: int, combo: SheddingCombo) -> None:
-        """*hook*: payments when ``seat`` emptied its hand with a play containing a 2."""
-        raise NotImplementedError
+        return self._ledger.totals(self._hand_start) if self._flow.over else None
 
     # -- queries -------------------------------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
         """True once the hand is settled."""
-        return self._over
+        return self._flow.over
 
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or None once the hand is over."""
-        return self._turn
+        return self._flow.turn
 
     @property
     def pending_seats(self) -> list[int]:
-        return [] if self._turn is None else [self._turn]
+        turn = self._flow.turn
+        return [] if turn is None else [turn]
 
     @property
     def table(self) -> SheddingCombo | None:
         """The combination to beat, or None when the current seat leads."""
-        return self._table
+        return self._flow.table
 
     @property
     def table_seat(self) -> int | None:
         """The seat that played the table combination."""
-        return None if self._table is None else self._table_seat
+        f = self._flow
+        return None if f.table is None else f.table_seat
 
     @property
     def finishing_order(self) -> list[int]:
         """Seats in the order they finished (nhất first; cóng seats of a ranked hand last)."""
-        return self._order + self._cong
+        f = self._flow
+        return f.order + f.cong
 
     @property
     def winner(self) -> int | None:
         """The hand's winner once it is over (None if nobody won it)."""
-        return self._winner if self._over else None
+        f = self._flow
+        return f.winner if f.over else None
 
     def hand(self, seat: int) -> list[Any]:
         """The cards ``seat`` holds, low to high."""
         from ..cards import from_mask
 
-        return from_mask(self._hands[self._check_seat(seat)])
+        return from_mask(self._flow.hand(self._check_seat(seat)))
 
     def hand_mask(self, seat: int) -> int:
         """The seat's hand as a 52-bit card mask (bit i is the card with ``Card.index`` i)."""
-        return self._hands[self._check_seat(seat)]
+        return self._flow.hand(self._check_seat(seat))
 
     def legal_plays(self) -> Sequence[SheddingCombo]:
         """Every distinct play the current seat may make now (no pass entry)."""
-        if self._turn is None:
+        turn = self._flow.turn
+        if turn is None:
             return []
-        return self._plays_for(self._turn)
+        return self._flow.legal_plays(turn)
 
-    def _seat_filter(self, seat: int) -> str:
-        if self._passed >> seat & 1:
-            return self._after_pass_filter() or "all"
-        return "all"
+    # The flow's state under the names the bots and tests read (masks and seat bit sets).
+    @property
+    def _hands(self) -> list[int]:
+        return self._flow.hands
 
-    def _plays_for(self, seat: int) -> Sequence[SheddingCombo]:
-        hand = self._hands[seat]
-        plays: Sequence[SheddingCombo]
-        plays = found = shedding_legal_plays(
-            hand, self._table, self._rules.core, self._must, self._seat_filter(seat)
-        )
-        if hand in found.masks and self._emptying_two_refused(hand, len(plays)):
-            plays = [c for c in plays if c.mask != hand]
-        return self._filter_plays(seat, plays)
+    @_hands.setter
+    def _hands(self, hands: list[int]) -> None:
+        self._flow.hands = hands
 
-    def _emptying_two_refused(self, hand: int, lead_plays: int | None = None) -> bool:
-        """``finish_on_two="forbidden"``: a play that empties ``hand`` and holds a 2 is refused
-        unless the seat has no other legal action (on a table, passing always is one).
-        ``lead_plays``: the number of legal leads, when the caller already has them."""
-        if not hand & TWOS_MASK or self._finish_on_two() != "forbidden":
-            return False
-        if self._table is not None:
-            return True
-        if lead_plays is None:
-            lead_plays = len(shedding_legal_plays(hand, None, self._rules.core, self._must))
-        return lead_plays > 1
+    @property
+    def _played(self) -> list[int]:
+        return self._flow.played
+
+    @property
+    def _table(self) -> SheddingCombo | None:
+        return self._flow.table
+
+    @property
+    def _table_seat(self) -> int:
+        return self._flow.table_seat
+
+    @property
+    def _turn(self) -> int | None:
+        return self._flow.turn
+
+    @property
+    def _passed(self) -> int:
+        return self._flow.passed
+
+    @property
+    def _out(self) -> int:
+        return self._flow.out
+
+    @property
+    def _must(self) -> int:
+        return self._flow.must
 
     # -- actions -------------------------------------------------------------------------------
-
-    def _require_turn(self, seat: Any) -> int:
-        checked = self._check_seat(seat)
-        if self._over:
-            raise IllegalMoveError("game_over", "the hand is over")
-        if checked != self._turn:
-            raise IllegalMoveError("not_your_turn", f"it is seat {self._turn}'s turn, not {checked}'s")
-        return checked
 
     def play(self, seat: int, cards: Any) -> None:
         """Seat ``seat`` plays ``cards`` (text, ``Card``\\ s, card texts or a Combo; not an
@@ -392,38 +309,20 @@ class SheddingGame(TableGame):
         self._play(seat, parse_cards(cards))
 
     def _play(self, seat: Any, cards: int) -> None:
-        seat = self._require_turn(seat)
-        hand = self._hands[seat]
-        combo = shedding_check_play(hand, cards, self._table, self._rules.core, self._must)
-        mask = combo.mask
-        if self._passed >> seat & 1:
-            filt = self._after_pass_filter()
-            if filt is None or not (
-                combo.is_bomb if filt == "bombs" else combo.kind == "pair_sequence" and len(combo) == 8
-            ):
-                raise IllegalMoveError(
-                    "must_cut_or_pass", "after passing, a seat may only cut with a bomb or pass"
-                )
-        if mask == hand and self._emptying_two_refused(hand):
-            raise IllegalMoveError(
-                "cannot_finish_on_two", "a hand may not be emptied with a play containing a 2"
-            )
-        self._check_play(seat, combo)
-        self._log_values("play", seat, mask)
-        self._do_play(seat, combo)
+        seat = self._check_seat(seat)
+        effects = self._flow.play(seat, cards)
+        self._log_values("play", seat, cards)
+        self._record(effects)
 
     def pass_turn(self, seat: int) -> None:
         """Seat ``seat`` passes: it is out of the round until a new round starts."""
         self._pass_turn(seat)
 
     def _pass_turn(self, seat: Any) -> None:
-        seat = self._require_turn(seat)
-        if self._table is None:
-            raise IllegalMoveError("cannot_pass_on_lead", "the leader of a round must play")
+        seat = self._check_seat(seat)
+        effects = self._flow.pass_turn(seat)
         self._log({"type": "pass", "seat": seat})
-        self._passed |= 1 << seat
-        self._emit("pass", seat=seat)
-        self._advance(seat)
+        self._record(effects)
 
     def _apply(self, a: dict[str, Any]) -> None:
         kind = a["type"]
@@ -443,18 +342,21 @@ class SheddingGame(TableGame):
     def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
         """``legal_actions(seat)`` as a sequence whose dicts are built when read (for bots)."""
         self._check_seat(seat)
-        turn = self._turn
+        f = self._flow
+        turn = f.turn
         if turn is None or seat != turn:
             return []
-        return PlayMoves(turn, self._plays_for(turn), self._table is not None)
+        return PlayMoves(turn, f.legal_plays(turn), f.table is not None)
 
     def auto_play(self, seat: int) -> None:
         """A simple legal move for ``seat`` (timeouts): lead the first legal play (the lowest
         single, with any required card); on a table, beat it with the lowest non-bomb play, or
         pass."""
-        seat = self._require_turn(seat)
-        plays = self._plays_for(seat)
-        if self._table is None:
+        seat = self._check_seat(seat)
+        f = self._flow
+        f.check_turn(seat)
+        plays = f.legal_plays(seat)
+        if f.table is None:
             self._play(seat, plays[0].mask)
             return
         ordinary = [c for c in plays if not c.is_bomb]
@@ -475,276 +377,174 @@ class SheddingGame(TableGame):
         what = combo.kind.replace("_", " ") if combo else "cards"
         return f"seat {a['seat']} plays {what} {mask_to_text(a['cards'])}"
 
-    # -- the flow ------------------------------------------------------------------------------
-
-    def _do_play(self, seat: int, combo: SheddingCombo) -> None:
-        table = self._table
-        if table is not None and shedding_is_cut(combo, table, self._rules.core):
-            units = self._cut_value(table)
-            victim = self._table_seat
-            if self._chain is None:
-                self._chain = [units, seat, victim]
-            else:
-                self._chain = [self._chain[0] + units, seat, victim]
-            self._emit("cut", seat=seat, victim=victim, units=units)
-        mask = combo.mask
-        self._hands[seat] ^= mask
-        self._played[seat] |= mask
-        self._passed &= ~(1 << seat)
-        self._round_seats |= 1 << seat
-        self._table = combo
-        self._table_seat = seat
-        self._must = 0
-        self._emit_values("play", seat, _KIND_INDEX[combo.kind], mask)
-        self._on_play(seat, combo)
-        if not self._over and not self._hands[seat]:
-            self._goes_out(seat, combo)
-        if not self._over:
-            self._advance(seat)
-
-    def _advance(self, frm: int) -> None:
-        """Give the turn to the next seat still in the round after ``frm``, or close it."""
-        n = self._players
-        owner = self._table_seat
-        t = frm
-        for _ in range(n):
-            t = t + 1 if t + 1 < n else 0
-            if t == owner:
-                break
-            if self._out >> t & 1:
-                continue
-            if not self._passed >> t & 1 or self._may_reenter(t):
-                self._turn = t
-                return
-        self._new_round()
-
-    def _may_reenter(self, seat: int) -> bool:
-        """A seat that passed gets the turn again (to cut or pass again) whenever the table
-        admits a cut after passing, whatever it holds: asking only the seats holding a bomb
-        would tell the table who holds one."""
-        del seat  # the same for every seat that passed: the turn never depends on a hand
-        return self._after_pass_filter() is not None
-
-    def _new_round(self) -> None:
-        self._close_chain()
-        leader = self._table_seat
-        n = self._players
-        while self._out >> leader & 1:  # hưởng sái
-            leader = leader + 1 if leader + 1 < n else 0
-        self._table = None
-        self._table_seat = -1
-        self._passed = 0
-        self._round_seats = 0
-        self._turn = leader
-        self._emit("new_round", leader=leader)
-
-    def _close_chain(self) -> None:
-        """The last seat cut pays the whole chain to the last cutter, unless the cut play took
-        its owner out."""
-        chain = self._chain
-        self._chain = None
-        if chain is not None and self._hands[chain[2]]:
-            self._ledger.pay(chain[2], chain[1], chain[0], self.CUT_REASON)
-
-    def _goes_out(self, seat: int, combo: SheddingCombo) -> None:
-        if combo.mask & TWOS_MASK and self._finish_on_two() != "allowed":
-            self._chain = None
-            self._emit("finish_on_two", seat=seat)
-            self._settle_finish_on_two(seat, combo)
-            self._end_hand(None)
-            return
-        self._out |= 1 << seat
-        self._order.append(seat)
-        self._emit("out", seat=seat, place=len(self._order))
-        if not self._ranked_ending():
-            self._close_chain()
-            self._settle_first_out(seat, combo)
-            self._end_hand(seat)
-            return
-        n = self._players
-        if len(self._order) == 1:
-            for k in range(1, n):
-                s = (seat + k) % n
-                if not self._played[s]:
-                    self._out |= 1 << s
-                    self._cong.append(s)
-                    self._emit("cong", seat=s)
-        left = [s for s in range(n) if not self._out >> s & 1]
-        if len(left) <= 1:
-            for s in left:
-                self._out |= 1 << s
-                self._order.append(s)
-            self._close_chain()
-            self._settle_ranked(self._order + self._cong)
-            self._end_hand(self._order[0])
-
-    def _end_hand(self, winner: int | None, first_rule_next: bool = False) -> None:
-        """End the hand; the next hand is led by ``winner`` unless it is None or
-        ``first_rule_next`` (then the first-lead rule applies again)."""
-        self._over = True
-        self._turn = None
-        self._winner = winner
-        self._next_first = winner is None or first_rule_next
-        self._emit(
-            "hand_end",
-            hand_number=self._hand_number,
-            winner=winner,
-            order=self._order + self._cong,
-            settlement=self._hand_settlement(),
-            hands=self._hands,
-        )
-
     # -- views and snapshots -------------------------------------------------------------------
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: its own hand, the table, the cards each
         seat has played, and the card counts."""
-        table = self._table
-        hand = None if seat is None else mask_to_text(self._hands[seat]).split()
+        f = self._flow
+        n = self._players
+        hands = f.hands
+        table = f.table
+        turn = f.turn
+        passed, out = f.passed, f.out
+        hand = None if seat is None else mask_to_text(hands[seat]).split()
         return {
-            **self._view_head(seat, hand, [m.bit_count() for m in self._hands]),
-            "hand_number": self._hand_number,
-            "current_seat": self._turn,
+            **self._view_head(seat, hand, [m.bit_count() for m in hands]),
+            "hand_number": f.hand_number,
+            "current_seat": turn,
             "table": None
             if table is None
-            else {"seat": self._table_seat, "kind": table.kind, "cards": str(table).split()},
-            "played": [mask_to_text(m).split() for m in self._played],
-            "passed": [s for s in range(self._players) if self._passed >> s & 1],
-            "out": [s for s in range(self._players) if self._out >> s & 1],
-            "finishing_order": list(self._order),
-            "cong": list(self._cong),
+            else {"seat": f.table_seat, "kind": table.kind, "cards": str(table).split()},
+            "played": [mask_to_text(m).split() for m in f.played],
+            "passed": [s for s in range(n) if passed >> s & 1],
+            "out": [s for s in range(n) if out >> s & 1],
+            "finishing_order": f.order,
+            "cong": f.cong,
             # Only the seat to act sees the card its play must include.
-            "must_include": mask_to_text(self._must).split() if seat == self._turn else [],
+            "must_include": mask_to_text(f.must).split() if seat == turn else [],
             # Once the hand is over every seat shows what it holds (the payments count it), as
             # the ``hand_end`` event does.
-            "revealed": [mask_to_text(m).split() for m in self._hands] if self._over else None,
+            "revealed": [mask_to_text(m).split() for m in hands] if f.over else None,
         }
 
     def _dump_state(self) -> dict[str, Any]:
+        f = self._flow
+        table = f.table
         return {
-            "hand_number": self._hand_number,
-            "first_rule": self._first_rule,
-            "hands": list(self._hands),
-            "played": list(self._played),
-            "dealt": self._dealt,
-            "turn": self._turn,
-            "table": None if self._table is None else self._table.mask,
-            "table_seat": self._table_seat,
-            "passed": self._passed,
-            "round_seats": self._round_seats,
-            "must": self._must,
-            "out": self._out,
-            "order": list(self._order),
-            "cong": list(self._cong),
-            "chain": None if self._chain is None else list(self._chain),
-            "over": self._over,
-            "winner": self._winner,
-            "next_first": self._next_first,
+            "hand_number": f.hand_number,
+            "first_rule": f.first_rule,
+            "hands": f.hands,
+            "played": f.played,
+            "dealt": f.dealt,
+            "turn": f.turn,
+            "table": None if table is None else table.mask,
+            "table_seat": f.table_seat,
+            "passed": f.passed,
+            "round_seats": f.round_seats,
+            "must": f.must,
+            "out": f.out,
+            "order": f.order,
+            "cong": f.cong,
+            "chain": f.chain,
+            "over": f.over,
+            "winner": f.winner,
+            "next_first": f.next_first,
             "hand_start": self._hand_start,
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
         n = self._players
         seats_mask = (1 << n) - 1
+        size = self._rules.core.hand_size
         self._leader = None  # a position says who leads in its own fields
-        self._hand_number = expect_int(state.get("hand_number"), "hand_number", 1, MAX_HAND_NUMBER)
-        self._first_rule = expect_bool(state.get("first_rule"), "first_rule")
-        self._hands = [
+        self._flow = SheddingFlow(self._rules.flow, n)
+        hand_number = expect_int(state.get("hand_number"), "hand_number", 1, MAX_HAND_NUMBER)
+        first_rule = expect_bool(state.get("first_rule"), "first_rule")
+        hands = [
             expect_mask(m, f"hands[{i}]") for i, m in enumerate(expect_list(state.get("hands"), "hands", n))
         ]
-        self._played = [
+        played = [
             expect_mask(m, f"played[{i}]")
             for i, m in enumerate(expect_list(state.get("played"), "played", n))
         ]
-        self._dealt = expect_mask(state.get("dealt"), "dealt")
-        expect(
-            self._dealt.bit_count() == n * self._rules.core.hand_size,
-            f"dealt: {n} hands of {self._rules.core.hand_size} cards expected",
-        )
-        expect_disjoint(self._hands + self._played, "hands and played cards", union=self._dealt)
+        dealt = expect_mask(state.get("dealt"), "dealt")
+        expect(dealt.bit_count() == n * size, f"dealt: {n} hands of {size} cards expected")
+        expect_disjoint(hands + played, "hands and played cards", union=dealt)
         for s in range(n):
             expect(
-                (self._hands[s] | self._played[s]).bit_count() == self._rules.core.hand_size,
-                f"hands[{s}]: held and played cards must make the {self._rules.core.hand_size} dealt",
+                (hands[s] | played[s]).bit_count() == size,
+                f"hands[{s}]: held and played cards must make the {size} dealt",
             )
-        self._over = expect_bool(state.get("over"), "over")
-        turn = state.get("turn")
-        self._turn = None if turn is None else expect_int(turn, "turn", 0, n - 1)
-        expect((self._turn is None) == self._over, "turn: must be null exactly when the hand is over")
-        self._passed = expect_int(state.get("passed"), "passed", 0, seats_mask)
-        self._round_seats = expect_int(state.get("round_seats"), "round_seats", 0, seats_mask)
-        self._out = expect_int(state.get("out"), "out", 0, seats_mask)
-        self._must = expect_mask(state.get("must"), "must")
-        self._order = [expect_int(s, "order[]", 0, n - 1) for s in expect_list(state.get("order"), "order")]
-        self._cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
-        expect(
-            len(set(self._order + self._cong)) == len(self._order) + len(self._cong),
-            "order/cong: a seat appears twice",
-        )
-        expect(
-            sum(1 << s for s in self._order + self._cong) == self._out,
-            "out: must be exactly the seats in order and cong",
-        )
+        over = expect_bool(state.get("over"), "over")
+        turn_value = state.get("turn")
+        turn = None if turn_value is None else expect_int(turn_value, "turn", 0, n - 1)
+        expect((turn is None) == over, "turn: must be null exactly when the hand is over")
+        passed = expect_int(state.get("passed"), "passed", 0, seats_mask)
+        round_seats = expect_int(state.get("round_seats"), "round_seats", 0, seats_mask)
+        out = expect_int(state.get("out"), "out", 0, seats_mask)
+        must = expect_mask(state.get("must"), "must")
+        order = [expect_int(s, "order[]", 0, n - 1) for s in expect_list(state.get("order"), "order")]
+        cong = [expect_int(s, "cong[]", 0, n - 1) for s in expect_list(state.get("cong"), "cong")]
+        expect(len(set(order + cong)) == len(order) + len(cong), "order/cong: a seat appears twice")
+        expect(sum(1 << s for s in order + cong) == out, "out: must be exactly the seats in order and cong")
         table = state.get("table")
-        self._table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
+        table_seat = expect_int(state.get("table_seat"), "table_seat", -1, n - 1)
+        combo = None
         if table is None:
-            self._table = None
-            expect(self._table_seat == -1, "table_seat: must be -1 with no table")
+            expect(table_seat == -1, "table_seat: must be -1 with no table")
         else:
-            combo = shedding_classify(expect_mask(table, "table"), self._rules.core)
+            table = expect_mask(table, "table")
+            combo = shedding_classify(table, self._rules.core)
             expect(combo is not None, "table: not a combination")
             expect(
-                self._table_seat >= 0 and table & ~self._played[self._table_seat] == 0,
+                table_seat >= 0 and table & ~played[table_seat] == 0,
                 "table: cards not played by table_seat",
             )
-            self._table = combo
-        chain = state.get("chain")
-        if chain is None:
-            self._chain = None
-        else:
-            items = expect_list(chain, "chain", 3)
-            self._chain = [
+        chain_value = state.get("chain")
+        chain = None
+        if chain_value is not None:
+            items = expect_list(chain_value, "chain", 3)
+            chain = (
                 expect_int(items[0], "chain.units", 1, MAX_UNITS),
                 expect_int(items[1], "chain.cutter", 0, n - 1),
                 expect_int(items[2], "chain.victim", 0, n - 1),
-            ]
-            _, cutter, victim = self._chain
+            )
+            _, cutter, victim = chain
             # A chain is open while the last cut is on the table: its cutter's bomb, played on
             # a play of another seat.
-            expect(not self._over, "chain: a hand that is over has paid its chain")
+            expect(not over, "chain: a hand that is over has paid its chain")
             expect(
-                self._table is not None and self._table_seat == cutter and self._table.is_bomb,
+                combo is not None and table_seat == cutter and combo.is_bomb,
                 "chain: the last cutter's bomb must be on the table",
             )
             expect(
-                victim != cutter and self._played[victim] != 0,
+                victim != cutter and played[victim] != 0,
                 "chain: the victim is another seat that played",
             )
-        if self._table is None:
-            expect(self._passed == 0, "passed: nobody has passed with no table to beat")
-        winner = state.get("winner")
-        self._winner = None if winner is None else expect_int(winner, "winner", 0, n - 1)
-        self._next_first = expect_bool(state.get("next_first"), "next_first")
+        if table is None:
+            expect(passed == 0, "passed: nobody has passed with no table to beat")
+        winner_value = state.get("winner")
+        winner = None if winner_value is None else expect_int(winner_value, "winner", 0, n - 1)
+        next_first = expect_bool(state.get("next_first"), "next_first")
         self._hand_start = expect_int(state.get("hand_start"), "hand_start", 0, len(self._ledger))
-        if self._turn is not None:
-            expect(not self._out >> self._turn & 1, "turn: that seat is out of the hand")
-            expect(self._hands[self._turn] != 0, "turn: that seat holds no cards")
-            expect(self._must & ~self._hands[self._turn] == 0, "must: not in the leader's hand")
-            if self._must:
+        self._flow.set_state(
+            hand_number=hand_number,
+            first_rule=first_rule,
+            hands=hands,
+            played=played,
+            dealt=dealt,
+            turn=turn,
+            table=table,
+            table_seat=table_seat,
+            passed=passed,
+            round_seats=round_seats,
+            must=must,
+            out=out,
+            order=order,
+            cong=cong,
+            chain=chain,
+            over=over,
+            winner=winner,
+            next_first=next_first,
+            hand_totals=self._ledger.totals(self._hand_start),
+        )
+        if turn is not None:
+            expect(not out >> turn & 1, "turn: that seat is out of the hand")
+            expect(hands[turn] != 0, "turn: that seat holds no cards")
+            expect(must & ~hands[turn] == 0, "must: not in the leader's hand")
+            if must:
                 # Only the first lead under the first-lead rule names a card: the lowest dealt.
                 expect(
-                    self._must == self._lead_card()
-                    and self._first_rule
-                    and self._table is None
-                    and not any(self._played),
+                    must == self._flow.lead_card and first_rule and table is None and not any(played),
                     "must: only the first lead of a hand requires a card (the lowest dealt)",
                 )
-            if self._table is not None:
-                expect(self._turn != self._table_seat, "turn: the seat whose play is on the table")
+            if table is not None:
+                expect(turn != table_seat, "turn: the seat whose play is on the table")
                 expect(
-                    not self._passed >> self._turn & 1 or self._may_reenter(self._turn),
+                    not passed >> turn & 1 or self._flow.after_pass_filter is not None,
                     "turn: that seat passed in this round",
                 )
         for s in range(n):
-            if not self._hands[s] and not self._over:
-                expect(self._out >> s & 1 == 1, f"hands[{s}]: empty but still in the hand")
+            if not hands[s] and not over:
+                expect(out >> s & 1 == 1, f"hands[{s}]: empty but still in the hand")

@@ -32,6 +32,7 @@ from .._core import (
     tienlen_instant_win,
 )
 from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
+from ..bots.catalog import TIENLEN_LEVELS as LEVELS  # easy .. expert, for make_bot
 from ..shedding import core_of
 from .game import Game
 from .rules import Rules
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only legal_play_mask
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "Combo",
     "Game",
     "Rules",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Literal
 
-from .._core import SheddingRules
+from .._core import SheddingFlowRules, SheddingRules, tienlen_flow_rules
 from ..errors import RulesError
 from ..rules import RulesBase, option
 from ..shedding.penalty import PenaltyTable
@@ -131,6 +131,20 @@ class Rules(RulesBase):
             max_players=4,
         )
         object.__setattr__(self, "_core", core)
+        flow = tienlen_flow_rules(
+            core,
+            ending=self.ending,
+            scoring=self.scoring,
+            first_lead=self.first_lead,
+            bomb_after_pass=self.bomb_after_pass,
+            ket_3_bich=self.ket_3_bich,
+            finish_on_two=self.finish_on_two,
+            thoi_to=self.thoi_to,
+            same_colour_instant_win=self.same_colour_instant_win,
+            first_hand_extras=self.first_hand_extras,
+            penalties=self.penalties.as_tuple(),
+        )
+        object.__setattr__(self, "_flow", flow)
 
     def _check(self) -> None:
         if (self.scoring == "ranked") != (self.ending == "ranked"):
@@ -148,6 +162,12 @@ class Rules(RulesBase):
     def core(self) -> SheddingRules:
         """The combination rules as the Rust core reads them."""
         return self._core  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def flow(self) -> SheddingFlowRules:
+        """The flow rules (instant wins, leads, after-pass cuts, scoring) as the Rust core
+        reads them."""
+        return self._flow  # type: ignore[attr-defined, no-any-return]
 
     @property
     def penalties(self) -> PenaltyTable:

@@ -10,6 +10,7 @@ True
 """
 
 from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
+from ..bots.catalog import TUSAC_LEVELS as LEVELS  # easy .. expert, for make_bot
 from .core import (
     MAX_SPLITS,
     MELD_LENH,
@@ -30,6 +31,7 @@ from .game import Game
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "MAX_SPLITS",
     "MELD_LENH",
     "TOI",

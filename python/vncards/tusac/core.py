@@ -179,6 +179,30 @@ class Rules(RulesBase):
         )
         return data
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        flow = _core.tusac_flow_rules(
+            triple_optional=self.triple_optional,
+            forbidden_triple=self.forbidden_triple,
+            discard_rule=self.discard_rule,
+            bung_rule=self.bung_rule,
+            odd_total=self.odd_total,
+            set_lenh=self.set_lenh,
+            tuong_as_ty=self.tuong_as_ty,
+            draw_at_stock=self.draw_at_stock,
+            payment=self.payment,
+            claim_window=self.claim_window,
+        )
+        object.__setattr__(self, "_flow", flow)
+
+    @property
+    def flow(self) -> _core.TuSacFlowRules:
+        """The options as the Rust flow reads them."""
+        return self._flow  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self).from_dict, (self.to_dict(),))
+
     def lenh(self, kind: str) -> int:
         """The lệnh of a meld kind (a key of :data:`MELD_LENH`) under these rules."""
         return self.set_lenh if kind in SET_KINDS else MELD_LENH[kind]

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ...bots import bot_names, make_bot
+from ...bots import bot_names, bot_view, make_bot
 from ...errors import InvalidCardError, VncardsError
 from ...games import GAMES, new_game, spec
 from ...session import Seat, Session
@@ -255,7 +255,7 @@ def _play_hand(
         seat = you if you in pending else pending[0]
         legal = game.legal_actions(seat)
         if seat != you:
-            game.apply(bots[seat].choose(game.view(seat), legal))
+            game.apply(bots[seat].choose(bot_view(game, seat), legal))
             continue
         if len(legal) == 1:
             console.print(f"  [dim]{family.forced_text(game, game.view(seat), legal[0])}[/dim]")

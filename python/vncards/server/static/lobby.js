@@ -27,7 +27,10 @@ function showGame() {
     else if (o.values && o.values.length) {
       input = el("select", { id });
       for (const v of o.values) input.append(el("option", { value: JSON.stringify(v), text: String(v), selected: v === o.default ? true : null }));
-    } else input = el("input", { id, type: o.type === "int" ? "number" : "text", value: String(o.default), style: "width:6em" });
+    } else if (o.type === "int") { // the schema's range is the field's: the form refuses what the server would
+      input = el("input", { id, type: "number", step: "1", min: o.min === null ? null : String(o.min),
+        max: o.max === null ? null : String(o.max), required: true, value: String(o.default), style: "width:6em" });
+    } else input = el("input", { id, type: "text", value: String(o.default), style: "width:6em" });
     input.dataset.name = o.name; input.dataset.type = o.type; input.dataset.default = JSON.stringify(o.default);
     box.append(el("label", { title: o.description || "" }, input, " " + o.name + " ", el("span", { class: "hint", text: o.description || "" })));
   }
@@ -94,9 +97,10 @@ async function listTables() {
     const seats = el("span");
     for (const s of t.seats) {
       const label = s.kind === "player" ? s.name : s.kind === "bot" ? "máy " + s.bot : "trống (open)";
-      seats.append(s.kind === "player" ? label : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, text: label }), " · ");
+      seats.append(s.kind === "player" ? nameNode(label) : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, text: label }), " · ");
     }
-    body.append(el("tr", {}, el("td", {}, el("a", { href: "/t/" + t.id, text: t.id })), el("td", { text: t.title }), el("td", {}, seats),
+    body.append(el("tr", { "data-table": t.id }, el("td", {}, el("a", { href: "/t/" + t.id, text: t.id }), " ", el("a", { class: "watch", href: "/t/" + t.id + "?watch", text: "xem (watch)" })),
+      el("td", { text: t.title }), el("td", {}, seats),
       el("td", { text: String(t.hand_number) + (t.is_over ? " ✓" : "") }), el("td", { text: t.totals.join(" / ") })));
   }
 }

@@ -1,13 +1,19 @@
 // The browser table: one WebSocket, one state frame per change; every move is one "act" frame.
+// Seats sit around the felt with the viewer at the bottom; the felt shows the current round's
+// plays; game words come from the server (cards.js: term, cardName, WORDS).
 "use strict";
 const TABLE_ID = location.pathname.split("/").pop();
-const S = { token: localStorage.getItem("vncards:" + TABLE_ID), seat: null, ws: null, frame: null, events: [], log: [],
-            generation: null, selected: new Set(), rows: [[], [], []], target: 0, rowsFor: null, nextId: 1, received: 0, retries: 0 };
+const S = { token: localStorage.getItem("vncards:" + TABLE_ID), creator: localStorage.getItem("vncards:creator:" + TABLE_ID),
+            seat: null, ws: null, frame: null, hand: null, events: [], history: [], logSeen: 0, bots: [],
+            selected: new Set(), rows: [[], [], []], target: 0, rowsFor: null, nextId: 1, received: 0, retries: 0,
+            why: "", whyFor: "", wasForced: null, closed: false, spectators: 0 };
 
 function seatName(i) {
   const t = S.frame && S.frame.table;
-  return t ? "#" + i + " " + t.seats[i].name : "#" + i;
+  if (!t || !t.seats[i]) return "#" + i;
+  return t.seats[i].kind === "player" ? t.seats[i].name : t.seats[i].name + " #" + i; // bots by seat
 }
+function who(i) { return i === S.seat ? "bạn (you)" : seatName(i); }
 
 // -- joining and the connection ---------------------------------------------------------------
 
@@ -21,6 +27,7 @@ async function join(seat) {
   S.token = data.token;
   localStorage.setItem("vncards:" + TABLE_ID, data.token);
   history.replaceState(null, "", "/t/" + TABLE_ID);
+  document.getElementById("joinbox").hidden = true;
   connect();
 }
 
@@ -29,15 +36,15 @@ async function showJoin(message) {
   box.hidden = false;
   box.replaceChildren(el("h2", {}, ...both(["Chọn ghế", "pick a seat"])));
   if (message) box.append(el("div", { class: "error", text: message }));
-  const tables = await (await fetch("/api/tables")).json();
-  const t = tables.find((x) => x.id === TABLE_ID);
-  if (!t) { box.append(el("p", { text: "Không có bàn này (no such table)." })); return; }
+  const r = await fetch("/api/tables/" + TABLE_ID);
+  if (!r.ok) { box.append(el("p", { text: "Không có bàn này (no such table)." })); return; }
+  const t = await r.json();
   box.append(el("label", {}, "Tên của bạn ", el("span", { class: "hint", text: "(your name) " }),
     el("input", { id: "join-name", maxlength: "32", value: localStorage.getItem("vncards:name") || "" })), " ");
   for (const s of t.seats) {
     if (s.kind === "player") continue;
     box.append(el("button", { class: "join", "data-seat": s.seat, onclick: () => join(s.seat) },
-      "Ngồi ghế #" + s.seat + " ", el("span", { class: "hint", text: "(sit" + (s.kind === "bot" ? ", replacing bot " + s.bot : "") + ")" })), " ");
+      "Ngồi ghế #" + s.seat + " ", el("span", { class: "hint", text: "(sit" + (s.kind === "bot" ? ", in place of the bot " + s.bot : "") + ")" })), " ");
   }
   box.append(el("button", { id: "watch", onclick: () => { box.hidden = true; S.token = null; connect(); } }, ...both(["Xem", "watch"])));
 }
@@ -48,22 +55,47 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => { S.retries = 0; ws.send(JSON.stringify({ type: "hello", token: S.token, id: S.nextId++ })); };
   ws.onmessage = (m) => onFrame(JSON.parse(m.data));
-  ws.onclose = () => { setStatus("mất kết nối (disconnected) — đang nối lại (reconnecting)…"); setTimeout(connect, Math.min(8000, 500 * 2 ** S.retries++)); };
+  ws.onclose = (e) => {
+    if (e.code === 4410) { showClosed(); return; }
+    if (S.closed) return;
+    setStatus("mất kết nối (disconnected) — đang nối lại (reconnecting)…");
+    setTimeout(connect, Math.min(8000, 500 * 2 ** S.retries++));
+  };
 }
 
 function send(msg) {
   msg.id = S.nextId++;
-  document.getElementById("err").textContent = "";
+  showError("");
   S.ws.send(JSON.stringify(msg));
+  return msg.id;
 }
 
-function act(action) { send({ type: "act", action }); }
+function act(action) { S.why = ""; send({ type: "act", action }); }
+
+function showError(text) { document.getElementById("err").textContent = text; }
+
+function showClosed() {
+  S.closed = true;
+  if (S.ws) S.ws.onclose = null;
+  document.body.dataset.closed = "1";
+  const banner = document.getElementById("closed");
+  banner.hidden = false;
+  banner.replaceChildren(el("b", { text: "Bàn đã đóng " }), el("span", { class: "hint", text: "(this table is closed: it was idle, or its creator closed it; its results are kept)" }), " ",
+    el("a", { href: "/", text: "← Sảnh (lobby)" }));
+  setStatus("Bàn đã đóng (table closed)");
+  if (S.frame) render();
+}
 
 function onFrame(f) {
   if (f.type === "error") {
-    document.getElementById("err").textContent = "Lỗi (error) " + f.code + ": " + f.message;
-    if (f.code === "bad_token") { localStorage.removeItem("vncards:" + TABLE_ID); S.token = null; showJoin(); }
-    if (["table_closed", "table_broken", "replaced", "no_table"].includes(f.code) && S.ws) S.ws.onclose = null; // no reconnecting
+    if (f.code === "table_closed") { showClosed(); return; }
+    showError("Lỗi (error): " + f.message);
+    if (f.code === "bad_token") { localStorage.removeItem("vncards:" + TABLE_ID); S.token = null; showJoin(f.message); }
+    if (["table_broken", "replaced", "no_table"].includes(f.code) && S.ws) S.ws.onclose = null; // no reconnecting
+    return;
+  }
+  if (f.type === "explanation") {
+    if (f.ack === S.whyAsk) { S.why = f.message || ""; renderWhy(); }
     return;
   }
   if (f.type === "presence") {
@@ -71,115 +103,243 @@ function onFrame(f) {
     return;
   }
   if (f.type !== "state") return;
-  if (f.generation !== S.generation || f.events_from === 0) { S.events = []; S.generation = f.generation; }
-  S.events = S.events.slice(0, f.events_from).concat(f.events);
-  for (const e of f.log) if (!S.log.length || e.n > S.log[S.log.length - 1].n) S.log.push(e);
+  const key = f.generation;
+  if (S.hand !== key) { S.hand = key; S.events = []; }
+  // The log in time order: each entry stamped with the change (seq) that brought it; the
+  // table's notes of a change before its game events ("hand begins", "joined"), "hand over" after.
+  f.events.forEach((e, k) => {
+    const n = f.events_from + k;
+    if (n < S.events.length) return; // each event once
+    S.events.push(e);
+    S.history.push({ seq: f.seq, rank: 1, event: e, cls: "ev-" + e.type });
+  });
+  for (const e of f.log) if (e.n > S.logSeen) {
+    S.logSeen = e.n;
+    S.history.push({ seq: e.seq, rank: e.type === "hand_over" ? 2 : 0, note: e, cls: "log-" + e.type });
+  }
+  if (S.wasForced && !f.forced && S.frame && f.seq !== S.frame.seq)
+    S.history.push({ seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" });
+  S.wasForced = f.forced ? f.forced.action : null;
   S.frame = f; S.seat = f.seat; S.received = Date.now();
   render();
 }
 
 function setStatus(text) { document.getElementById("status").textContent = text; }
 
-// -- rendering --------------------------------------------------------------------------------
+// -- words for events ---------------------------------------------------------------------------
+
+function fill(template, e) { // vncards.words.EVENT_WORDS: {who}, {s}, {card}, {cards}, {combo}, …
+  return template.replace(/\{(\w+)\}/g, (_, k) => {
+    if (k === "who") return who(e.seat);
+    if (k === "s") return e.seat === S.seat ? "" : "s";
+    if (k === "card") return cardName(e.card);
+    if (k === "cards") return Array.isArray(e.cards) ? e.cards.map(cardName).join(" ") : String(e.cards);
+    if (k === "combo") return term(e.combo);
+    if (k === "meld") return term(e.meld);
+    if (k === "win") return term(e.win || e.kind || "");
+    if (k === "term") return term(e.type);
+    if (k === "victim" || k === "leader") return who(e[k]);
+    return e[k] === undefined ? "" : String(e[k]);
+  });
+}
+
+function describeEvent(e) {
+  if (WORDS.events[e.type]) return fill(WORDS.events[e.type], e);
+  switch (e.type) {
+    case "deal": return term("deal") + (e.hand_number ? " — ván (hand) " + e.hand_number : "");
+    case "lead": return who(e.seat) + ": " + term("lead") + (e.must_include ? " (" + e.must_include + ")" : "");
+    case "hand_end": return term("hand_end") + (e.winner !== null && e.winner !== undefined ? ": " + who(e.winner) : "");
+    case "settle": return term("settle") + ": " + (e.totals || e.settlement || []).join(" / ");
+    case "win": return who(e.seat) + ": " + term("win") + (e.score !== undefined ? ", " + e.score + " lệnh" : "");
+    default: return (e.seat !== undefined ? who(e.seat) + ": " : "") + term(e.type);
+  }
+}
+
+function describeLog(e) {
+  switch (e.type) {
+    case "join": return seatName(e.seat) + " vào bàn (joined), ghế #" + e.seat;
+    case "timeout": return "Hết giờ (time out): máy " + e.bot + " đi thay " + seatName(e.seat) + " (a bot acted: " + term(e.action) + ")";
+    case "hand_start": return "Bắt đầu ván " + e.hand + " (hand " + e.hand + " begins)";
+    case "hand_over": return "Kết thúc ván " + e.hand + " (hand over): " + e.result.map((r) => (r > 0 ? "+" : "") + r).join(" / ");
+    case "leave": return "Ghế #" + e.seat + ": người chơi rời bàn, máy " + e.bot + " ngồi thay (the player left; a bot sits)";
+    case "replace": return "Ghế #" + e.seat + ": chủ bàn " + (e.bot ? "cho máy " + e.bot + " ngồi" : "mở ghế") + " (the creator " + (e.bot ? "handed it to a bot" : "opened it") + ")";
+    default: return term(e.type);
+  }
+}
+
+function actionText(a) {
+  if (a.type === "claim") return term("claim") + ": " + term(a.meld);
+  return term(a.type) + (a.cards ? " " + a.cards : "") + (a.card ? " " + cardName(a.card) : "");
+}
+
+// -- rendering ----------------------------------------------------------------------------------
+
+// Where each seat sits, counted from the viewer (at the bottom) in playing order.
+const PLACES = { 1: ["me"], 2: ["me", "top"], 3: ["me", "right", "left"], 4: ["me", "right", "top", "left"],
+                 5: ["me", "right", "tr", "tl", "left"], 6: ["me", "right", "tr", "top", "tl", "left"] };
 
 function render() {
   const f = S.frame, v = f.view, t = f.table;
-  const names = VN.games[t.game] || [t.title, t.game];
-  document.title = names[0] + " — vncards";
-  document.getElementById("title").replaceChildren(...both(names));
-  document.getElementById("handno").textContent = "Ván (hand) " + t.hand_number + " · người xem (spectators) " + (t.spectators || 0);
+  document.title = t.title + " — vncards";
+  document.getElementById("title").textContent = t.title;
+  document.getElementById("handno").replaceChildren("Ván (hand) " + t.hand_number + " · ",
+    el("span", { id: "spectators", "data-count": String(t.spectators || 0), text: "người xem (spectators): " + (t.spectators || 0) }));
   const pending = v.pending_seats || [];
-  setStatus(t.is_over ? "Hết ván (hand over)" : S.seat !== null && pending.includes(S.seat) ? "Đến lượt bạn (your turn)" :
+  if (!S.closed) setStatus(t.is_over ? "Hết ván (hand over)" : S.seat !== null && pending.includes(S.seat) ? "Đến lượt bạn (your turn)" :
     "Chờ (waiting for) " + pending.map(seatName).join(", "));
   document.body.dataset.over = t.is_over ? "1" : "0";
   document.body.dataset.game = t.game;
   document.body.dataset.seq = String(f.seq);
+  document.body.dataset.phase = v.phase || "";
   renderSeats(f);
   renderCenter(f);
   renderMine(f);
   renderSettlement(f);
-  renderLog(f);
+  renderCreator(f);
+  renderLog();
+}
+
+function seatBox(f, i, place) {
+  const v = f.view, t = f.table, s = t.seats[i];
+  const kind = s.kind === "bot" ? "máy (bot) " + s.bot : s.kind === "open" ? "trống (open)" : s.connected ? "người (player)" : "người (player, offline)";
+  const me = i === f.seat;
+  const d = el("div", { class: "seat place-" + place + ((v.pending_seats || []).includes(i) && !v.is_over ? " turn" : "") + (me ? " me" : ""), "data-seat": i },
+    el("div", { class: "name" }, nameNode(seatName(i)), me ? el("span", { class: "you", text: " Bạn (you)" }) : null,
+      v.dealer === i ? el("span", { class: "badge", title: "người cầm cái (the dealer)", text: "cái" }) : null),
+    el("div", { class: "meta", text: kind + " · tổng (total): " + t.totals[i] }));
+  const left = t.time_left[String(i)];
+  if (left !== undefined && !v.is_over) {
+    const c = clockNode(left, v.game === "maubinh" ? v.time_limit : t.turn_seconds);
+    c.dataset.deadline = String(S.received + left * 1000); c.dataset.total = String(v.game === "maubinh" ? v.time_limit : t.turn_seconds);
+    d.append(c);
+  }
+  const count = (v.hand_counts || [])[i];
+  const shown = v.is_over && v.revealed && v.revealed[i];
+  if (!me && count !== undefined && !shown && !(v.game === "maubinh" && v.reveal)) d.append(cardBacks(count));
+  if (v.game === "tusac" && v.exposed && v.exposed[i].length) {
+    const melds = el("div", { class: "melds" });
+    for (const m of v.exposed[i]) melds.append(el("span", { class: "meld", title: term(m.meld) }, drawCards(m.cards, { small: true, fan: true })));
+    d.append(melds);
+  }
+  if (v.game === "maubinh") {
+    const st = v.forfeited && v.forfeited[i] ? term("forfeited") : v.confirmed[i] ? term("confirmed") : v.arranged[i] ? term("arranged") : "đang xếp (arranging)";
+    if (!v.reveal) d.append(el("div", { class: "meta", text: st }));
+  }
+  if (v.out && v.out.includes(i)) d.append(el("div", { class: "pos", text: term("out") }));
+  return d;
 }
 
 function renderSeats(f) {
-  const v = f.view, t = f.table, box = document.getElementById("seats");
-  box.replaceChildren();
-  for (let i = 0; i < t.players; i++) {
-    const s = t.seats[i];
-    const kind = s.kind === "bot" ? "máy (bot) " + s.bot : s.kind === "open" ? "trống (open)" : "người (player)";
-    const d = el("div", { class: "seat" + ((v.pending_seats || []).includes(i) ? " turn" : "") + (i === f.seat ? " me" : ""), "data-seat": i },
-      el("div", { class: "name", text: seatName(i) + (i === f.seat ? " — bạn (you)" : "") }),
-      el("div", { class: "meta", text: kind + " · tổng (total): " + t.totals[i] }));
-    const left = t.time_left[String(i)];
-    if (left !== undefined) d.append(el("div", { class: "timer", "data-deadline": String(S.received + left * 1000), text: "⏱ " + Math.ceil(left) + " s" }));
-    const count = (v.hand_counts || [])[i];
-    if (count !== undefined && i !== f.seat) d.append(el("div", { class: "meta", text: "còn (cards) " + count }), cardBacks(count));
-    if (v.game === "tusac" && v.exposed) {
-      const melds = el("div", { class: "melds" });
-      for (const m of v.exposed[i]) melds.append(el("span", { class: "meld", title: (VN.melds[m.meld] || [m.meld])[0] }, drawCards(m.cards, { small: true })));
-      d.append(melds);
-    }
-    if (v.game === "maubinh") {
-      const st = v.forfeited && v.forfeited[i] ? "chịu thua (forfeited)" : v.confirmed[i] ? "đã xác nhận (confirmed)" : v.arranged[i] ? "đã xếp (arranged)" : "đang xếp (arranging)";
-      d.append(el("div", { class: "meta", text: st }));
-      if (v.reveal) for (const row of v.reveal.arrangements[i]) d.append(el("div", {}, drawCards(splitCards(row), { small: true })));
-      if (v.reveal && v.reveal.fouled[i]) d.append(el("div", { class: "neg", text: "binh lủng (fouled)" }));
-      if (v.reveal && v.reveal.instants[i]) d.append(el("div", { class: "pos", text: "mậu binh trắng (instant win): " + v.reveal.instants[i] }));
-    }
-    if (v.played && v.out && v.out.includes(i)) d.append(el("div", { class: "pos", text: "đã về (out)" }));
-    box.append(d);
+  const t = f.table, n = t.players, base = f.seat === null ? 0 : f.seat;
+  const felt = document.getElementById("felt");
+  for (const old of felt.querySelectorAll(".seat")) old.remove();
+  const places = PLACES[n] || PLACES[6];
+  for (let k = 0; k < n; k++) {
+    const i = (base + k) % n;
+    felt.append(seatBox(f, i, places[k] || "top"));
   }
+}
+
+function roundPlays() { // the plays since the round began (Tiến Lên, Sâm Lốc)
+  const out = [];
+  for (const e of S.events) {
+    if (e.type === "new_round" || e.type === "deal") out.length = 0;
+    else if (e.type === "play" || e.type === "pass") out.push(e);
+  }
+  return out;
 }
 
 function renderCenter(f) {
   const v = f.view, box = document.getElementById("center");
   box.replaceChildren();
+  document.getElementById("felt").dataset.showdown = v.game === "maubinh" && v.reveal ? "1" : "0";
   if (v.game === "tusac") {
     if (v.offer) {
-      const src = v.offer.source === "stock" ? "lật từ nọc (turned up from the stock)" : "đánh ra (discarded)";
-      box.append(el("div", { class: "offer", id: "offer" }, el("div", { class: "label", text: seatName(v.offer.seat) + " " + src }),
-        drawCard(v.offer.card)));
+      const src = v.offer.source === "stock" ? term("turn_up") : term("discard");
+      box.append(el("div", { class: "offer", id: "offer" }, el("div", { class: "label" }, nameNode(seatName(v.offer.seat)), ": " + src), drawCard(v.offer.card)));
       if (v.phase === "claim") box.append(el("div", { class: "label", text: "Cửa ăn (claim window): " + (v.pending_seats || []).map(seatName).join(", ") }));
     }
     box.append(el("div", { class: "label", text: "Nọc (stock): " + v.stock + " lá" }));
-    if (v.dead.length) box.append(el("div", { class: "label", text: "Bài chết (dead cards):" }), drawCards(v.dead.slice(-16), { small: true }));
+    if (v.dead.length) box.append(el("div", { class: "label", text: term("dead") }), drawCards(v.dead.slice(-12), { small: true, fan: true }));
     return;
   }
   if (v.game === "maubinh") {
-    box.append(el("div", { class: "label", text: v.is_over ? "So bài (showdown)" : "Xếp 13 lá thành 3 chi trong " + v.time_limit + " giây (arrange 13 cards into three rows)" }));
+    if (!v.reveal) box.append(el("div", { class: "label", text: "Xếp 13 lá thành 3 chi trong " + v.time_limit + " giây (arrange 13 cards into three hands)" }));
+    else renderShowdown(f, box);
     return;
   }
-  if (v.phase === "bao_sam") box.append(el("div", { class: "label", text: "Báo Sâm? (declare Sâm: promise to go out without being beaten)" }));
-  if (v.sam_declarer !== null && v.sam_declarer !== undefined) box.append(el("div", { class: "label", text: seatName(v.sam_declarer) + " báo Sâm (declared Sâm)" }));
-  if (v.table) {
-    const kind = VN.combos[v.table.kind] || [v.table.kind, v.table.kind];
-    box.append(el("div", { class: "label" }, seatName(v.table.seat) + " — " + kind[0] + " ", el("span", { class: "hint", text: "(" + kind[1] + ")" })),
-      el("div", { id: "tablecards" }, drawCards(v.table.cards)));
-  } else if (!v.is_over) box.append(el("div", { class: "label", text: "Bàn trống — đi tự do (empty table: lead anything)" }));
+  if (v.phase === "bao_sam") { // Sâm Lốc's declaration, alone while it is open
+    box.append(el("div", { class: "sam-question", id: "sam-question" }, el("b", { text: "Báo Sâm? " }),
+      el("span", { class: "hint", text: "(declare Sâm: promise to play out all ten cards unbeaten)" })));
+    return;
+  }
+  if (v.sam_declarer !== null && v.sam_declarer !== undefined) box.append(el("div", { class: "label sam" }, nameNode(seatName(v.sam_declarer)), ": " + term("declare_sam")));
+  const plays = roundPlays();
+  const pile = el("div", { class: "pile", id: "round" });
+  plays.forEach((e, k) => {
+    const last = k === plays.length - 1 || plays.slice(k + 1).every((x) => x.type === "pass");
+    if (e.type === "pass") { pile.append(el("div", { class: "play passed" }, nameNode(seatName(e.seat)), el("span", { text: " " + term("pass") }))); return; }
+    pile.append(el("div", { class: "play" + (last ? " top" : ""), "data-seat": e.seat },
+      el("div", { class: "label" }, nameNode(seatName(e.seat)), " · " + term(e.combo)), drawCards(splitCards(e.cards), { small: !last })));
+  });
+  if (plays.length) box.append(pile);
+  else if (!v.is_over) box.append(el("div", { class: "label", text: "Bàn trống — đi tự do (empty table: lead anything)" }));
   if (v.must_include && v.must_include.length) box.append(el("div", { class: "label", text: "Phải đánh kèm (must include): " + v.must_include.join(" ") }));
 }
 
-function actionLabel(a) {
-  switch (a.type) {
-    case "play": return ["Đánh (play) ", drawCards(splitCards(a.cards), { small: true })];
-    case "pass": return both(["Bỏ lượt", "pass"]);
-    case "declare_sam": return both(["Báo Sâm", "declare Sâm"]);
-    case "decline_sam": return both(["Không báo", "no Sâm"]);
-    case "arrange": return both(["Xếp như gợi ý", "arrange as the solver suggests"]);
-    case "confirm": return both(["Xác nhận", "confirm"]);
-    case "forfeit": return both(["Chịu thua", "forfeit"]);
-    case "auto_arrange": return both(["Máy xếp", "auto arrange"]);
-    case "discard": return ["Đánh ra (discard) ", drawCard(a.card, { small: true })];
-    case "claim": {
-      const m = VN.melds[a.meld] || [a.meld, a.meld];
-      return ["Ăn (claim) " + m[0] + " ", el("span", { class: "hint", text: "(" + m[1] + ") " }), drawCards(a.cards, { small: true })];
-    }
-    case "win": return both(["Ù", "win"]);
-    default: return [JSON.stringify(a)];
+function rowName(r) { const row = WORDS.rows[r] || ["", "row " + r, ""]; return [row[2], row[1]]; }
+
+function renderShowdown(f, box) { // every seat's three hands and categories; per opponent, hand by hand
+  const v = f.view, t = f.table, rv = v.reveal, cats = (t.showdown && t.showdown.categories) || [];
+  const grid = el("div", { class: "showdown", id: "showdown" });
+  rv.arrangements.forEach((rows, i) => {
+    const col = el("div", { class: "sd-seat", "data-seat": i }, el("div", { class: "name" }, nameNode(seatName(i)), i === f.seat ? el("span", { class: "you", text: " Bạn (you)" }) : null));
+    if (rv.instants[i]) col.append(el("div", { class: "pos", text: term("instant") + ": " + term(rv.instants[i]) }));
+    if (rv.fouled[i]) col.append(el("div", { class: "neg", text: term("foul") }));
+    (rows || []).forEach((row, r) => col.append(el("div", { class: "sd-row", "data-row": r },
+      el("span", { class: "rowname" }, ...both(rowName(r))), drawCards(splitCards(row), { small: true, fan: true }),
+      el("span", { class: "category", text: cats[i] ? term(cats[i][r]) : "" }))));
+    grid.append(col);
+  });
+  box.append(grid);
+  const me = f.seat === null ? 0 : f.seat;
+  const vs = el("div", { class: "versus", id: "versus" }, el("div", { class: "label", text: "Từng chi với mỗi nhà (hand by hand against each player), " + seatName(me) + ":" }));
+  for (let j = 0; j < t.players; j++) {
+    if (j === me) continue;
+    const lines = (t.payments || []).filter((p) => (p.from === me && p.to === j) || (p.from === j && p.to === me));
+    const sum = lines.reduce((a, p) => a + (p.to === me ? p.units : -p.units), 0);
+    const line = el("div", { class: "vs", "data-against": j }, nameNode(seatName(j)), ": ");
+    lines.forEach((p, k) => {
+      const u = p.to === me ? p.units : -p.units;
+      line.append(k ? " · " : "", el("span", { class: u > 0 ? "pos" : "neg", text: term(p.reason) + " " + (u > 0 ? "+" : "") + u }));
+    });
+    line.append(" ", el("b", { class: sum > 0 ? "pos" : sum < 0 ? "neg" : "", text: "= " + (sum > 0 ? "+" : "") + sum }));
+    vs.append(line);
   }
+  box.append(vs);
 }
 
+function renderWhy() { document.getElementById("why").textContent = S.why ? "Chưa đánh được (not a legal play): " + S.why : ""; }
+
 function sameCards(a, b) { return a.length === b.length && [...a].sort().join(" ") === [...b].sort().join(" "); }
+
+function actionButton(a, i) {
+  let label;
+  switch (a.type) {
+    case "pass": label = both(["Bỏ lượt", "pass"]); break;
+    case "declare_sam": label = both(["Báo Sâm", "declare Sâm"]); break;
+    case "decline_sam": label = both(["Không báo", "no Sâm"]); break;
+    case "confirm": label = both(["Báo xong", "confirm these hands"]); break;
+    case "forfeit": label = both(["Chịu thua", "forfeit"]); break;
+    case "auto_arrange": label = both(["Máy xếp", "auto arrange"]); break;
+    case "win": label = both(["Tới", "win"]); break;
+    case "claim": label = ["Ăn (claim) ", el("span", { class: "hint", text: term(a.meld) + " " }), drawCards(a.cards, { small: true })]; break;
+    case "discard": label = [term("discard") + " ", drawCard(a.card, { small: true })]; break;
+    case "play": label = [term("play") + " ", drawCards(splitCards(a.cards), { small: true })]; break;
+    default: label = [term(a.type)];
+  }
+  return el("button", { class: "act" + (a.type === "pass" ? "" : " strong"), "data-action": i, "data-type": a.type, onclick: () => act(a) }, ...label);
+}
 
 function renderMine(f) {
   const v = f.view, legal = f.legal_actions;
@@ -189,34 +349,55 @@ function renderMine(f) {
   const hand = document.getElementById("hand"), extra = document.getElementById("extra"), acts = document.getElementById("actions");
   hand.replaceChildren(); extra.replaceChildren(); acts.replaceChildren();
   if (f.forced) // the table makes a forced move itself after a short pause: nothing to click
-    acts.append(el("div", { class: "forced", id: "forced" }, "Nước bắt buộc ", el("span", { class: "hint", text: "(forced move, made for you) " }), ...actionLabel(f.forced.action)));
-  else legal.forEach((a, i) => acts.append(el("button", { class: "act", "data-action": i, "data-type": a.type, onclick: () => act(a) }, ...actionLabel(a))));
-  if (f.table.is_over) acts.append(el("button", { class: "primary", id: "next-hand", onclick: () => send({ type: "next_hand" }) }, ...both(["Ván mới", "next hand"])));
+    acts.append(el("div", { class: "forced", id: "forced" }, "Nước bắt buộc ", el("span", { class: "hint", text: "(forced: the table makes it for you in " + f.forced.in + " s) " }), actionText(f.forced.action)));
+  else if (v.phase === "bao_sam") legal.forEach((a, i) => acts.append(actionButton(a, i)));
+  else legal.forEach((a, i) => { if (a.type !== "play" && a.type !== "discard" && a.type !== "arrange") acts.append(actionButton(a, i)); });
+  if (f.table.is_over && !S.closed) {
+    acts.append(el("button", { class: "primary", id: "next-hand", onclick: () => send({ type: "next_hand" }) }, ...both(["Ván mới", "next hand"])));
+    if (S.token) acts.append(el("button", { id: "leave", onclick: leave }, ...both(["Rời ghế", "leave the seat to a bot"])));
+  }
   if (v.game === "maubinh") return renderArrange(f, hand, extra);
   const playable = new Set();
   for (const a of legal) {
     if (a.type === "play") splitCards(a.cards).forEach((c) => playable.add(c));
     if (a.type === "discard") playable.add(a.card);
   }
+  const canPlay = !f.forced && legal.some((a) => a.type === "play");
   for (const c of S.selected) if (!v.hand.includes(c)) S.selected.delete(c);
-  for (const c of v.hand) {
+  if (!canPlay) S.selected.clear();
+  v.hand.forEach((c, k) => {
     const node = drawCard(c);
-    node.classList.add(playable.has(c) ? "legal" : "dim");
+    if (playable.size && !f.forced) node.classList.add(playable.has(c) ? "legal" : "dim"); // lit only when it is yours to play
     if (S.selected.has(c)) node.classList.add("selected");
+    node.dataset.index = String(k);
     node.addEventListener("click", () => {
-      const discard = legal.find((a) => a.type === "discard" && a.card === c);
+      const discard = !f.forced && legal.find((a) => a.type === "discard" && a.card === c);
       if (discard) { act(discard); return; }
+      if (!canPlay) return;
       if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
       renderMine(S.frame);
     });
     hand.append(node);
-  }
-  if (legal.some((a) => a.type === "play")) {
-    const match = legal.find((a) => a.type === "play" && sameCards(splitCards(a.cards), [...S.selected]));
+  });
+  if (canPlay) {
+    const chosen = [...S.selected];
+    const match = legal.find((a) => a.type === "play" && sameCards(splitCards(a.cards), chosen));
+    const key = chosen.slice().sort().join(" ");
+    if (!chosen.length || match) { S.why = ""; S.whyFor = ""; }
+    else if (S.whyFor !== key + "@" + f.seq) { // ask the engine why (explain), once per selection
+      S.whyFor = key + "@" + f.seq; S.why = "";
+      S.whyAsk = send({ type: "explain", action: { type: "play", cards: v.hand.filter((x) => S.selected.has(x)).join(" ") } });
+    }
     extra.append(el("button", { class: "primary", id: "play-selected", disabled: match ? null : true, onclick: () => { S.selected.clear(); act(match); } },
-      ...both(["Đánh bài đã chọn", "play the selected cards"])), " ",
-      el("button", { id: "clear-selection", onclick: () => { S.selected.clear(); renderMine(S.frame); } }, ...both(["Bỏ chọn", "clear"])));
+      ...both(["Đánh", "play the selected cards"])), " ",
+      el("button", { id: "clear-selection", onclick: () => { S.selected.clear(); renderMine(S.frame); } }, ...both(["Bỏ chọn", "clear"])), " ",
+      el("button", { id: "hint", onclick: () => { // cycle through the legal plays, the engine's order
+        const plays = legal.filter((a) => a.type === "play");
+        const at = plays.findIndex((a) => sameCards(splitCards(a.cards), chosen));
+        S.selected = new Set(splitCards(plays[(at + 1) % plays.length].cards)); renderMine(S.frame); } }, ...both(["Gợi ý", "suggest a play"])));
   }
+  extra.append(el("div", { class: "why", id: "why" }));
+  renderWhy();
 }
 
 function renderArrange(f, hand, extra) {
@@ -226,6 +407,7 @@ function renderArrange(f, hand, extra) {
     S.rowsFor = key; S.target = 0;
     S.rows = v.arrangement ? v.arrangement.map(splitCards) : [[], [], []];
   }
+  if (v.reveal) return; // the showdown on the felt shows every seat's hands
   const placed = new Set(S.rows.flat());
   for (const c of v.hand) if (!placed.has(c)) {
     const node = drawCard(c);
@@ -241,9 +423,9 @@ function renderArrange(f, hand, extra) {
     hand.append(node);
   }
   const rows = el("div", { class: "rows" });
-  VN.rows.forEach((name, r) => {
+  [0, 1, 2].forEach((r) => {
     const row = el("div", { class: "row" + (r === S.target ? " target" : ""), "data-row": r },
-      el("span", { class: "rowname", onclick: () => { S.target = r; renderMine(S.frame); } }, ...both(name)));
+      el("span", { class: "rowname", onclick: () => { S.target = r; renderMine(S.frame); } }, ...both(rowName(r))));
     for (const c of S.rows[r]) {
       const node = drawCard(c);
       node.addEventListener("click", () => { S.rows[r] = S.rows[r].filter((x) => x !== c); renderMine(S.frame); });
@@ -258,81 +440,110 @@ function renderArrange(f, hand, extra) {
   extra.append(
     el("button", { id: "suggest", disabled: suggestion ? null : true, onclick: () => {
       S.rows = [splitCards(suggestion.back), splitCards(suggestion.middle), splitCards(suggestion.front)]; renderMine(S.frame); } },
-      ...both(["Gợi ý", "the solver's suggestion"])), " ",
+      ...both(["Gợi ý", "the solver's arrangement"])), " ",
     el("button", { id: "clear-rows", disabled: open ? null : true, onclick: () => { S.rows = [[], [], []]; S.target = 0; renderMine(S.frame); } }, ...both(["Xếp lại", "start over"])), " ",
     el("button", { class: "primary", id: "arrange", disabled: ready && open ? null : true, onclick: () =>
       act({ type: "arrange", back: S.rows[0].join(" "), middle: S.rows[1].join(" "), front: S.rows[2].join(" ") }) },
-      ...both(["Xếp bài", "arrange these rows"])));
-  if (v.arrangement) extra.append(el("div", { class: "label", text: "Đã gửi (sent): " + v.arrangement.join(" | ") + (v.fouled ? " — binh lủng (fouled)!" : "") }));
+      ...both(["Xếp bài", "arrange these hands"])));
+  if (v.arrangement) extra.append(el("div", { class: "label", text: "Đã gửi (sent): " + v.arrangement.join(" | ") + (v.fouled ? " — " + term("foul") + "!" : "") }));
+}
+
+function nextHandNote(v) { // what carries to the next hand, in words
+  if (v.game === "tusac" && v.result && v.result.next_dealer !== undefined && v.result.next_dealer !== null)
+    return "Ván sau " + seatName(v.result.next_dealer) + " cầm cái (next hand: " + seatName(v.result.next_dealer) + " deals)";
+  const first = (v.finishing_order && v.finishing_order[0]) ?? (v.out && v.out[0]);
+  if ((v.game === "tienlen" || v.game === "tienlen-north" || v.game === "samloc") && first !== undefined && first !== null)
+    return "Ván sau " + seatName(first) + " đi trước (next hand: " + seatName(first) + " leads)";
+  return "";
 }
 
 function renderSettlement(f) {
-  const box = document.getElementById("settlement"), t = f.table;
+  const box = document.getElementById("settlement"), t = f.table, v = f.view;
   box.hidden = !t.is_over;
   if (!t.is_over) return;
-  const head = el("tr", {}, el("th", { text: "Ghế (seat)" }), el("th", { text: "Ván này (this hand)" }), el("th", { text: "Tổng (running total)" }));
+  const held = v.game !== "maubinh"; // Mậu Binh's showdown on the felt shows every hand
+  const th = (pair) => el("th", {}, ...both(pair));
+  const head = el("tr", {}, th(["Ghế", "seat"]), held ? th(["Bài còn lại", "cards held"]) : null, th(["Ván này", "this hand"]), th(["Tổng", "running total"]));
   const rows = t.seats.map((s, i) => {
     const r = (t.hand_result || [])[i] || 0;
-    return el("tr", { "data-seat": i }, el("td", { text: seatName(i) }), el("td", { class: r > 0 ? "pos" : r < 0 ? "neg" : "", text: (r > 0 ? "+" : "") + r }),
+    const cards = (v.revealed && v.revealed[i]) || (i === f.seat ? v.hand : null);
+    return el("tr", { "data-seat": i }, el("td", {}, nameNode(seatName(i)), i === f.seat ? el("span", { class: "you", text: " Bạn" }) : null),
+      held ? el("td", { class: "held" }, cards && cards.length ? drawCards(cards, { small: true, fan: true }) : el("span", { class: "hint", text: "—" })) : null,
+      el("td", { class: r > 0 ? "pos" : r < 0 ? "neg" : "", text: (r > 0 ? "+" : "") + r }),
       el("td", { text: String(t.totals[i]) }));
   });
-  const pay = el("div", { class: "log" });
-  for (const p of t.payments || []) pay.append(el("div", { text: seatName(p.from) + " → " + seatName(p.to) + ": " + p.units + " — " + term(p.reason) }));
+  const pay = el("div", { class: "payments", id: "payments" });
+  for (const p of t.payments || []) pay.append(el("div", { class: "payment" }, nameNode(seatName(p.from)), " trả (pays) ", nameNode(seatName(p.to)), ": " + term(p.reason) + ": " + p.units));
+  if (!(t.payments || []).length) pay.append(el("div", { class: "hint", text: "không ai trả (no payments)" }));
+  const note = nextHandNote(v);
   box.replaceChildren(el("h2", {}, ...both(["Kết quả ván " + t.hand_number, "settlement"])), el("table", { class: "grid", id: "settlement-table" }, head, ...rows),
-    el("h2", { style: "margin-top:.6rem" }, ...both(["Thanh toán", "payments"])), pay);
+    el("h3", {}, ...both(["Thanh toán", "payments"])), pay, note ? el("p", { class: "carry", id: "carry", text: note }) : null);
 }
 
-function describeEvent(e) {
-  const who = (s) => seatName(s);
-  switch (e.type) {
-    case "deal": return "Chia bài (deal)" + (e.hand_number ? " — ván " + e.hand_number : "");
-    case "lead": return who(e.seat) + " đi trước (leads)" + (e.must_include ? " — kèm " + e.must_include : "");
-    case "play": return who(e.seat) + " đánh (plays) " + ((VN.combos[e.combo] || [e.combo])[0] || "") + " " + e.cards;
-    case "pass": return e.seat === undefined ? "Bỏ qua (pass)" : who(e.seat) + " bỏ lượt (passes)";
-    case "new_round": return "Vòng mới (new round): " + who(e.leader);
-    case "out": return who(e.seat) + " về thứ " + e.place + " (finishes " + e.place + ")";
-    case "hand_end": return "Hết ván (hand over): " + (e.winner !== null && e.winner !== undefined ? who(e.winner) + " thắng (wins)" : "hòa (drawn)");
-    case "declare_sam": return who(e.seat) + " báo Sâm (declares Sâm)";
-    case "decline_sam": return who(e.seat) + " không báo Sâm (no Sâm)";
-    case "arranged": return who(e.seat) + " đã xếp bài (arranged)";
-    case "confirmed": return who(e.seat) + " xác nhận (confirmed)";
-    case "reveal": return "Lật bài (reveal)";
-    case "settle": return "Tính tiền (settle): " + (e.totals || e.settlement || []).join(" / ");
-    case "discard": return who(e.seat) + " đánh ra (discards) " + pieceName(e.card);
-    case "turn_up": return who(e.seat) + " lật (turns up) " + pieceName(e.card);
-    case "claim": return who(e.seat) + " ăn (claims) " + pieceName(e.card) + " — " + (VN.melds[e.meld] || [e.meld])[0];
-    case "dead": return "Bài chết (dead): " + pieceName(e.card);
-    case "quan": return who(e.seat) + " quằn (quad) " + pieceName(e.card);
-    case "win": return who(e.seat) + " ù (wins), " + e.score + " điểm";
-    case "draw": return "Hòa (hand drawn)";
-    default: return term(e.type) + (e.seat !== undefined ? ": " + who(e.seat) : "") + (e.units !== undefined ? " — " + e.units : "");
-  }
+async function leave() {
+  const r = await fetch("/api/tables/" + TABLE_ID + "/leave", { method: "POST", headers: { authorization: "Bearer " + S.token } });
+  const data = await r.json();
+  if (!r.ok) { showError(data.message); return; }
+  localStorage.removeItem("vncards:" + TABLE_ID);
+  S.token = null;
+  connect(); // watch on as a spectator
 }
 
-function describeLog(e) {
-  switch (e.type) {
-    case "join": return seatName(e.seat) + " vào bàn (joined)";
-    case "timeout": return "Hết giờ (time out): " + seatName(e.seat) + " — máy " + e.bot + " đánh thay (a bot acted: " + e.action + ")";
-    case "hand_start": return "Bắt đầu ván " + e.hand + " (hand " + e.hand + " begins)";
-    case "hand_over": return "Kết thúc ván " + e.hand + " (hand over): " + e.result.join(" / ");
-    default: return JSON.stringify(e);
+async function replaceSeat(seat, bot) {
+  const r = await fetch("/api/tables/" + TABLE_ID + "/seats/" + seat, { method: "POST",
+    headers: { authorization: "Bearer " + S.creator, "content-type": "application/json" }, body: JSON.stringify({ bot }) });
+  const data = await r.json();
+  if (!r.ok) showError(data.message);
+}
+
+async function closeTable() {
+  const r = await fetch("/api/tables/" + TABLE_ID + "/close", { method: "POST", headers: { authorization: "Bearer " + S.creator } });
+  if (!r.ok) showError((await r.json()).message);
+}
+
+function renderCreator(f) { // the creator's controls: hand a seat to a bot, open it, close the table
+  const box = document.getElementById("creator");
+  box.hidden = !S.creator || S.closed;
+  if (box.hidden || box.dataset.open === "1") return; // not redrawn under an open select
+  const t = f.table;
+  const list = el("div", { class: "creator-seats" });
+  for (const s of t.seats) {
+    const sel = el("select", { "data-seat": s.seat, class: "replace-bot" });
+    for (const b of S.bots) sel.append(el("option", { value: b, text: "máy " + b, selected: b === "greedy" ? true : null }));
+    sel.append(el("option", { value: "", text: "mở ghế (open)" }));
+    list.append(el("div", {}, "#" + s.seat + " ", nameNode(s.kind === "bot" ? "máy " + s.bot : s.kind === "open" ? "trống (open)" : s.name), " → ", sel, " ",
+      el("button", { class: "replace", "data-seat": s.seat, onclick: () => replaceSeat(s.seat, sel.value || null) }, ...both(["Thay", "replace"]))));
   }
+  box.replaceChildren(el("summary", {}, ...both(["Chủ bàn", "creator"])), list,
+    el("button", { id: "close-table", onclick: closeTable }, ...both(["Đóng bàn", "close the table"])));
 }
 
 function renderLog() {
   const box = document.getElementById("log");
-  const items = S.log.map((e) => [e.seq, 0, e.n, el("div", { class: e.type, text: "• " + describeLog(e) })]);
-  box.replaceChildren(...S.events.map((e) => el("div", { text: describeEvent(e) })).concat(items.map((x) => x[3])));
+  const items = S.history.map((h, k) => [h.seq, h.rank, k, h]).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const text = (h) => h.text || (h.event ? describeEvent(h.event) : describeLog(h.note));
+  box.replaceChildren(...items.map((x) => el("div", { class: x[3].cls, text: text(x[3]) })));
   box.scrollTop = box.scrollHeight;
 }
 
-setInterval(() => {
-  for (const t of document.querySelectorAll(".timer[data-deadline]")) t.textContent = "⏱ " + Math.max(0, Math.ceil((Number(t.dataset.deadline) - Date.now()) / 1000)) + " s";
+setInterval(() => { // the clocks count down between frames
+  for (const t of document.querySelectorAll(".timer[data-deadline]")) {
+    const fresh = clockNode(Math.max(0, (Number(t.dataset.deadline) - Date.now()) / 1000), Number(t.dataset.total));
+    t.className = fresh.className;
+    t.replaceChildren(...fresh.childNodes);
+  }
 }, 500);
 
-(function start() {
-  const want = new URLSearchParams(location.search).get("seat");
-  if (S.token) connect();
+(async function start() {
+  await WORDS_READY;
+  if (S.creator) { // the creator's seat controls offer this game's bots
+    const [t, games] = await Promise.all([fetch("/api/tables/" + TABLE_ID).then((r) => r.json()), fetch("/api/games").then((r) => r.json())]);
+    S.bots = (games.find((g) => g.name === t.game) || { bots: [] }).bots;
+  }
+  document.getElementById("creator").addEventListener("toggle", (e) => { e.target.dataset.open = e.target.open ? "1" : "0"; });
+  const params = new URLSearchParams(location.search), want = params.get("seat");
+  if (params.has("watch")) { S.token = null; connect(); } // a spectator, even on a seat's device
+  else if (S.token) connect();
   else if (want !== null) join(Number(want));
   else showJoin();
 })();

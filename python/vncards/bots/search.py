@@ -1,0 +1,370 @@
+"""Search bots for the shedding games (Tiến Lên Nam and Bắc, Sâm Lốc), and the cheating bot
+that measures how much hidden information is worth.
+
+A decision lists the candidate plays (every play when there are few, else the greedy one,
+every play that empties the hand and the cheapest others, plus pass) and races them in Rust
+(:mod:`vncards._core` ``search_shedding``) over deals of the unseen cards weighted by what
+each other seat has shown this hand (read from the seat's events: a seat that passed on a
+single 7 seldom holds a cheap higher single); every deal is played out by the greedy policy
+for every seat, candidates whose paired results are confidently worse are dropped, and the
+best mean wins. The budget is ``rollouts`` per decision (a decision is then a pure function
+of what the seat knows and the seed) and/or ``think_ms``.
+
+Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
+split of the hand into combinations that is least often beaten over sampled deals; the bot
+declares when the expected units of declaring (a success pays 20 from each other seat, a
+block costs as much) beat the rolled-out value of playing the hand normally. A declarer
+leads the combination that keeps the best split's chance highest; facing a declarer, any
+play that beats it blocks, so the bot blocks whenever it can. **Báo 1**: while a seat holds
+one card, a lower single is allowed under the default ``bao_mot_mode = "penalize"`` but pays
+for the whole table if that seat then goes out: the rollouts carry the violation and the
+đền làng, so the search weighs the risk instead of a fixed rule.
+
+The view a bot reads must carry the seat's events (``view["events"]``, as
+:func:`vncards.bots.bot_view` builds it) for the inference; without them the deals are
+uniform. :class:`CheatingBot` runs the same search on the true hands: an upper bound for
+benchmarks only (:func:`vncards.bots.make_bot` builds it; no table may seat it).
+
+>>> from vncards.games import new_game
+>>> from vncards.simulate import play_game
+>>> game = new_game("tienlen", seed=4)
+>>> bots = [TienLenSearchBot(seed=s, rules=game.rules, rollouts=120) for s in range(4)]
+>>> sum(play_game(game, bots).settlement)
+0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
+from ..errors import RulesError
+from ..table import Seed
+from . import Turn
+from .budget import SearchBudget
+from .shedding import (
+    _TWOS,
+    Facts,
+    SamLocGreedyBot,
+    SheddingView,
+    TienLenGreedyBot,
+    _SeatFacts,
+    _SheddingBot,
+    pass_index,
+)
+
+__all__ = [
+    "TienLenSearchBot",
+    "SamLocSearchBot",
+    "TienLenCheatingBot",
+    "SamLocCheatingBot",
+    "observations",
+    "MAX_OBSERVATIONS",
+]
+
+Action = dict[str, Any]
+#: Observations (passes and follows of other seats) the inference reads, the latest first.
+MAX_OBSERVATIONS = 24
+#: Observation: (seat, table mask, play mask or None for a pass, cards played since, fewest
+#: cards another seat held then).
+Observation = tuple[int, int, int | None, int, int]
+
+
+def observations(
+    events: Sequence[dict[str, Any]], me: int, counts: Sequence[int]
+) -> tuple[list[Observation], list[tuple[int, int]]]:
+    """What the other seats have shown this hand, from the seat's events: each pass on a
+    table and each play that followed one (latest first, at most :data:`MAX_OBSERVATIONS`,
+    only seats still holding cards), and the báo 1 violations still on record as
+    ``(one-card seat, violator)``.
+
+    >>> events = [{"type": "deal", "counts": [3, 3]}, {"type": "lead", "seat": 0},
+    ...           {"type": "play", "seat": 0, "cards": "7♠"}, {"type": "pass", "seat": 1}]
+    >>> obs, _ = observations(events, 0, [2, 3])
+    >>> [(seat, play) for seat, _, play, _, _ in obs]
+    [(1, None)]
+    """
+    start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=-1)
+    held = list(events[start]["counts"]) if start >= 0 and "counts" in events[start] else list(counts)
+    table: int | None = None
+    sam = False
+    found: list[tuple[int, int, int | None, int, int]] = []  # (seat, table, play, index, min_other)
+    plays: list[tuple[int, int, int]] = []  # (seat, index, mask)
+    violations: dict[int, int] = {}
+    for i in range(start + 1, len(events)):
+        e = events[i]
+        kind = e["type"]
+        if kind == "play":
+            s = e["seat"]
+            m = cards_to_mask(e["cards"])
+            if table is not None and s != me and not sam:
+                found.append((s, table, m, i, _min_other(held, s)))
+            plays.append((s, i, m))
+            held[s] -= m.bit_count()
+            table = m
+        elif kind == "pass":
+            s = e["seat"]
+            violations.pop(s, None)
+            if table is not None and s != me and not sam:
+                found.append((s, table, None, i, _min_other(held, s)))
+        elif kind in ("lead", "new_round"):
+            table = None
+        elif kind == "declare_sam":
+            sam = True
+        elif kind == "bao_mot_violation":
+            for one in e["one_card_seats"]:
+                violations[one] = e["seat"]
+    out: list[Observation] = []
+    for s, t, play, i, low in reversed(found):
+        if counts[s] == 0:
+            continue
+        later = 0
+        for ps, pi, pm in plays:
+            if ps == s and pi >= i:
+                later |= pm
+        out.append((s, t, play, later, low))
+        if len(out) == MAX_OBSERVATIONS:
+            break
+    return out, sorted(violations.items())
+
+
+def _min_other(held: Sequence[int], seat: int) -> int:
+    return min((c for s, c in enumerate(held) if s != seat and c > 0), default=99)
+
+
+class _SearchMixin(_SheddingBot):
+    """The search of a shedding decision: see the module notes."""
+
+    name = "search"
+    #: Decisions list every play when there are at most this many; else the cheapest ones.
+    MAX_CANDIDATES = 16
+
+    def __init__(
+        self,
+        seed: Seed = None,
+        rules: Any = None,
+        *,
+        rollouts: int | None = 1500,
+        think_ms: float | None = None,
+        candidates: int | None = None,
+        infer: bool = True,
+        sam_samples: int = 128,
+        value_rollouts: int = 200,
+        tree: bool = False,
+    ) -> None:
+        super().__init__(seed=seed, rules=rules)
+        self.budget = SearchBudget(seed, rollouts, think_ms)
+        self.max_candidates = int(candidates or self.MAX_CANDIDATES)
+        self.infer = bool(infer)
+        self.sam_samples = int(sam_samples)
+        self.value_rollouts = int(value_rollouts)
+        self.tree = bool(tree)
+
+    # -- what the seat knows ---------------------------------------------------------------
+
+    def _known(self, turn: Turn | None) -> list[int] | None:
+        """Every seat's hand for the cheating bot; honest bots see none."""
+        return None
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        return self._decide(view, legal_actions, None)
+
+    def act(self, turn: Turn) -> Action:
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(None, legal, turn)
+
+    def _decide(self, view: dict[str, Any] | None, legal: Sequence[Action], turn: Turn | None) -> Action:
+        start = time.perf_counter()
+        if not legal:
+            raise RulesError("a bot was asked to act with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        if view is None:
+            assert turn is not None
+            first = legal[0]["type"] if not hasattr(legal, "play_masks") else "play"
+            if first in ("declare_sam", "decline_sam"):
+                view = turn.view
+        if view is not None and any(a["type"] == "declare_sam" for a in legal):
+            return self._declare_sam(view, legal, turn)
+        if turn is not None:
+            facts: Facts = _SeatFacts(turn.game, turn.seat)
+            events = turn.events if self.infer else []
+        else:
+            assert view is not None
+            facts = SheddingView.read(view)
+            events = view.get("events", []) if self.infer else []
+        return self._search(facts, legal, events, turn, start)
+
+    # -- plays -------------------------------------------------------------------------------
+
+    def _candidates(self, v: Facts, masks: list[int], greedy: int | None) -> list[int]:
+        """Indexes of the plays to race: all of them when few, else the greedy one, those
+        that empty the hand, and the cheapest others (fewest 2s, lowest top card, longest)."""
+        if len(masks) <= self.max_candidates:
+            order = list(range(len(masks)))
+        else:
+            keep = {i for i, m in enumerate(masks) if m == v.hand}
+            if greedy is not None:
+                keep.add(greedy)
+            for i in sorted(
+                range(len(masks)),
+                key=lambda i: (masks[i] & _TWOS != 0, masks[i].bit_length(), -masks[i].bit_count()),
+            ):
+                if len(keep) >= self.max_candidates:
+                    break
+                keep.add(i)
+            order = sorted(keep)
+        if greedy is not None:
+            order.remove(greedy)
+            order.insert(0, greedy)
+        return order
+
+    def _search(
+        self,
+        v: Facts,
+        legal: Sequence[Action],
+        events: Sequence[dict[str, Any]],
+        turn: Turn | None,
+        start: float,
+    ) -> Action:
+        masks, at = _SheddingBot._plays(self, v, legal)
+        passes = pass_index(legal)
+        if not masks:
+            return legal[0 if passes is None else passes]
+        if v.sam is not None and v.sam != v.me:
+            # Facing a Sâm declarer, any play blocks it (and the blocker is paid): block.
+            return legal[at[min(range(len(masks)), key=lambda i: masks[i].bit_length())]]
+        if v.sam == v.me and v.table is None:
+            return self._sam_lead(v, masks, at, legal, turn)
+        setup = self.setup(v.players)
+        greedy = rollout_greedy_choice(setup, v.hand, masks, v.table, v.min_other(), passes is not None)
+        idx = self._candidates(v, masks, greedy)
+        cands: list[int | None] = [masks[i] for i in idx]
+        actions = [legal[at[i]] for i in idx]
+        if passes is not None:
+            # Pass is the greedy choice when greedy declines to play: it goes first then.
+            if greedy is None:
+                cands.insert(0, None)
+                actions.insert(0, legal[passes])
+            else:
+                cands.append(None)
+                actions.append(legal[passes])
+        if len(actions) == 1:
+            return actions[0]
+        obs, violators = observations(events, v.me, v.counts) if events else ([], [])
+        seed = self.budget.seed(
+            "play",
+            v.hand,
+            v.table,
+            v.table_seat,
+            tuple(v.counts),
+            v.passed,
+            v.out,
+            v.played_any,
+            v.must,
+            v.sam,
+            tuple(obs),
+        )
+        best, _means, _samples, _spent = search_shedding(
+            setup,
+            me=v.me,
+            hand=v.hand,
+            unseen=v.unseen,
+            counts=v.counts,
+            candidates=cands,
+            seed=seed,
+            played_any=v.played_any,
+            table=v.table,
+            table_seat=v.table_seat,
+            passed=v.passed,
+            out=v.out,
+            must=v.must,
+            sam=v.sam,
+            violators=violators,
+            observations=obs,
+            known=self._known(turn),
+            tree=self.tree,
+            **self.budget.search_args(start),
+        )
+        return actions[best]
+
+    # -- Sâm ---------------------------------------------------------------------------------
+
+    def _plan(self, v: Facts | SheddingView, turn: Turn | None, *salt: Any) -> tuple[float, dict[int, float]]:
+        seed = self.budget.seed("sam", v.hand, tuple(v.counts), *salt)
+        p, leads = sam_plan(
+            self.setup(v.players),
+            me=v.me,
+            hand=v.hand,
+            unseen=v.unseen,
+            counts=v.counts,
+            samples=self.sam_samples,
+            seed=seed,
+            out=v.out,
+            known=self._known(turn),
+        )
+        return p, dict(leads)
+
+    def _declare_sam(self, view: dict[str, Any], legal: Sequence[Action], turn: Turn | None) -> Action:
+        from ..samloc import SAM_UNITS  # (the game package imports the bots)
+
+        v = SheddingView.read(view)
+        p, _ = self._plan(v, turn, "declare")
+        n = v.players
+        declare = SAM_UNITS * (n - 1) * (2 * p - 1)
+        decline = shedding_value(
+            self.setup(n),
+            me=v.me,
+            hand=v.hand,
+            unseen=v.unseen,
+            counts=v.counts,
+            turn=int(view.get("nominal_leader") or 0),
+            rollouts=self.value_rollouts,
+            seed=self.budget.seed("decline", v.hand, tuple(v.counts)),
+            known=self._known(turn),
+        )
+        want = "declare_sam" if declare > decline else "decline_sam"
+        return next(a for a in legal if a["type"] == want)
+
+    def _sam_lead(
+        self, v: Facts, masks: list[int], at: Sequence[int], legal: Sequence[Action], turn: Turn | None
+    ) -> Action:
+        """The declarer's lead: the play whose best split is least often beaten (2s first on
+        ties, so the last play can be one without a 2)."""
+        _, leads = self._plan(v, turn, "lead")
+        best = max(range(len(masks)), key=lambda i: (leads.get(masks[i], 0.0), masks[i] & _TWOS != 0, -i))
+        return legal[at[best]]
+
+
+class TienLenSearchBot(_SearchMixin, TienLenGreedyBot):
+    """Tiến Lên (Miền Nam or Bắc) by search: see the module notes."""
+
+
+class SamLocSearchBot(_SearchMixin, SamLocGreedyBot):
+    """Sâm Lốc by search, with the Sâm plan and báo 1 weighed in the rollouts."""
+
+
+class _Cheating:
+    """Sees every hand (``turn.game``'s): the search's upper bound. Benchmarks only."""
+
+    name = "cheating"
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
+
+    def _known(self, turn: Turn | None) -> list[int] | None:
+        if turn is None:
+            raise RulesError("the cheating bot needs the game (act(turn))")
+        return [turn.game.hand_mask(s) for s in range(turn.game.players)]
+
+
+class TienLenCheatingBot(_Cheating, TienLenSearchBot):
+    """Tiến Lên search on the true hands (benchmarks only)."""
+
+
+class SamLocCheatingBot(_Cheating, SamLocSearchBot):
+    """Sâm Lốc search on the true hands (benchmarks only)."""

@@ -1,0 +1,207 @@
+"""The Tứ Sắc search bot, and the cheating bot of Tứ Sắc (benchmarks only).
+
+A decision (the discard, or the answer to an offer: which claim, or pass) races its candidates
+in Rust (:mod:`vncards._core` ``tusac_search``): each deal gives the cards the seat has not
+seen to the other hidden hands and to the stock (nọc), every candidate is played out to the end
+of the hand by the greedy policy of every seat, candidates confidently worse than the leader
+are dropped, and the best mean wins. A win is always taken. Deals respect what the table has
+shown: the triple and khui are mandatory, so a seat that let a card go (it went dead, or
+another seat made a lesser claim of it) held at most one copy then, and holds at most one now.
+
+>>> from vncards.games import new_game
+>>> from vncards.simulate import play_game
+>>> game = new_game("tusac", players=3, seed=2)
+>>> bots = [TuSacSearchBot(seed=s, rules=game.rules, rollouts=60) for s in range(3)]
+>>> sum(play_game(game, bots).settlement)
+0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .._core import TuSacCard, TuSacRolloutSetup, tusac_pack, tusac_search
+from ..errors import RulesError
+from ..table import Seed
+from . import Turn
+from .budget import SearchBudget
+
+__all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go"]
+
+Action = dict[str, Any]
+_LESSER = {"pair", "general", "general_set", "chariot_set", "three_soldiers", "four_soldiers"}
+
+
+def _kind(code: str) -> int:
+    return TuSacCard(code).index
+
+
+def let_go(events: Sequence[dict[str, Any]], players: int, me: int) -> list[int]:
+    """Per seat, a mask of the kinds it let go of this hand (bit k: it was offered a k and
+    made no triple or khui of it, so it holds at most one): every seat asked about an offer
+    that went dead, or that another seat claimed into a lesser meld than a triple.
+
+    >>> events = [{"type": "discard", "seat": 0, "card": "PW", "opening": True},
+    ...           {"type": "dead", "card": "PW"}]
+    >>> [bin(m) for m in let_go(events, 3, 0)]
+    ['0b0', '0b1000000000000000000000000000', '0b1000000000000000000000000000']
+    """
+    masks = [0] * players
+    offer: tuple[int, int, bool] | None = None  # (kind, seat, from stock)
+    for e in events:
+        kind = e["type"]
+        if kind == "deal":
+            masks = [0] * players
+            offer = None
+        elif kind == "discard":
+            offer = (_kind(e["card"]), e["seat"], False)
+        elif kind == "turn_up":
+            offer = (_kind(e["card"]), e["seat"], True)
+        elif kind in ("dead", "claim") and offer is not None:
+            k, origin, stock = offer
+            claimer = e.get("seat") if kind == "claim" else None
+            if kind == "dead" or e.get("meld") in _LESSER:
+                for s in range(players):
+                    if s != me and s != claimer and (stock or s != origin):
+                        masks[s] |= 1 << k
+            offer = None
+    return masks
+
+
+class TuSacSearchBot:
+    """Tứ Sắc by search: see the module notes. ``rollouts`` and/or ``think_ms`` per decision."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: Seed = None,
+        rules: Any = None,
+        *,
+        rollouts: int | None = 400,
+        think_ms: float | None = None,
+        infer: bool = True,
+    ) -> None:
+        if rules is None:
+            raise RulesError("TuSacSearchBot needs the table's rules")
+        self._rules = rules
+        self.budget = SearchBudget(seed, rollouts, think_ms)
+        self.infer = bool(infer)
+        self._setups: dict[int, TuSacRolloutSetup] = {}
+
+    def _setup(self, players: int) -> TuSacRolloutSetup:
+        if players not in self._setups:
+            r = self._rules
+            self._setups[players] = TuSacRolloutSetup(
+                players,
+                odd_total=r.odd_total,
+                set_lenh=r.set_lenh,
+                triple_optional=r.triple_optional,
+                bung_rule=r.bung_rule,
+                discard_rule=r.discard_rule,
+                tuong_as_ty=r.tuong_as_ty,
+                draw_at_stock=r.draw_at_stock,
+                payment=r.payment,
+            )
+        return self._setups[players]
+
+    def _known(self, turn: Turn | None) -> list[int] | None:
+        return None
+
+    def act(self, turn: Turn) -> Action:
+        """:meth:`choose` for ``turn`` (a forced move without building the view)."""
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        view = turn.view
+        events = turn.events if self.infer and not view.get("events") else view.get("events", [])
+        return self._decide(view, legal, events, turn)
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """The best of ``legal_actions`` by search (``view["events"]`` feeds the inference)."""
+        return self._decide(view, legal_actions, view.get("events", []) if self.infer else [], None)
+
+    def _decide(
+        self,
+        view: dict[str, Any],
+        legal: Sequence[Action],
+        events: Sequence[dict[str, Any]],
+        turn: Turn | None,
+    ) -> Action:
+        start = time.perf_counter()
+        if not legal:
+            raise RulesError("a bot was asked to act with no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        win = next((a for a in legal if a["type"] == "win"), None)
+        if win is not None:
+            return win
+        cands: list[tuple[str, int | None, str | None, list[int]]] = []
+        for a in legal:
+            t = a["type"]
+            if t == "discard":
+                cands.append(("discard", _kind(a["card"]), None, []))
+            elif t == "claim":
+                cands.append(("claim", None, a["meld"], [_kind(c) for c in a["cards"]]))
+            else:
+                cands.append((t, None, None, []))
+        me = view["seat"]
+        n = view["players"]
+        hand = tusac_pack(" ".join(view["hand"]))
+        exposed = [c for melds in view["exposed"] for m in melds for c in m["cards"]]
+        offer = view.get("offer")
+        public_cards = exposed + list(view["dead"]) + ([offer["card"]] if offer else [])
+        public = tusac_pack(" ".join(public_cards)) if public_cards else 0
+        args: dict[str, Any] = {
+            "me": me,
+            "hand": hand,
+            "counts": list(view["hand_counts"]),
+            "exposed_lenh": list(view["exposed_lenh"]),
+            "exposed_quad": [
+                any(m["meld"] in ("quad", "claimed_quad") for m in melds) for melds in view["exposed"]
+            ],
+            "public": public,
+            "stock": int(view["stock"]),
+            "offer": None
+            if offer is None
+            else (_kind(offer["card"]), offer["source"] == "stock", int(offer["seat"])),
+            "opening": any(c[0] == "discard" and c[1] is not None and c[1] < 4 for c in cands),
+            "single": let_go(events, n, me) if events and not self._rules.triple_optional else None,
+        }
+        setup = self._setup(n)
+        greedy, *_ = tusac_search(setup, candidates=cands, seed=0, rollouts=1, greedy_only=True, **args)
+        order = [greedy, *(i for i in range(len(cands)) if i != greedy)]
+        seed = self.budget.seed(
+            "tusac",
+            hand,
+            public,
+            tuple(args["counts"]),
+            args["stock"],
+            args["offer"],
+            tuple(args["single"] or ()),
+        )
+        best, _means, _samples, _spent = tusac_search(
+            setup,
+            candidates=[cands[i] for i in order],
+            seed=seed,
+            known=self._known(turn),
+            **args,
+            **self.budget.search_args(start),
+        )
+        return legal[order[best]]
+
+
+class TuSacCheatingBot(TuSacSearchBot):
+    """The Tứ Sắc search on the true hidden hands (the stock stays unknown): benchmarks only."""
+
+    name = "cheating"
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
+
+    def _known(self, turn: Turn | None) -> list[int] | None:
+        if turn is None:
+            raise RulesError("the cheating bot needs the game (act(turn))")
+        return list(turn.game._hands)

@@ -1,0 +1,543 @@
+//! Bindings of the bots' search ([`crate::search`]): `search_shedding`, `shedding_value` and
+//! `sam_plan` (Tiến Lên, Sâm Lốc), `TuSacRolloutSetup` and `tusac_search`, `maubinh_search`.
+//! Every search releases the GIL. A budget is `rollouts` (a decision is then a pure function
+//! of its arguments) and optionally `think_ms`, a deadline from the call.
+//!
+//! Each search returns `(best, means, samples, rollouts)`: the chosen candidate's index, each
+//! candidate's mean score and the deals it was played on, and the evaluations spent.
+
+use super::errors::to_py;
+use super::guard::{guard, guard_ok};
+use super::maubinh::rules as maubinh_rules;
+use super::rollout::{combo, mask, position, PyRolloutSetup};
+use super::tusac::{bung_rule as tusac_bung, exposed_arg, kind_index, meld_kind, scoring, unpack};
+use crate::cards::CardSet;
+use crate::error::Error;
+use crate::maubinh::Arrangement;
+use crate::rollout::{check_work, MAX_ROLLOUT_WORK, MAX_SEATS};
+use crate::search::shedding::Observation;
+use crate::search::tree::search as search_tree;
+use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
+use crate::search::{maubinh as mbs, sam, shedding, Budget, Outcome};
+use crate::tusac::{Claim, Hand};
+use pyo3::prelude::*;
+use std::time::{Duration, Instant};
+
+/// `(best, means, samples, rollouts)`.
+type Found = (usize, Vec<f64>, Vec<u32>, u64);
+
+/// Longest `think_ms` accepted: a minute.
+const MAX_THINK_MS: f64 = 60_000.0;
+
+fn found(o: Outcome) -> Found {
+    (o.best, o.means, o.samples, o.rollouts)
+}
+
+fn rules_err(msg: String) -> PyErr {
+    to_py(Error::Rules(msg))
+}
+
+/// The budget of a search over `cands` candidates: `rollouts` evaluations (None: only the
+/// deadline bounds it, up to [`MAX_ROLLOUT_WORK`]) and `think_ms` from now.
+fn budget(rollouts: Option<u64>, think_ms: Option<f64>, cands: usize) -> PyResult<Budget> {
+    if cands == 0 {
+        return Err(rules_err("no candidate to search".into()));
+    }
+    let deadline = match think_ms {
+        None => None,
+        Some(ms) if ms.is_finite() && (0.0..=MAX_THINK_MS).contains(&ms) => {
+            Some(Instant::now() + Duration::from_secs_f64(ms / 1000.0))
+        }
+        Some(ms) => {
+            return Err(rules_err(format!(
+                "think_ms must be within 0..={MAX_THINK_MS}, not {ms}"
+            )))
+        }
+    };
+    if rollouts.is_none() && deadline.is_none() {
+        return Err(rules_err("give rollouts, think_ms or both".into()));
+    }
+    let rollouts = rollouts.unwrap_or(MAX_ROLLOUT_WORK);
+    if rollouts > MAX_ROLLOUT_WORK {
+        return Err(rules_err(format!(
+            "rollouts must be at most {MAX_ROLLOUT_WORK}, not {rollouts}"
+        )));
+    }
+    Ok(Budget { rollouts, deadline })
+}
+
+/// Every seat's hand (the cheating bot's view), as masks by seat.
+fn known_shedding(
+    known: Option<Vec<u64>>,
+    players: usize,
+    me: usize,
+    hand: CardSet,
+) -> PyResult<Option<[CardSet; MAX_SEATS]>> {
+    let Some(known) = known else {
+        return Ok(None);
+    };
+    if known.len() != players {
+        return Err(rules_err(format!("known: {players} hands expected")));
+    }
+    let mut out = [CardSet::EMPTY; MAX_SEATS];
+    let mut seen = 0u64;
+    for (s, &m) in known.iter().enumerate() {
+        let h = mask(m, "known")?;
+        if h.0 & seen != 0 {
+            return Err(rules_err("known: two seats hold the same card".into()));
+        }
+        seen |= h.0;
+        out[s] = h;
+    }
+    if out[me] != hand {
+        return Err(rules_err("known: the root's hand differs from hand".into()));
+    }
+    Ok(Some(out))
+}
+
+/// One observation: `(seat, table, play or None for a pass, later, min_other)`.
+type ObservationArg = (usize, u64, Option<u64>, u64, u32);
+
+/// Races the root's candidate plays (masks; None: pass) over deals weighted by the others'
+/// `observations`; `known` (every seat's hand) replaces the deals (the cheating bot). With
+/// `tree`, searches them by information-set MCTS instead (`samples`: root visits).
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, seed, rollouts = None,
+    think_ms = None, played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0,
+    sam = None, violators = Vec::new(), observations = Vec::new(), known = None, tree = false))]
+#[allow(clippy::too_many_arguments)]
+fn search_shedding(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: Vec<u8>,
+    candidates: Vec<Option<u64>>,
+    seed: u64,
+    rollouts: Option<u64>,
+    think_ms: Option<f64>,
+    played_any: u8,
+    table: Option<u64>,
+    table_seat: usize,
+    passed: u8,
+    out: u8,
+    must: u64,
+    sam: Option<usize>,
+    violators: Vec<(usize, usize)>,
+    observations: Vec<ObservationArg>,
+    known: Option<Vec<u64>>,
+    tree: bool,
+) -> PyResult<Found> {
+    guard(|| {
+        let setup = &setup.get().0;
+        let mut pos = position(
+            setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
+        )?;
+        for (one, by) in violators {
+            if one >= setup.players || by >= setup.players || one == by {
+                return Err(rules_err(format!("violators: bad entry ({one}, {by})")));
+            }
+            pos.violator[one] = by as u8 + 1;
+        }
+        let cands = candidates
+            .iter()
+            .map(|c| c.map(|m| combo(m, &setup.rules, "candidate")).transpose())
+            .collect::<PyResult<Vec<_>>>()?;
+        let obs = observations
+            .iter()
+            .map(|&(seat, t, play, later, min_other)| {
+                if seat >= setup.players {
+                    return Err(rules_err(format!("observation of seat {seat}")));
+                }
+                Ok(Observation {
+                    seat,
+                    table: combo(t, &setup.rules, "observed table")?,
+                    play: play
+                        .map(|p| combo(p, &setup.rules, "observed play"))
+                        .transpose()?,
+                    later: mask(later, "observed later")?,
+                    min_other,
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let known = known_shedding(known, setup.players, me, pos.hand)?;
+        let budget = budget(rollouts, think_ms, cands.len())?;
+        let setup = setup.clone();
+        Ok(py.detach(move || {
+            found(if tree {
+                search_tree(&setup, &pos, &obs, &cands, known, &budget, seed)
+            } else {
+                shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed)
+            })
+        }))
+    })
+}
+
+/// The root's mean score over `rollouts` deals when the hand is played out by the greedy
+/// policy from seat `turn` on (e.g. the value of declining Sâm).
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, unseen, counts, turn, rollouts, seed, known = None))]
+#[allow(clippy::too_many_arguments)]
+fn shedding_value(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: Vec<u8>,
+    turn: usize,
+    rollouts: u32,
+    seed: u64,
+    known: Option<Vec<u64>>,
+) -> PyResult<f64> {
+    guard(|| {
+        let setup = &setup.get().0;
+        let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
+        if turn >= setup.players {
+            return Err(rules_err(format!("turn {turn} is not a seat")));
+        }
+        check_work(rollouts, 1).map_err(rules_err)?;
+        let known = known_shedding(known, setup.players, me, pos.hand)?;
+        let setup = setup.clone();
+        Ok(py.detach(move || shedding::value(&setup, &pos, &[], turn, known, rollouts, seed)))
+    })
+}
+
+/// The Sâm plan of seat `me` (the declarer, or a seat deciding to declare): the success rate
+/// of the best split of its hand over `samples` deals (at most 256), and per combination it
+/// may lead, `(mask, success rate of the best split that leads it now)`.
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, unseen, counts, samples, seed, out = 0, known = None))]
+#[allow(clippy::too_many_arguments)]
+fn sam_plan(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    me: usize,
+    hand: u64,
+    unseen: u64,
+    counts: Vec<u8>,
+    samples: u32,
+    seed: u64,
+    out: u8,
+    known: Option<Vec<u64>>,
+) -> PyResult<(f64, Vec<(u64, f64)>)> {
+    guard(|| {
+        let setup = &setup.get().0;
+        let pos = position(
+            setup,
+            me,
+            hand,
+            unseen,
+            &counts,
+            0,
+            None,
+            0,
+            0,
+            out,
+            0,
+            Some(me),
+        )?;
+        let known = known_shedding(known, setup.players, me, pos.hand)?;
+        let setup = setup.clone();
+        let plan = py.detach(move || sam::plan(&setup, &pos, samples, seed, known));
+        Ok((
+            plan.success,
+            plan.leads.iter().map(|(c, p)| (c.cards.0, *p)).collect(),
+        ))
+    })
+}
+
+/// The rules of a Tứ Sắc table as its rollouts need them.
+#[pyclass(module = "vncards._core", name = "TuSacRolloutSetup", frozen)]
+pub struct PyTuSacSetup(TuSacSetup);
+
+#[pymethods]
+impl PyTuSacSetup {
+    #[new]
+    #[pyo3(signature = (players, *, odd_total = "hand", set_lenh = 1, triple_optional = false,
+        bung_rule = "seed", discard_rule = "penalize", tuong_as_ty = true, draw_at_stock = 7,
+        payment = "per_lenh"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        players: usize,
+        odd_total: &str,
+        set_lenh: i64,
+        triple_optional: bool,
+        bung_rule: &str,
+        discard_rule: &str,
+        tuong_as_ty: bool,
+        draw_at_stock: u32,
+        payment: &str,
+    ) -> PyResult<Self> {
+        guard(|| {
+            if !(2..=ts::MAX_SEATS).contains(&players) {
+                return Err(rules_err(format!("players must be 2..4, not {players}")));
+            }
+            let enforce_rac = match discard_rule {
+                "penalize" => false,
+                "enforce" => true,
+                other => {
+                    return Err(rules_err(format!(
+                        "discard_rule must be 'penalize' or 'enforce', not {other:?}"
+                    )))
+                }
+            };
+            let flat = match payment {
+                "per_lenh" => false,
+                "flat" => true,
+                other => {
+                    return Err(rules_err(format!(
+                        "payment must be 'per_lenh' or 'flat', not {other:?}"
+                    )))
+                }
+            };
+            if draw_at_stock > 70 {
+                return Err(rules_err(format!(
+                    "draw_at_stock must be in 0..70, not {draw_at_stock}"
+                )));
+            }
+            Ok(PyTuSacSetup(TuSacSetup {
+                players,
+                scoring: scoring(odd_total, set_lenh)?,
+                triple_optional,
+                bung: tusac_bung(bung_rule)?,
+                enforce_rac,
+                tuong_as_ty,
+                draw_at_stock,
+                flat,
+            }))
+        })
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| format!("TuSacRolloutSetup({:?})", self.0))
+    }
+}
+
+/// A Tứ Sắc candidate: `("discard", kind)`, `("claim", meld, [kinds used])`, `("win",)` or
+/// `("pass",)`.
+type ChoiceArg = (String, Option<u8>, Option<String>, Vec<u8>);
+
+fn choice(c: &ChoiceArg) -> PyResult<Choice> {
+    let (kind, card, meld, used) = c;
+    match kind.as_str() {
+        "discard" => {
+            Ok(Choice::Discard(kind_index(card.ok_or_else(|| {
+                rules_err("a discard names its card".into())
+            })?)?))
+        }
+        "claim" => Ok(Choice::Claim(Claim {
+            meld: meld_kind(meld.as_deref().unwrap_or(""))?,
+            used: used
+                .iter()
+                .map(|&k| kind_index(k))
+                .collect::<PyResult<_>>()?,
+        })),
+        "win" => Ok(Choice::Win),
+        "pass" => Ok(Choice::Pass),
+        other => Err(rules_err(format!("no Tứ Sắc choice {other:?}"))),
+    }
+}
+
+/// Races the root's Tứ Sắc candidates (`(type, card, meld, used)`: a discard of `card`, a
+/// claim of `meld` with `used`, `"win"` or `"pass"`) over deals of the unseen cards; the
+/// offer is `(card, from_stock, seat)`. `single[s]`: bit k when seat s holds at most one of
+/// kind k. `known`: every seat's packed hidden hand (the cheating bot).
+#[pyfunction]
+#[pyo3(signature = (setup, *, me, hand, counts, exposed_lenh, exposed_quad, public, stock,
+    offer, opening, candidates, seed, rollouts = None, think_ms = None, single = None,
+    known = None, greedy_only = false))]
+#[allow(clippy::too_many_arguments)]
+fn tusac_search(
+    py: Python<'_>,
+    setup: &Bound<'_, PyTuSacSetup>,
+    me: usize,
+    hand: u128,
+    counts: Vec<u8>,
+    exposed_lenh: Vec<i32>,
+    exposed_quad: Vec<bool>,
+    public: u128,
+    stock: u32,
+    offer: Option<(u8, bool, usize)>,
+    opening: bool,
+    candidates: Vec<ChoiceArg>,
+    seed: u64,
+    rollouts: Option<u64>,
+    think_ms: Option<f64>,
+    single: Option<Vec<u32>>,
+    known: Option<Vec<u128>>,
+    greedy_only: bool,
+) -> PyResult<Found> {
+    guard(|| {
+        let setup = setup.get().0;
+        let n = setup.players;
+        if counts.len() != n || exposed_lenh.len() != n || exposed_quad.len() != n {
+            return Err(rules_err(format!("counts and exposed: {n} seats expected")));
+        }
+        let hand = unpack(hand)?;
+        let public = unpack(public)?;
+        let mut unseen = Hand::DECK;
+        for k in 0..28 {
+            let used = hand.0[k] + public.0[k];
+            if used > 4 {
+                return Err(rules_err(format!("kind {k}: more than four copies")));
+            }
+            unseen.0[k] -= used;
+        }
+        let mut pos = TuSacPosition {
+            me,
+            hand,
+            counts: [0; ts::MAX_SEATS],
+            exposed_lenh: [0; ts::MAX_SEATS],
+            exposed_quad: [false; ts::MAX_SEATS],
+            public,
+            unseen,
+            stock,
+            offer: offer
+                .map(|(k, from_stock, seat)| {
+                    Ok::<_, PyErr>(Offer {
+                        card: kind_index(k)?,
+                        from_stock,
+                        seat,
+                    })
+                })
+                .transpose()?,
+            opening,
+            single: [0; ts::MAX_SEATS],
+        };
+        pos.counts[..n].copy_from_slice(&counts);
+        for (s, &l) in exposed_lenh.iter().enumerate() {
+            pos.exposed_lenh[s] = exposed_arg(l)?;
+        }
+        pos.exposed_quad[..n].copy_from_slice(&exposed_quad);
+        if let Some(single) = single {
+            if single.len() != n || single.iter().any(|&m| m >> 28 != 0) {
+                return Err(rules_err(format!("single: {n} masks of 28 bits expected")));
+            }
+            pos.single[..n].copy_from_slice(&single);
+        }
+        ts::check(&setup, &pos).map_err(rules_err)?;
+        let cands = candidates
+            .iter()
+            .map(choice)
+            .collect::<PyResult<Vec<_>>>()?;
+        if greedy_only {
+            if cands.is_empty() {
+                return Err(rules_err("no candidate to search".into()));
+            }
+            let g = ts::greedy_choice(&setup, &pos, &cands);
+            return Ok((g, vec![0.0; cands.len()], vec![0; cands.len()], 0));
+        }
+        let known = match known {
+            None => None,
+            Some(k) if k.len() == n => {
+                let hands = k.iter().map(|&p| unpack(p)).collect::<PyResult<Vec<_>>>()?;
+                let mut rest = unseen;
+                for (s, h) in hands.iter().enumerate().filter(|&(s, _)| s != me) {
+                    if !rest.contains(h) || h.len() != u32::from(pos.counts[s]) {
+                        return Err(rules_err(format!("known: seat {s} does not fit")));
+                    }
+                    rest = rest.minus(h);
+                }
+                Some(hands)
+            }
+            Some(_) => return Err(rules_err(format!("known: {n} hands expected"))),
+        };
+        let budget = budget(rollouts, think_ms, cands.len())?;
+        Ok(py.detach(move || {
+            found(ts::search(
+                &setup,
+                &pos,
+                &cands,
+                known.as_deref(),
+                &budget,
+                seed,
+            ))
+        }))
+    })
+}
+
+/// Races Mậu Binh arrangements `candidates` (`(back, middle, front)` masks of the 13 cards
+/// `cards`) against solver-arranged opponents dealt from the other cards (`known`: their
+/// hands, the cheating bot).
+#[pyfunction]
+#[pyo3(signature = (cards, players, candidates, wheel, scoop, scoop_all, back_straight_flush_units,
+    scoring, *, seed, rollouts = None, think_ms = None, known = None))]
+#[allow(clippy::too_many_arguments)]
+fn maubinh_search(
+    py: Python<'_>,
+    cards: u64,
+    players: usize,
+    candidates: Vec<(u64, u64, u64)>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: i64,
+    scoring: &str,
+    seed: u64,
+    rollouts: Option<u64>,
+    think_ms: Option<f64>,
+    known: Option<Vec<u64>>,
+) -> PyResult<Found> {
+    guard(|| {
+        let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        if !(2..=4).contains(&players) {
+            return Err(rules_err(format!("players must be 2..4, not {players}")));
+        }
+        let hand = mask(cards, "cards")?;
+        if hand.len() != 13 {
+            return Err(rules_err("a Mậu Binh hand has 13 cards".into()));
+        }
+        let cands = candidates
+            .iter()
+            .map(|&(back, middle, front)| {
+                let a = Arrangement {
+                    back,
+                    middle,
+                    front,
+                };
+                a.validate().map_err(to_py)?;
+                if a.cards() != hand.0 {
+                    return Err(rules_err("a candidate does not arrange the hand".into()));
+                }
+                Ok(a)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        if let Some(k) = &known {
+            let mut seen = hand.0;
+            if k.len() != players - 1 {
+                return Err(rules_err(format!("known: {} hands expected", players - 1)));
+            }
+            for &h in k {
+                let h = mask(h, "known")?;
+                if h.len() != 13 || h.0 & seen != 0 {
+                    return Err(rules_err("known: 13 cards each, none shared".into()));
+                }
+                seen |= h.0;
+            }
+        }
+        let budget = budget(rollouts, think_ms, cands.len())?;
+        Ok(py.detach(move || {
+            found(mbs::search(
+                hand.0,
+                &rules,
+                players,
+                &cands,
+                known.as_deref(),
+                &budget,
+                seed,
+            ))
+        }))
+    })
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTuSacSetup>()?;
+    m.add_function(wrap_pyfunction!(search_shedding, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_value, m)?)?;
+    m.add_function(wrap_pyfunction!(sam_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(tusac_search, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_search, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,307 @@
+//! Search for the shedding games (Tiến Lên, Sâm Lốc): the candidate plays raced over deals of
+//! the unseen cards weighted by what each other seat has shown, each deal played out by the
+//! greedy rollout policy ([`crate::rollout`]).
+//!
+//! **Inference.** A deal is kept with the probability a greedy-like player would have acted as
+//! each seat did, holding the cards the deal gives it plus the cards it has played since:
+//! passing while holding a cheap beat of the table (one that breaks no pair, no 2, no bomb)
+//! is unlikely ([`PASS_HOLDING_BEAT`]); so is following with a higher card than a cheaper
+//! beat it held ([`PLAY_ABOVE_CHEAPER`]). Rejection stops at the first failed test, so an
+//! unlikely deal costs little; after [`ATTEMPTS`] rejections the deal that passed the most
+//! tests is kept (strong evidence then narrows the deals as far as it can).
+
+use super::{race, Budget, Outcome, Trial};
+use crate::cards::CardSet;
+use crate::rollout::{
+    determinise, greedy_choice, Context, FastRng, Position, Setup, Sim, MAX_SEATS,
+};
+use crate::shedding::{legal_plays_into, Combo, PlayFilter};
+
+/// What another seat did in public: passed on `table`, or followed it with `play`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Observation {
+    pub seat: usize,
+    pub table: Combo,
+    /// `None`: the seat passed.
+    pub play: Option<Combo>,
+    /// The cards the seat has played since, its `play` included: with the cards it holds
+    /// now, what it held then.
+    pub later: CardSet,
+    /// Fewest cards another seat still in the hand held then.
+    pub min_other: u32,
+}
+
+/// Likelihood of a pass by a seat that held a play the greedy model would have made.
+pub const PASS_HOLDING_BEAT: f64 = 0.15;
+/// Likelihood of following with a higher card of the kind than the cheaper beat held.
+pub const PLAY_ABOVE_CHEAPER: f64 = 0.4;
+/// Likelihood of following where the greedy model would have passed.
+pub const PLAY_WHEN_MODEL_PASSES: f64 = 0.7;
+/// Deals tried for one kept deal.
+pub const ATTEMPTS: u32 = 32;
+
+/// The determinisations and rollouts of one shedding decision.
+pub struct Shedding<'a> {
+    setup: &'a Setup,
+    pos: &'a Position,
+    obs: &'a [Observation],
+    cands: &'a [Option<Combo>],
+    /// Every seat's hand (the cheating bot's view): no dealing, no inference.
+    known: Option<[CardSet; MAX_SEATS]>,
+    /// Where rollouts start without a root play (a value of the position, not of a move).
+    start: Option<usize>,
+    rng: FastRng,
+    pool: Vec<u8>,
+    scratch: Vec<Combo>,
+    hands: [CardSet; MAX_SEATS],
+}
+
+impl<'a> Shedding<'a> {
+    pub fn new(
+        setup: &'a Setup,
+        pos: &'a Position,
+        obs: &'a [Observation],
+        cands: &'a [Option<Combo>],
+        known: Option<[CardSet; MAX_SEATS]>,
+        seed: u64,
+    ) -> Shedding<'a> {
+        Shedding {
+            setup,
+            pos,
+            obs,
+            cands,
+            known,
+            start: None,
+            rng: FastRng::new(seed),
+            pool: Vec::with_capacity(52),
+            scratch: Vec::with_capacity(128),
+            hands: [CardSet::EMPTY; MAX_SEATS],
+        }
+    }
+
+    /// How likely the greedy model makes `o` for a seat holding `now` today.
+    fn likelihood(&mut self, now: CardSet, o: &Observation) -> f64 {
+        let then = now.union(o.later);
+        self.scratch.clear();
+        legal_plays_into(
+            then,
+            Some(&o.table),
+            &self.setup.rules,
+            CardSet::EMPTY,
+            PlayFilter::All,
+            &mut self.scratch,
+        );
+        let ctx = Context {
+            min_other: o.min_other,
+            can_pass: true,
+            finish_on_two: self.setup.finish_on_two,
+        };
+        let model =
+            greedy_choice(then, &self.scratch, Some(&o.table), ctx).map(|i| self.scratch[i]);
+        match (o.play, model) {
+            (None, None) => 1.0,
+            (None, Some(_)) => PASS_HOLDING_BEAT,
+            (Some(_), None) => PLAY_WHEN_MODEL_PASSES,
+            (Some(p), Some(m)) if m.kind == p.kind && m.top < p.top => PLAY_ABOVE_CHEAPER,
+            _ => 1.0,
+        }
+    }
+
+    /// Sequential acceptance: how many observations the deal passed, and whether all did.
+    fn test(&mut self, hands: &[CardSet; MAX_SEATS]) -> (u32, bool) {
+        let mut passed = 0;
+        for o in self.obs {
+            let f = self.likelihood(hands[o.seat], o);
+            if f < 1.0 && self.rng.unit() >= f {
+                return (passed, false);
+            }
+            passed += 1;
+        }
+        (passed, true)
+    }
+
+    fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
+        determinise(self.pos, self.setup.players, &mut self.rng, &mut self.pool)
+    }
+
+    /// The next deal (see [`Trial::draw`]).
+    pub(crate) fn deal(&mut self) -> [CardSet; MAX_SEATS] {
+        self.draw();
+        self.hands
+    }
+}
+
+impl Trial for Shedding<'_> {
+    fn draw(&mut self) {
+        if let Some(h) = self.known {
+            self.hands = h;
+            return;
+        }
+        let first = self.uniform();
+        let (mut most, ok) = self.test(&first);
+        self.hands = first;
+        if ok {
+            return;
+        }
+        for _ in 1..ATTEMPTS {
+            let hands = self.uniform();
+            let (passed, ok) = self.test(&hands);
+            if ok {
+                self.hands = hands;
+                return;
+            }
+            if passed > most {
+                most = passed;
+                self.hands = hands;
+            }
+        }
+    }
+
+    fn play(&mut self, c: usize) -> i32 {
+        let (setup, me) = (self.setup, self.pos.me);
+        let mut sim = Sim::new(self.pos, self.hands, self.start.unwrap_or(me));
+        if self.start.is_none() {
+            sim.act(setup, me, self.cands[c]);
+        }
+        sim.finish(setup, me, &mut self.scratch)
+    }
+}
+
+/// Races the candidate plays (`None`: pass) of the root seat of `pos`.
+pub fn search(
+    setup: &Setup,
+    pos: &Position,
+    obs: &[Observation],
+    cands: &[Option<Combo>],
+    known: Option<[CardSet; MAX_SEATS]>,
+    budget: &Budget,
+    seed: u64,
+) -> Outcome {
+    let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
+    race(&mut trial, cands.len(), budget)
+}
+
+/// The root's mean score over `rollouts` deals when the hand is played out by the greedy
+/// policy from `turn` on (the value of declining Sâm, for one).
+pub fn value(
+    setup: &Setup,
+    pos: &Position,
+    obs: &[Observation],
+    turn: usize,
+    known: Option<[CardSet; MAX_SEATS]>,
+    rollouts: u32,
+    seed: u64,
+) -> f64 {
+    let mut trial = Shedding::new(setup, pos, obs, &[], known, seed);
+    trial.start = Some(turn);
+    let mut total = 0i64;
+    for _ in 0..rollouts {
+        trial.draw();
+        total += i64::from(trial.play(0));
+    }
+    total as f64 / f64::from(rollouts.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_card_set;
+    use crate::rollout::{BaoMot, Payoff};
+    use crate::shedding::{classify, legal_plays};
+    use crate::tienlen;
+
+    fn set(text: &str) -> CardSet {
+        parse_card_set(text).unwrap().1
+    }
+
+    fn south() -> Setup {
+        Setup {
+            rules: tienlen::south(),
+            players: 4,
+            after_pass: None,
+            bao_mot: false,
+            finish_on_two: true,
+            sam_may_finish_on_two: false,
+            bao: BaoMot::default(),
+            payoff: Payoff {
+                card: 1,
+                cong: 26,
+                black_two: 3,
+                red_two: 6,
+                quad: 12,
+                places: Vec::new(),
+                sam: 0,
+                sam_block_each: false,
+            },
+        }
+    }
+
+    fn position(hand: &str, counts: [u8; 4]) -> Position {
+        let hand = set(hand);
+        let mut c = [0u8; MAX_SEATS];
+        c[..4].copy_from_slice(&counts);
+        Position {
+            me: 0,
+            hand,
+            unseen: CardSet::DECK.difference(hand),
+            counts: c,
+            played_any: 0b1111,
+            table: None,
+            table_seat: 0,
+            passed: 0,
+            out: 0,
+            must: CardSet::EMPTY,
+            sam: None,
+            violator: [0; MAX_SEATS],
+        }
+    }
+
+    #[test]
+    fn a_seat_that_passed_on_a_single_seldom_holds_a_higher_one() {
+        let setup = south();
+        let pos = position("3♠ 4♦ 5♥", [3, 2, 2, 2]);
+        let seven = classify(set("7♠"), &setup.rules).unwrap();
+        let obs = [Observation {
+            seat: 1,
+            table: seven,
+            play: None,
+            later: CardSet::EMPTY,
+            min_other: 3,
+        }];
+        let above = |obs: &[Observation]| {
+            let mut t = Shedding::new(&setup, &pos, obs, &[], None, 9);
+            (0..1000)
+                .filter(|_| {
+                    t.draw();
+                    // Two cards: greedy (a short hand) would beat 7♠ with any higher card.
+                    t.hands[1].iter().any(|c| c.index() > seven.top - 8)
+                })
+                .count()
+        };
+        let (uniform, weighted) = (above(&[]), above(&obs));
+        // Uniform deals: about 93% hold a higher card; weighted by the pass, about 2/3.
+        assert!(uniform > 880, "{uniform}");
+        assert!(weighted < uniform - 150, "{weighted} against {uniform}");
+    }
+
+    #[test]
+    fn known_hands_make_every_deal_the_same_and_searches_reproducible() {
+        let setup = south();
+        let pos = position("3♠ 4♦ 5♥ 9♣ 9♦ K♠ 2♥", [7, 5, 5, 5]);
+        let plays = legal_plays(pos.hand, None, &setup.rules, CardSet::EMPTY);
+        let cands: Vec<_> = plays.iter().map(|c| Some(*c)).collect();
+        let a = search(&setup, &pos, &[], &cands, None, &Budget::rollouts(300), 4);
+        assert_eq!(
+            a,
+            search(&setup, &pos, &[], &cands, None, &Budget::rollouts(300), 4)
+        );
+        assert!(a.rollouts <= 300 && a.best < cands.len());
+        let mut known = [CardSet::EMPTY; MAX_SEATS];
+        known[0] = pos.hand;
+        known[1] = set("6♠ 7♠ 8♠ 10♠ J♠");
+        known[2] = set("6♣ 7♣ 8♣ 10♣ J♣");
+        known[3] = set("6♦ 7♦ 8♦ 10♦ J♦");
+        let v = value(&setup, &pos, &[], 0, Some(known), 5, 1);
+        assert_eq!(v, value(&setup, &pos, &[], 0, Some(known), 1, 2));
+    }
+}

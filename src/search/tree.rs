@@ -1,0 +1,270 @@
+//! Information-set Monte Carlo tree search (single observer) for the shedding games.
+//!
+//! One tree of action sequences seen from the root seat: each iteration deals the unseen
+//! cards (weighted by what the other seats have shown, as [`super::shedding`] does), walks
+//! down the tree choosing, at every seat's turn, among the actions legal in that deal by UCB1
+//! with availability counts (an action is scored against the visits of the deals in which it
+//! was legal), adds one node, plays the rest of the hand out with the greedy policy, and
+//! credits each node on the path with the final score of the seat that chose it. Nodes below
+//! the root list a few actions per seat (the greedy one, pass, and the cheapest other plays),
+//! so the tree stays narrow enough to reach the root seat's next decisions; the root lists
+//! the caller's candidates. The move chosen is the root child visited most.
+
+use super::shedding::{Observation, Shedding};
+use super::{Budget, Outcome};
+use crate::cards::CardSet;
+use crate::rollout::{Position, Setup, Sim, MAX_SEATS};
+use crate::shedding::Combo;
+
+/// Actions a node below the root lists per seat at most.
+pub const WIDTH: usize = 4;
+/// UCB1's exploration constant (on scores divided by [`SCALE`]).
+pub const EXPLORE: f64 = 0.7;
+/// Units that count as one in the UCB formula: a typical loss of a hand.
+pub const SCALE: f64 = 13.0;
+const TWOS: u64 = 0xF << 48;
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: Option<Combo>,
+    /// The seat that chose `action` (whose score this node accumulates).
+    actor: usize,
+    children: Vec<u32>,
+    visits: u32,
+    avail: u32,
+    total: f64,
+}
+
+impl Node {
+    fn new(action: Option<Combo>, actor: usize) -> Node {
+        Node {
+            action,
+            actor,
+            children: Vec::new(),
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+        }
+    }
+}
+
+/// The actions a node lists for `seat` in this deal: the rollout policy's choice first, then
+/// pass (when allowed), then the cheapest other plays (no 2s first, lowest top, longest).
+fn actions(setup: &Setup, sim: &Sim, seat: usize, plays: &[Combo], out: &mut Vec<Option<Combo>>) {
+    out.clear();
+    let greedy = sim.policy(setup, seat, plays);
+    out.push(greedy.map(|i| plays[i]));
+    if sim.can_pass() && greedy.is_some() {
+        out.push(None);
+    }
+    let mut rest: Vec<&Combo> = plays
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != greedy)
+        .map(|(_, c)| c)
+        .collect();
+    rest.sort_by_key(|c| (c.cards.0 & TWOS != 0, c.top, u32::MAX - c.len()));
+    for c in rest {
+        if out.len() >= WIDTH {
+            break;
+        }
+        out.push(Some(*c));
+    }
+}
+
+/// Searches the root seat's `cands` (all legal for it now) by ISMCTS within `budget`
+/// iterations (each one deal and one rollout).
+pub fn search(
+    setup: &Setup,
+    pos: &Position,
+    obs: &[Observation],
+    cands: &[Option<Combo>],
+    known: Option<[CardSet; MAX_SEATS]>,
+    budget: &Budget,
+    seed: u64,
+) -> Outcome {
+    let me = pos.me;
+    let mut nodes = vec![Node::new(None, me)];
+    for &c in cands {
+        nodes.push(Node::new(c, me));
+        let id = nodes.len() as u32 - 1;
+        nodes[0].children.push(id);
+    }
+    if cands.len() <= 1 {
+        return Outcome {
+            best: 0,
+            means: vec![0.0; cands.len()],
+            samples: vec![0; cands.len()],
+            rollouts: 0,
+        };
+    }
+    let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
+    let mut scratch = Vec::with_capacity(128);
+    let mut listed = Vec::with_capacity(WIDTH);
+    let mut path: Vec<usize> = Vec::with_capacity(64);
+    let mut spent = 0u64;
+    while spent < budget.rollouts && (spent == 0 || !budget.late()) {
+        spent += 1;
+        let mut sim = Sim::new(pos, trial.deal(), me);
+        path.clear();
+        let mut node = 0usize;
+        loop {
+            if sim.over {
+                break;
+            }
+            let seat = sim.turn;
+            sim.plays(setup, seat, &mut scratch);
+            if node == 0 {
+                listed.clear();
+                listed.extend_from_slice(cands);
+            } else {
+                actions(setup, &sim, seat, &scratch, &mut listed);
+            }
+            // A forced move (nothing to choose) gets no node.
+            if node != 0 && listed.len() == 1 {
+                sim.act(setup, seat, listed[0]);
+                continue;
+            }
+            let mut unexpanded = None;
+            let mut best: Option<(f64, usize)> = None;
+            let log = |avail: u32| f64::from(avail.max(1)).ln();
+            for &a in &listed {
+                match nodes[node]
+                    .children
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| nodes[c].action == a)
+                {
+                    Some(c) => {
+                        nodes[c].avail += 1;
+                        if nodes[c].visits == 0 {
+                            unexpanded.get_or_insert(c);
+                            continue;
+                        }
+                        let n = &nodes[c];
+                        let value = n.total / f64::from(n.visits) / SCALE
+                            + EXPLORE * (log(n.avail) / f64::from(n.visits)).sqrt();
+                        if best.map_or(true, |(b, _)| value > b) {
+                            best = Some((value, c));
+                        }
+                    }
+                    None if unexpanded.is_none() => {
+                        nodes.push(Node::new(a, seat));
+                        let c = nodes.len() - 1;
+                        nodes[c].avail = 1;
+                        nodes[node].children.push(c as u32);
+                        unexpanded = Some(c);
+                    }
+                    None => {}
+                }
+            }
+            let Some(child) = unexpanded.or(best.map(|b| b.1)) else {
+                break;
+            };
+            path.push(child);
+            sim.act(setup, seat, nodes[child].action);
+            node = child;
+            if nodes[child].visits == 0 {
+                break; // the new node: roll out from here
+            }
+        }
+        sim.finish(setup, me, &mut scratch);
+        let scores = sim.scores();
+        for &n in &path {
+            nodes[n].visits += 1;
+            nodes[n].total += f64::from(scores[nodes[n].actor]);
+        }
+    }
+    let kids = &nodes[0].children;
+    let means: Vec<f64> = kids
+        .iter()
+        .map(|&c| {
+            let n = &nodes[c as usize];
+            if n.visits == 0 {
+                0.0
+            } else {
+                n.total / f64::from(n.visits)
+            }
+        })
+        .collect();
+    let samples: Vec<u32> = kids.iter().map(|&c| nodes[c as usize].visits).collect();
+    // The most visited; ties to the better mean, then the lower index.
+    let best = (0..kids.len())
+        .max_by(|&a, &b| {
+            (samples[a], means[a])
+                .partial_cmp(&(samples[b], means[b]))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(0);
+    Outcome {
+        best,
+        means,
+        samples,
+        rollouts: spent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_card_set;
+    use crate::rollout::{BaoMot, Payoff};
+    use crate::shedding::legal_plays;
+    use crate::tienlen;
+
+    #[test]
+    fn the_tree_search_is_reproducible_and_within_budget() {
+        let setup = Setup {
+            rules: tienlen::south(),
+            players: 4,
+            after_pass: None,
+            bao_mot: false,
+            finish_on_two: true,
+            sam_may_finish_on_two: false,
+            bao: BaoMot::default(),
+            payoff: Payoff {
+                card: 1,
+                cong: 26,
+                black_two: 3,
+                red_two: 6,
+                quad: 12,
+                places: Vec::new(),
+                sam: 0,
+                sam_block_each: false,
+            },
+        };
+        let hand = parse_card_set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦")
+            .unwrap()
+            .1;
+        let mut counts = [0u8; MAX_SEATS];
+        counts[..4].copy_from_slice(&[13, 13, 13, 13]);
+        let pos = Position {
+            me: 0,
+            hand,
+            unseen: CardSet::DECK.difference(hand),
+            counts,
+            played_any: 0,
+            table: None,
+            table_seat: 0,
+            passed: 0,
+            out: 0,
+            must: CardSet::EMPTY,
+            sam: None,
+            violator: [0; MAX_SEATS],
+        };
+        let cands: Vec<_> = legal_plays(hand, None, &setup.rules, CardSet::EMPTY)
+            .into_iter()
+            .take(8)
+            .map(Some)
+            .collect();
+        let a = search(&setup, &pos, &[], &cands, None, &Budget::rollouts(400), 3);
+        assert_eq!(
+            a,
+            search(&setup, &pos, &[], &cands, None, &Budget::rollouts(400), 3)
+        );
+        assert_eq!(a.rollouts, 400);
+        assert_eq!(a.samples.iter().sum::<u32>(), 400);
+        assert!(a.best < cands.len());
+    }
+}
