@@ -98,7 +98,7 @@ class SearchBot(SolverBot):
         from ..bots.budget import SearchBudget  # (vncards.bots imports the games)
 
         super().__init__(seed)
-        self._rules = rules or Rules()
+        self._search_rules = rules or Rules()
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.candidates = max(1, int(candidates))
 
@@ -121,7 +121,7 @@ class SearchBot(SolverBot):
         if "arrange" not in by_type:
             raise RulesError("the search bot needs an 'arrange' or 'confirm' action")
         hand = view["hand"]
-        r = self._rules
+        r = self._search_rules
         if instant_win(hand, r) is not None:
             return by_type["arrange"]  # declared from the cards whatever the arrangement
         ranked = ranked_arrangements(hand, r, objective="expected", count=self.candidates)
