@@ -797,7 +797,7 @@ def maubinh_search(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
-    scoring: str,
+    scoring: str = "units",
     *,
     seed: int,
     rollouts: int | None = None,

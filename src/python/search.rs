@@ -463,7 +463,7 @@ fn tusac_search(
 /// hands, the cheating bot).
 #[pyfunction]
 #[pyo3(signature = (cards, players, candidates, wheel, scoop, scoop_all, back_straight_flush_units,
-    scoring, *, seed, rollouts = None, think_ms = None, known = None))]
+    scoring = "units", *, seed, rollouts = None, think_ms = None, known = None))]
 #[allow(clippy::too_many_arguments)]
 fn maubinh_search(
     py: Python<'_>,
