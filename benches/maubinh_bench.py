@@ -3,7 +3,7 @@
 - ``hand_ranks`` on a numpy batch of 5-card hands against the per-call speed of pip poker
   evaluators (treys, phevaluator, eval7, each if installed; install them in the bench venv
   only: ``pip install treys phevaluator eval7``);
-- ``best_arrangement`` in µs per hand from Python, for both objectives;
+- ``best_arrangement`` in µs per hand from Python, for every objective;
 - ``best_arrangements`` hands per second on all cores;
 - ``head_to_head``: units per seat per deal that ``"expected"`` wins against ``"strongest"``.
 
@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100_000, help="head-to-head deals")
     args = parser.parse_args()
     rng = np.random.default_rng(1)
-    print(f"cores: {os.cpu_count()}")
+    print(f"cores: {os.cpu_count()}, load average {os.getloadavg()}")
 
     n5 = 1_000_000
     fives = np.argsort(rng.random((n5, 52)), axis=1)[:, :5].astype(np.uint8)
@@ -104,10 +104,10 @@ def main() -> None:
     lists = [[Card(int(i)) for i in row] for row in thirteen]
     print("\nbest arrangement")
     sample = lists[:5_000]
-    for obj in ("strongest", "expected"):
+    for obj in ("strongest", "expected", "equilibrium"):
         r = rate(lambda o=obj: [best_arrangement(h, objective=o) for h in sample], len(sample))
         print(f"  best_arrangement({obj!r}) from Python: {1e6 / r:8.1f} µs/hand")
-    for obj in ("strongest", "expected"):
+    for obj in ("strongest", "expected", "equilibrium"):
         r = rate(lambda o=obj: best_arrangements(thirteen, objective=o), len(thirteen))
         print(f"  best_arrangements({obj!r}) numpy batch: {r:>10,.0f} hands/s")
 

@@ -86,12 +86,21 @@ fn main() {
         rayon::current_num_threads(),
         all
     );
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "load average {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let rules = Rules::default();
     let hands: Vec<u64> = (0..3000)
         .map(|_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
         .collect();
     for (name, obj) in [
         ("expected", Objective::Expected),
+        ("equilibrium", Objective::Equilibrium),
         ("strongest", Objective::Strongest),
     ] {
         let (wall, cpu) = median2(|| {

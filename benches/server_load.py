@@ -16,6 +16,9 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --url http://127.0.0.1:8000  # a server that is already running
     python benches/server_load.py --tables 200 --flood         # while one seat floods on 10 connections
     python benches/server_load.py --startup 1000               # start-up time, 1000 rows, one of them bad
+    python benches/server_load.py --tables 1 --think 0.2 --flood    # another table's pings while one seat floods
+    python benches/server_load.py --open-tables 60             # tables one client (no token) opens in 60 s
+    python benches/server_load.py --largest-row                # the largest row one Mậu Binh seat can cause
 
 Tables are made with ``auto_forced`` off (the clients make every move, as before the server
 made forced moves itself), so runs before and after that change do the same work. The bench
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import random
@@ -38,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +67,38 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
     req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
+
+
+def _create(base: str, body: dict[str, Any], token: str | None) -> Any:
+    """``POST /api/tables``; a server from before ``auto_forced`` (which made no forced moves
+    either) refuses the field as unknown, so it is sent again without it."""
+    try:
+        return _post(f"{base}/api/tables", body, token)
+    except urllib.error.HTTPError as e:
+        if e.code != 400 or "auto_forced" not in body:
+            raise
+        return _post(f"{base}/api/tables", {k: v for k, v in body.items() if k != "auto_forced"}, token)
+
+
+def _post_from(source: str, url: str, body: dict[str, Any]) -> int:
+    """``POST`` from the loopback address ``source`` (one client, as the server sees it):
+    the status."""
+    host, port = url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        path = "/" + url.split("://", 1)[1].split("/", 1)[1]
+        conn.request("POST", path, json.dumps(body), {"content-type": "application/json"})
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+def _pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` in milliseconds (NaN when there are none)."""
+    v = sorted(values)
+    return round(1000 * v[min(len(v) - 1, int(q * len(v)))], 2) if v else float("nan")
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -165,14 +202,41 @@ async def flood_seat(
         counts[type(e).__name__] = counts.get(type(e).__name__, 0) + 1
 
 
-async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[str], dict[str, int]]:
+async def ping_probe(ws_url: str, table: str, pings: list[float], stop: asyncio.Event) -> None:
+    """A spectator of ``table`` that pings every 150 ms (inside a connection's frame rate)
+    and records each round trip (a ping not answered within 30 s ends the probe, recorded as
+    ``inf``)."""
+    async with connect(f"{ws_url}/ws/{table}", max_size=2**22, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "id": 0}))
+        i = 0
+        while not stop.is_set():
+            i += 1
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping", "id": i}))
+            try:
+                while True:
+                    f = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if f["type"] == "pong" and f.get("ack") == i:
+                        pings.append(time.perf_counter() - sent)
+                        break
+                    if f["type"] == "error":  # refused before it was read: not a ping figure
+                        raise RuntimeError(f"the probe's ping was refused: {f['code']}")
+            except asyncio.TimeoutError:  # not TimeoutError before 3.11
+                pings.append(float("inf"))
+                return
+            await asyncio.sleep(0.15)
+
+
+async def run(
+    args: argparse.Namespace, base: str
+) -> tuple[Stats, float, list[str], dict[str, int], list[float]]:
     stats = Stats()
     seats: list[tuple[str, int, str]] = []
     tables: list[str] = []
     token = args.create_token
     for _ in range(args.tables):
         body = {"game": args.game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
-        t = _post(f"{base}/api/tables", body, token)
+        t = _create(base, body, token)
         tables.append(t["id"])
         for s in range(4):
             seats.append(
@@ -183,7 +247,7 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[s
     flooders: list[asyncio.Task[None]] = []
     if args.flood:
         body = {"game": "maubinh", "seats": [None, "greedy", "greedy", "greedy"], "turn_seconds": 3600}
-        mb = _post(f"{base}/api/tables", body, token)
+        mb = _create(base, body, token)
         seat_token = _post(f"{base}/api/tables/{mb['id']}/join", {"seat": 0}, token)["token"]
         async with connect(f"{ws_url}/ws/{mb['id']}") as ws:
             await ws.send(json.dumps({"type": "hello", "token": seat_token}))
@@ -198,13 +262,95 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Stats, float, list[s
         asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random()), i))
         for i, (t, s, tok) in enumerate(seats)
     ]
+    pings: list[float] = []
+    stop = asyncio.Event()
+    probe = asyncio.create_task(ping_probe(ws_url, tables[0], pings, stop)) if args.flood and tables else None
     done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+    stop.set()
     for task in [*pending, *flooders]:
         task.cancel()
+    if probe is not None:
+        try:
+            await asyncio.wait_for(probe, 60)
+        except Exception as e:  # the probe's own failure is an error of the run
+            stats.errors.append(f"ping probe: {e!r}")
     for task in done:
         if task.exception() is not None:
             stats.errors.append(repr(task.exception()))
-    return stats, time.perf_counter() - start, tables, flood
+    return stats, time.perf_counter() - start, tables, flood, pings
+
+
+def open_tables(base: str, seconds: float) -> dict[str, Any]:
+    """Tables one client (127.0.0.2, no operator token) opens in ``seconds``, asking again as
+    soon as it is answered; then whether another client (127.0.0.3) is still served."""
+    url = f"{base}/api/tables"
+    statuses: dict[int, int] = {}
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        status = _post_from("127.0.0.2", url, {"game": "tienlen"})
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == 503:  # the server is full: nothing more to learn
+            break
+        if status != 201:
+            time.sleep(0.05)
+    wall = time.perf_counter() - t0
+    return {
+        "seconds": round(wall, 1),
+        "created": statuses.get(201, 0),
+        "created_per_minute": round(60 * statuses.get(201, 0) / wall, 1),
+        "answers": {str(k): v for k, v in sorted(statuses.items())},
+        "another_client": _post_from("127.0.0.3", url, {"game": "samloc"}),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+async def largest_row(base: str, db: Path, token: str | None, limit: float) -> dict[str, Any]:
+    """One Mậu Binh seat re-arranges as fast as the server lets it (one connection, the same
+    arrangement each time) until it is refused ``too_many_actions`` or ``limit`` seconds pass;
+    the table's stored row (session record and snapshot) before and after, in characters."""
+    body = {"game": "maubinh", "seats": [None, "greedy", "greedy", "greedy"], "turn_seconds": 3600}
+    t = _create(base, body, token)
+    seat_token = _post(f"{base}/api/tables/{t['id']}/join", {"seat": 0}, token)["token"]
+
+    def row() -> int:
+        with sqlite3.connect(db) as con:
+            cols = [c[1] for c in con.execute("PRAGMA table_info(tables)")]
+            fields = [c for c in ("meta", "snapshot") if c in cols]
+            got = con.execute(f"SELECT {', '.join(fields)} FROM tables WHERE id = ?", (t["id"],)).fetchone()
+            return sum(len(x or "") for x in got)
+
+    first = row()
+    counts: dict[str, int] = {}
+    t0 = time.perf_counter()
+    async with connect(f"{base.replace('http://', 'ws://')}/ws/{t['id']}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": seat_token, "id": 0}))
+        legal = json.loads(await ws.recv())["legal_actions"]
+        arrange = next(a for a in legal if a["type"] == "arrange")
+        i = 0
+        while time.perf_counter() - t0 < limit:
+            i += 1
+            await ws.send(json.dumps({"type": "act", "action": arrange, "id": i}))
+            while True:
+                f = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                # A frame refused before it is read (the connection's rate) carries no ack.
+                if f.get("ack") == i or (f["type"] == "error" and f.get("ack") is None):
+                    break
+            key = f.get("code") or "accepted"
+            counts[key] = counts.get(key, 0) + 1
+            if key == "too_many_actions":
+                break
+            if key == "rate_limited":
+                await asyncio.sleep(0.05)
+    last = row()
+    accepted = counts.get("accepted", 0)
+    return {
+        "seconds": round(time.perf_counter() - t0, 1),
+        "answers": counts,
+        "row_chars_at_deal": first,
+        "row_chars_after": last,
+        "chars_per_accepted_arrange": round((last - first) / accepted, 1) if accepted else None,
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def _wait_up(base: str, proc: subprocess.Popen[bytes] | None, limit: float = 600.0) -> float:
@@ -297,6 +443,19 @@ def main() -> None:
     p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
     p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
     p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
+    p.add_argument(
+        "--open-tables",
+        type=float,
+        default=0,
+        metavar="S",
+        help="tables one client opens in S seconds instead",
+    )
+    p.add_argument(
+        "--largest-row", action="store_true", help="the largest row one Mậu Binh seat can cause instead"
+    )
+    p.add_argument(
+        "--db", default=None, help="with --url: the server's SQLite file (for --largest-row, lost)"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.startup:
@@ -306,25 +465,42 @@ def main() -> None:
 
     server: subprocess.Popen[bytes] | None = None
     tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
-    db = tmp / "tables.sqlite"
+    db = Path(args.db) if args.db else tmp / "tables.sqlite"
     base = args.url
     if base is None:
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        args.create_token = "bench-" + str(random.random())
-        cmd = _serve_cmd(port, db, "--create-token", args.create_token, "--max-tables", str(args.tables + 10))
+        extra = ["--max-tables", str(args.tables + 10)]
+        if not args.open_tables:  # the client in that run is a client like any other
+            args.create_token = "bench-" + str(random.random())
+            extra += ["--create-token", args.create_token]
+        cmd = _serve_cmd(port, db, *extra)
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
         _wait_up(base, server, 30)
+    if args.open_tables or args.largest_row:
+        try:
+            if args.open_tables:
+                out = open_tables(base, args.open_tables)
+            else:
+                out = asyncio.run(largest_row(base, db, args.create_token, args.timeout))
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(30)
+        print(
+            json.dumps(out) if args.json else f"{'open tables' if args.open_tables else 'largest row'}: {out}"
+        )
+        return
     pid = server.pid if server is not None else args.server_pid
     try:
         cpu0, client0 = (_cpu_seconds(pid) if pid else 0.0), time.process_time()
-        stats, wall, tables, flood = asyncio.run(run(args, base))
+        stats, wall, tables, flood, pings = asyncio.run(run(args, base))
         server_cpu = _cpu_seconds(pid) - cpu0 if pid else None
         client_cpu = time.process_time() - client0
         with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
             served = {t["id"]: t["seq"] for t in json.loads(r.read())}
         stored = dict(served)
-        if server is not None:
+        if server is not None or args.db:
             with sqlite3.connect(db) as con:
                 stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
     finally:
@@ -365,6 +541,13 @@ def main() -> None:
     }
     if args.flood:
         result["flood"] = flood
+        result["other_table_ping_ms"] = {
+            "pings": len(pings),
+            "p50": _pct(pings, 0.5),
+            "p99": _pct(pings, 0.99),
+            "max": round(1000 * max(pings), 2) if pings else None,
+            "unanswered_30s": sum(p == float("inf") for p in pings),
+        }
     if args.json:
         print(json.dumps(result))
         return
@@ -387,6 +570,7 @@ def main() -> None:
     print(f"  load average      {result['loadavg']} on {os.cpu_count()} CPUs (the clients share the machine)")
     if args.flood:
         print(f"  flooding seat     answers {flood}")
+        print(f"  other table ping  {result['other_table_ping_ms']}")
 
 
 if __name__ == "__main__":

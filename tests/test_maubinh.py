@@ -377,6 +377,52 @@ def test_snapshot_mid_hand_round_trip_and_validation() -> None:
         Game.from_json(json.dumps(d))
 
 
+FOUR_TWO = Rules(scoring="4-2")
+
+
+def test_four_two_scoring_pays_each_hand_and_the_majority() -> None:
+    # A wins the back and the middle, B the front (see above): 2 - 1, and 1 for the majority.
+    s = settle_itemised([A, B], FOUR_TWO)
+    assert s.totals == [2, -2]
+    assert [(e["to"], e["reason"]) for e in s.ledger] == [
+        (0, "back"),
+        (0, "middle"),
+        (1, "front"),
+        (0, "majority"),
+    ]
+    # Winning all three: 3 hands and the majority, bonuses never count.
+    quads = ("A♠ A♥ A♦ A♣ 2♠", "K♠ K♥ K♦ 3♣ 3♠", "Q♠ Q♥ Q♦")
+    weak = ("3♥ 5♦ 7♣ 9♠ J♥", "2♥ 4♦ 6♣ 8♠ 10♥", "4♠ 5♣ 7♥")
+    assert settle([quads, weak], FOUR_TWO) == [4, -4]
+    # One hand won each and a tie: no majority.
+    other = ("9♣ 9♦ 10♥ J♥ K♣", "K♥ Q♦ 2♣ 4♦ 6♦", "5♣ 6♣ 7♥")
+    tied = settle_itemised([L2, other], FOUR_TWO)
+    assert tied.totals == [0, 0] and [e["reason"] for e in tied.ledger] == ["back", "middle"]
+
+
+def test_four_two_has_no_instant_wins_and_a_foul_loses_four() -> None:
+    assert instant_win(DRAGON, FOUR_TWO) is None and instant_win(DRAGON) == "dragon"
+    assert best_arrangement(DRAGON, FOUR_TWO).instant is None
+    fouled = ("A♠ K♦ Q♣ J♥ 9♠", "2♠ 2♦ 3♣ 4♥ 5♠", "6♣ 7♦ 8♥")
+    ok = ("A♥ A♦ K♠ K♣ 10♥", "Q♠ Q♥ 3♦ 4♣ 5♥", "J♦ 9♣ 7♠")
+    assert settle([fouled, ok], FOUR_TWO) == [-4, 4]
+    assert settle([None, fouled, ok], FOUR_TWO) == [-4, -4, 8]
+
+
+def test_four_two_refuses_bonus_and_scoop_options() -> None:
+    for options in ({"scoop": True}, {"scoop_all": True}, {"back_straight_flush_units": 5}):
+        with pytest.raises(RulesError, match="4-2"):
+            Rules(scoring="4-2", **options)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        Rules(scoring="1-6")  # type: ignore[arg-type]
+
+
+def test_snapshots_from_before_the_scoring_option_keep_units() -> None:
+    stored = Rules().to_dict()
+    del stored["scoring"]
+    assert Rules.from_snapshot(stored).scoring == "units"
+
+
 def test_rules_options() -> None:
     r = Rules()
     assert (r.wheel, r.scoop, r.scoop_all, r.time_limit) == ("second", False, False, 45)

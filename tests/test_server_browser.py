@@ -362,6 +362,7 @@ def test_the_lobby_lists_a_table_it_cannot_serve(browser: Any, tmp_path: Path) -
             browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#tables tr.broken[data-table="{bad}"]')
         )
         assert browser.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{good}"]')
+        browser.get("about:blank")  # nothing in flight (the favicon, a lobby refresh) when the server stops
 
 
 def test_names_spectators_seats_and_closing(browser: Any, server: Server) -> None:

@@ -84,7 +84,9 @@ def _http_cases(t: str) -> list[tuple[str, str, Any]]:
         ("join.name", f"/api/tables/{t}/join", lambda x: {"seat": 3, "name": x}),
         ("join.seat", f"/api/tables/{t}/join", lambda x: {"seat": x}),
         ("seats.bot", f"/api/tables/{t}/seats/3", lambda x: {"bot": x}),
+        ("leave.body", f"/api/tables/{t}/leave", lambda x: {x: x}),
         ("path.table", "/api/tables/{x}/join", lambda x: {"seat": 0}),
+        ("path.seat", f"/api/tables/{t}/seats/{{x}}", lambda x: {"bot": "greedy"}),
     ]
 
 
@@ -267,7 +269,10 @@ def test_what_one_seat_adds_to_a_hand_is_bounded(tmp_path: Path) -> None:
             codes = []
             for i in range(SEAT_ACTIONS_LIMIT + 20):
                 ws.send_json({"type": "act", "action": arrange, "id": i})
-                codes.append(recv(ws).get("code", "ok"))
+                answer = recv(ws)
+                while answer.get("ack") != i:  # the bots' moves are told too, in between
+                    answer = recv(ws)
+                codes.append(answer.get("code", "ok"))
         assert codes[:SEAT_ACTIONS_LIMIT] == ["ok"] * SEAT_ACTIONS_LIMIT
         assert set(codes[SEAT_ACTIONS_LIMIT:]) == {"too_many_actions"}
         size = _row_size(db, t)
@@ -403,7 +408,7 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
         assert accepted <= 8 + 4 * elapsed + 4, (accepted, elapsed)
 
 
-def test_a_row_that_cannot_be_resumed_is_kept_and_reported(tmp_path: Path) -> None:
+def test_a_row_that_cannot_be_resumed_is_kept_and_reported(tmp_path: Path, caplog: Any) -> None:
     db = tmp_path / "t.sqlite"
     with TestClient(create_app(scripted(str(db), key=KEY))) as client:
         ids = [new_table(client)["id"] for _ in range(3)]
@@ -411,7 +416,14 @@ def test_a_row_that_cannot_be_resumed_is_kept_and_reported(tmp_path: Path) -> No
         con.execute("UPDATE tables SET snapshot = '{' WHERE id = ?", (ids[1],))
         stored = {r[0] for r in con.execute("SELECT id FROM tables")}  # instant wins too
     for _ in range(2):  # and again: the row is never dropped
-        with TestClient(create_app(scripted(str(db), key=KEY))) as client:
+        caplog.clear()
+        with (
+            caplog.at_level("ERROR", logger="vncards.server"),
+            TestClient(create_app(scripted(str(db), key=KEY))) as client,
+        ):
+            # Reported at start: one log line naming the table (item 8), none for the others.
+            named = [r.getMessage() for r in caplog.records if "not served" in r.getMessage()]
+            assert len(named) == 1 and ids[1] in named[0], named
             lines = {x["id"]: x for x in client.get("/api/tables").json()}
             assert set(lines) == stored
             assert "broken" in lines[ids[1]] and "seats" in lines[ids[0]] and "seats" in lines[ids[2]]

@@ -580,3 +580,26 @@ def test_random_sessions_keep_their_invariants(case: tuple[str, int, int, int]) 
         if s.game.is_over:  # a hand over at its deal (an instant win) counts already
             credited.append(s.hand_result[seat])
         assert occupant.total == sum(credited)
+
+
+def test_require_signature_never_accepts_an_unsigned_match() -> None:
+    """As for a game's snapshot (issue 29, item 14): with ``require_signature=True`` a missing
+    key is a ``SnapshotKeyError`` and an unsigned match is refused; a key that is not
+    non-empty bytes is a ``SnapshotKeyError`` (also a ``TypeError``) either way."""
+    from vncards import SnapshotKeyError
+
+    s = Session("tienlen", players=4, seed=3)
+    s.play_bots()
+    signed, plain = s.to_json(key=KEY), s.to_json()
+    assert Session.from_json(signed, key=KEY, require_signature=True).to_json(key=KEY) == signed
+    assert Session.from_dict(json.loads(signed), key=KEY, require_signature=True).to_json(key=KEY) == signed
+    for text in (signed, plain):
+        with pytest.raises(SnapshotKeyError, match="no key was given"):
+            Session.from_json(text, require_signature=True)
+    with pytest.raises(SnapshotError):
+        Session.from_json(plain, key=KEY, require_signature=True)
+    for bad in ("test key", b"", 7):
+        for require in (False, True):
+            with pytest.raises(SnapshotKeyError, match="non-empty bytes") as info:
+                Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]
+            assert isinstance(info.value, TypeError)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import slow_profile
+from support.tree import source_tree
 from vncards import IllegalMoveError, RulesError
 from vncards.integrations import encoding
 from vncards.integrations.spaces import ACTION_BOUND
@@ -283,3 +284,18 @@ def test_bad_arguments() -> None:
         VectorEnv("samloc", 2).step([0, 0])
     with pytest.raises(RulesError):
         VectorEnv("tienlen", 2, rules={"ending": "ranked"})  # scoring must match
+
+
+@source_tree
+def test_example_learn_vector_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/learn_vector.py trains and measures (here for a second and two deals)."""
+    import runpy
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "learn_vector.py"
+    module = runpy.run_path(str(path))
+    module["main"](["--minutes", "0.02", "--deals", "2"])
+    out = capsys.readouterr().out
+    assert "hands of self-play" in out
+    for line in ("learned vs random", "learned vs greedy", "first legal action vs greedy"):
+        assert line in out and "95% CI" in out

@@ -1,7 +1,7 @@
 # Type stubs for the Rust extension `vncards._core`; checked by `python -m mypy.stubtest`.
 # One section per Rust binding file in src/python/; keep each game's names in its own section.
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, final, overload
 
 import numpy as np
@@ -439,6 +439,7 @@ class VectorCore:
         scoop: bool,
         scoop_all: bool,
         back_straight_flush_units: int,
+        scoring: str,
         players: int,
         num_envs: int,
         max_cycles: int,
@@ -478,17 +479,24 @@ def maubinh_compare_hands(
     a: str | Card | Iterable[str | Card], b: str | Card | Iterable[str | Card], wheel: str
 ) -> int: ...
 def maubinh_is_fouled(back: int, middle: int, front: int, wheel: str) -> bool: ...
-def maubinh_instant_win(cards: str | Card | Iterable[str | Card], wheel: str) -> str | None: ...
+def maubinh_instant_win(cards: str | Card | Iterable[str | Card], wheel: str, scoring: str) -> str | None: ...
 def maubinh_best_arrangement(
     cards: str | Card | Iterable[str | Card],
     wheel: str,
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str,
     objective: str,
 ) -> _MbSolution: ...
 def maubinh_best_arrangements(
-    hands: Any, wheel: str, scoop: bool, scoop_all: bool, back_straight_flush_units: int, objective: str
+    hands: Any,
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    scoring: str,
+    objective: str,
 ) -> list[_MbSolution]: ...
 def maubinh_ranked_arrangements(
     cards: str | Card | Iterable[str | Card],
@@ -496,6 +504,7 @@ def maubinh_ranked_arrangements(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str,
     objective: str,
     count: int,
 ) -> list[tuple[int, int, int, float]]: ...
@@ -507,19 +516,31 @@ def maubinh_expected_value(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str,
+    objective: str,
 ) -> float: ...
-def maubinh_position_tables(wheel: str, back_straight_flush_units: int) -> dict[str, Any]: ...
+def maubinh_position_tables(
+    wheel: str, back_straight_flush_units: int, scoring: str, objective: str, hand: int
+) -> dict[str, Any]: ...
 def maubinh_settle(
     seats: Sequence[tuple[int, int, int] | None],
     wheel: str,
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str,
 ) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
 def maubinh_position_histograms(
-    deals: int, seed: int, objective: str, histograms: bytes | None = None, start: int = 0
+    deals: int,
+    seed: int,
+    objective: str,
+    histograms: bytes | None = None,
+    start: int = 0,
+    scoring: str = "units",
+    split: bool = False,
 ) -> bytes: ...
-def maubinh_tables_header() -> str: ...
+def maubinh_tables_header(objective: str = "expected", scoring: str = "units") -> str: ...
+def maubinh_tables_file(objective: str = "expected", scoring: str = "units") -> bytes: ...
 def maubinh_head_to_head(
     deals: int,
     seed: int,
@@ -530,7 +551,23 @@ def maubinh_head_to_head(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str,
 ) -> tuple[int, int]: ...
+def maubinh_exploitability(
+    strategy: str | Callable[[int], tuple[int, int, int]],
+    players: int,
+    deals: int,
+    samples: int,
+    held_out: int,
+    seed: int,
+    deck: int,
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    scoring: str,
+    histograms: bytes | None = None,
+) -> tuple[float, float, float, float, float, int, float, str]: ...
 
 # ---- tusac (src/python/tusac.rs) -------------------------------------------------------------
 
@@ -760,6 +797,7 @@ def maubinh_search(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: int,
+    scoring: str = "units",
     *,
     seed: int,
     rollouts: int | None = None,

@@ -66,6 +66,7 @@ from .games import GameSpec, spec
 from .inputs import parse_seat
 from .snapshot import (
     canonical_text,
+    check_key,
     expect,
     expect_dict,
     expect_int,
@@ -608,7 +609,12 @@ class Session:
 
     @classmethod
     def from_json(
-        cls, text: str | bytes, key: bytes | None = None, *, hands: Iterable[Any] | None = None
+        cls,
+        text: str | bytes,
+        key: bytes | None = None,
+        *,
+        hands: Iterable[Any] | None = None,
+        require_signature: bool = False,
     ) -> Session:
         """Restore from :meth:`to_json` text, trusting nothing in it: the size is bounded; with
         ``key`` the HMAC must match; the hand in play is replayed from its actions (as
@@ -617,12 +623,24 @@ class Session:
         to zero. ``hands``: the finished hands (history text, :class:`Hand`\\ s or loaded
         :class:`~vncards.history.History`), or those the snapshot holds: each is replayed and
         they must be the session's own (their deals, their setups, the chain of digests, the
-        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it."""
+        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it.
+        ``require_signature=True`` (a server that signs what it stores): a missing key is a
+        :class:`~vncards.errors.SnapshotKeyError` before the text is read, as is a key that
+        is not non-empty bytes, so an unsigned match is never accepted for want of a key."""
+        key = check_key(key, require=require_signature)
         return cls.from_dict(load_text(text), key, hands=hands)
 
     @classmethod
-    def from_dict(cls, data: Any, key: bytes | None = None, *, hands: Iterable[Any] | None = None) -> Session:
+    def from_dict(
+        cls,
+        data: Any,
+        key: bytes | None = None,
+        *,
+        hands: Iterable[Any] | None = None,
+        require_signature: bool = False,
+    ) -> Session:
         """Restore from :meth:`to_dict` data, checked as :meth:`from_json` checks text."""
+        key = check_key(key, require=require_signature)
         if key is not None:
             data = verify(data, key)
         elif isinstance(data, dict) and "hmac" in data:

@@ -22,13 +22,40 @@
 
 use super::eval::{Evaluator, Wheel, CLASSES3, CLASSES5};
 use super::settle::bonus;
-use super::Rules;
+use super::{Rules, Scoring};
 use crate::error::{Error, Result};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
-/// The shipped opponent histograms (see [`Histograms::to_bytes`] for the format).
-static SHIPPED: &[u8] = include_bytes!("position_tables.bin");
 const MAGIC: &[u8; 4] = b"MBT2";
+
+/// Which shipped opponent tables a solver reads: those of an objective, per scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// `objective = "expected"`: the population of this solver's own arrangements.
+    Expected,
+    /// `objective = "equilibrium"`: the population moved toward its best response until its
+    /// exploitability stopped falling.
+    Equilibrium,
+}
+
+impl Model {
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Expected => "expected",
+            Model::Equilibrium => "equilibrium",
+        }
+    }
+
+    /// The shipped file (see [`super::population::Census::to_bytes`] for the formats).
+    pub fn file(self, scoring: Scoring) -> &'static [u8] {
+        match (self, scoring) {
+            (Model::Expected, Scoring::Units) => include_bytes!("position_tables.bin"),
+            (Model::Expected, Scoring::FourTwo) => include_bytes!("position_tables_42.bin"),
+            (Model::Equilibrium, Scoring::Units) => include_bytes!("equilibrium_tables.bin"),
+            (Model::Equilibrium, Scoring::FourTwo) => include_bytes!("equilibrium_tables_42.bin"),
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histograms {
@@ -101,24 +128,16 @@ impl Histograms {
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        Ok(Histograms {
+        Ok(Histograms::from_counts(&counts))
+    }
+
+    /// Back, middle and front counts laid end to end (`2 × 7,462 + 455` of them).
+    pub fn from_counts(counts: &[u64]) -> Histograms {
+        Histograms {
             back: counts[..CLASSES5].to_vec(),
             middle: counts[CLASSES5..2 * CLASSES5].to_vec(),
             front: counts[2 * CLASSES5..].to_vec(),
-        })
-    }
-
-    /// The header of the shipped histograms: how they were sampled.
-    pub fn shipped_header() -> &'static str {
-        Histograms::header(SHIPPED).expect("shipped position tables are well-formed")
-    }
-
-    /// The histograms shipped with the package.
-    pub fn shipped() -> &'static Histograms {
-        static H: OnceLock<Histograms> = OnceLock::new();
-        H.get_or_init(|| {
-            Histograms::from_bytes(SHIPPED).expect("shipped position tables are well-formed")
-        })
+        }
     }
 }
 
@@ -210,34 +229,6 @@ impl Tables {
         }
     }
 
-    /// The tables from the shipped histograms for the options they depend on (the wheel and
-    /// the back straight flush's units), built once per combination and kept for the few
-    /// most recent combinations.
-    pub fn shipped(rules: &Rules) -> Arc<Tables> {
-        const KEPT: usize = 8;
-        type Cache = Mutex<Vec<((Wheel, u8), Arc<Tables>)>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let key = (rules.wheel, rules.back_straight_flush_units);
-        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-        let lookup = |c: &Cache| {
-            let kept = c.lock().unwrap_or_else(|e| e.into_inner());
-            kept.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone())
-        };
-        if let Some(t) = lookup(cache) {
-            return t;
-        }
-        let built = Arc::new(Tables::from_histograms(Histograms::shipped(), rules));
-        let mut kept = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = kept.iter().find(|(k, _)| *k == key) {
-            return t.clone();
-        }
-        if kept.len() == KEPT {
-            kept.remove(0);
-        }
-        kept.push((key, built.clone()));
-        built
-    }
-
     /// Expected units against one opponent of an arrangement (masks), under the model above.
     pub fn arrangement_value(&self, back: u64, middle: u64, front: u64, rules: &Rules) -> f64 {
         let ev = rules.evaluator();
@@ -245,26 +236,64 @@ impl Tables {
             &self.back[ev.class5(back) as usize],
             &self.middle[ev.class5(middle) as usize],
             &self.front[ev.class3(front) as usize],
-            rules.scoop,
+            Combine::of(rules),
         )
+    }
+}
+
+/// How the three positions' entries make a split's value, from the rules' scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Combine {
+    /// The plain sum of the positions (the seed's settlement).
+    Sum,
+    /// The sum, with a sweep of all three doubled either way (sập hầm).
+    Scoop,
+    /// 4-2: the sum (1 per hand), plus 1 for winning more hands than the opponent, minus 1 for
+    /// losing more.
+    Majority,
+}
+
+impl Combine {
+    pub fn of(rules: &Rules) -> Combine {
+        match rules.scoring {
+            Scoring::FourTwo => Combine::Majority,
+            Scoring::Units if rules.scoop => Combine::Scoop,
+            Scoring::Units => Combine::Sum,
+        }
     }
 }
 
 /// The model's value of one split from its three table entries. Every caller (pruned solver,
 /// plain enumeration, reporting) goes through this one function, so equal splits get
-/// bit-identical values.
+/// bit-identical values. With positions independent, every term is the expectation of a
+/// payment that never falls when one hand gets stronger, which keeps the solver's bound safe.
 #[inline(always)]
-pub fn split_value(b: &Entry, m: &Entry, f: &Entry, scoop: bool) -> f64 {
+pub fn split_value(b: &Entry, m: &Entry, f: &Entry, combine: Combine) -> f64 {
     let mut v = b.value + m.value + f.value;
-    if scoop {
-        v += b.win * m.win * f.win * (b.bonus + m.bonus + f.bonus);
-        v -= b.loss * m.lose * f.lose + b.lose * m.loss * f.lose + b.lose * m.lose * f.loss;
+    match combine {
+        Combine::Sum => {}
+        Combine::Scoop => {
+            v += b.win * m.win * f.win * (b.bonus + m.bonus + f.bonus);
+            v -= b.loss * m.lose * f.lose + b.lose * m.loss * f.lose + b.lose * m.lose * f.loss;
+        }
+        Combine::Majority => {
+            // More wins than losses: two or three wins, or one win and two ties.
+            let more = |x: &Entry, y: &Entry, z: &Entry, p: fn(&Entry) -> f64| {
+                let (px, py, pz) = (p(x), p(y), p(z));
+                px * py + px * pz + py * pz - 2.0 * px * py * pz
+                    + px * y.tie * z.tie
+                    + x.tie * py * z.tie
+                    + x.tie * y.tie * pz
+            };
+            v += more(b, m, f, |e| e.win) - more(b, m, f, |e| e.lose);
+        }
     }
     v
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::population::{Census, Population};
     use super::*;
 
     #[test]
@@ -288,10 +317,14 @@ mod tests {
     }
 
     #[test]
-    fn shipped_header_records_the_sample() {
-        let header = Histograms::shipped_header();
-        for key in ["\"deals\"", "\"iterations\"", "\"seed\""] {
-            assert!(header.contains(key), "{header}");
+    fn shipped_headers_record_the_sample() {
+        for model in [Model::Expected, Model::Equilibrium] {
+            for scoring in [Scoring::Units, Scoring::FourTwo] {
+                let header = Census::header(model.file(scoring)).unwrap();
+                for key in ["\"deals\"", "\"iterations\"", "\"seed\"", "\"rules\""] {
+                    assert!(header.contains(key), "{header}");
+                }
+            }
         }
     }
 
@@ -304,7 +337,8 @@ mod tests {
                     back_straight_flush_units: units,
                     ..Rules::default()
                 };
-                let t = Tables::shipped(&rules);
+                let population = Population::shipped(&rules, Model::Expected);
+                let t = &population.parts[0];
                 for (p, pos) in [&t.back, &t.middle, &t.front].into_iter().enumerate() {
                     for w in pos.windows(2) {
                         assert!(w[1].win >= w[0].win && w[1].lose <= w[0].lose + 1e-12);
@@ -322,11 +356,16 @@ mod tests {
 
     #[test]
     fn back_straight_flush_units_enter_the_back_only() {
-        let one = Tables::shipped(&Rules::default());
-        let five = Tables::shipped(&Rules {
-            back_straight_flush_units: 5,
-            ..Rules::default()
-        });
+        let one = &Population::shipped(&Rules::default(), Model::Expected).parts[0];
+        let five = &Population::shipped(
+            &Rules {
+                back_straight_flush_units: 5,
+                ..Rules::default()
+            },
+            Model::Expected,
+        )
+        .parts[0]
+            .clone();
         let top = one.back.len() - 1;
         assert_eq!((one.back[top].bonus, five.back[top].bonus), (1.0, 5.0));
         assert_eq!(one.middle, five.middle);

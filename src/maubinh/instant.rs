@@ -1,7 +1,7 @@
 //! Instant wins (mậu binh trắng): a 13-card hand paid by every opponent without comparing.
 
 use super::eval::mb_rank;
-use super::{Arrangement, Rules};
+use super::{Arrangement, Rules, Scoring};
 use crate::cards::{CardSet, SUIT_MASK};
 
 /// The six instant wins, weakest first (so `Ord` is strength).
@@ -54,9 +54,10 @@ impl Instant {
     }
 }
 
-/// The strongest instant win of 13 cards, if any (None for any other card count).
+/// The strongest instant win of 13 cards, if any (None for any other card count, and under
+/// 4-2 scoring, which has none).
 pub fn instant_win(mask: u64, rules: &Rules) -> Option<Instant> {
-    if mask.count_ones() != 13 {
+    if mask.count_ones() != 13 || rules.scoring == Scoring::FourTwo {
         return None;
     }
     let set = CardSet(mask);

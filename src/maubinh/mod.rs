@@ -5,11 +5,15 @@
 //! - [`instant`]: the six instant wins (mậu binh trắng);
 //! - [`settle`]: pairwise settlement with bonuses, scoops and fouls;
 //! - [`expected`]: per-position win/tie/loss tables and the expected-units model;
-//! - [`solver`]: the exact best arrangement over all 72,072 splits.
+//! - [`population`]: the tables per class of the player's own hand (card removal);
+//! - [`solver`]: the exact best arrangement over all 72,072 splits;
+//! - [`exploit`]: how much a best-responding opponent wins against an arrangement strategy.
 
 pub mod eval;
 pub mod expected;
+pub mod exploit;
 pub mod instant;
+pub mod population;
 pub mod settle;
 pub mod simulate;
 pub mod solver;
@@ -18,6 +22,37 @@ pub use eval::{Evaluator, Wheel};
 
 use crate::cards::CardSet;
 use crate::error::{Error, Result};
+
+/// How a pair of players settles (the `scoring` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// The seed's settlement (default): units per hand won, bonus hands, instant wins, a foul
+    /// pays 6, and the scoop house rules.
+    Units,
+    /// Chinese-poker 4-2 scoring: 1 point per hand won and 1 more for winning more hands than
+    /// the opponent; no bonuses, instant wins or scoops; a fouled arrangement loses all three
+    /// hands (4 points).
+    FourTwo,
+}
+
+impl Scoring {
+    pub fn from_name(name: &str) -> Result<Scoring> {
+        match name {
+            "units" => Ok(Scoring::Units),
+            "4-2" => Ok(Scoring::FourTwo),
+            other => Err(Error::Rules(format!(
+                "scoring must be 'units' or '4-2', not {other:?}"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Units => "units",
+            Scoring::FourTwo => "4-2",
+        }
+    }
+}
 
 /// The Mậu Binh options (docs/rules/maubinh.md) that change the engine's results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,6 +67,8 @@ pub struct Rules {
     /// Units a straight flush in the back wins: 1 by default (the seed's bonus list does not
     /// name it); 5 is a common house value.
     pub back_straight_flush_units: u8,
+    /// How pairs settle: the seed's units (default) or Chinese-poker 4-2.
+    pub scoring: Scoring,
 }
 
 /// Largest accepted `back_straight_flush_units`.
@@ -44,6 +81,7 @@ impl Default for Rules {
             scoop: false,
             scoop_all: false,
             back_straight_flush_units: 1,
+            scoring: Scoring::Units,
         }
     }
 }
@@ -60,6 +98,15 @@ impl Rules {
                 "back_straight_flush_units must be in 1..={MAX_BACK_STRAIGHT_FLUSH_UNITS}, not {}",
                 self.back_straight_flush_units
             )));
+        }
+        if self.scoring == Scoring::FourTwo
+            && (self.scoop || self.scoop_all || self.back_straight_flush_units != 1)
+        {
+            return Err(Error::Rules(
+                "scoring '4-2' has no bonuses or scoops: leave scoop, scoop_all and \
+                 back_straight_flush_units at their defaults"
+                    .into(),
+            ));
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Seeded many-deal simulations, in parallel: the opponent histograms behind the expected-units
 //! tables, and head-to-head matches between two objectives.
 
-use super::expected::{Histograms, Tables};
+use super::population::{Census, Population, Scheme};
 use super::settle::settle;
 use super::solver::{best_with_tables, Objective};
 use super::Rules;
@@ -21,17 +21,20 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Histograms of the classes played at each position (default wheel order) by every seat of
-/// the 4-player deals numbered `deals` under `seed`, each hand arranged by `objective` with
-/// `tables`. Instant-win hands are left out: they are never compared. Every deal is seeded on
-/// its own, so the histograms of consecutive ranges add up to those of the whole range.
+/// Histograms of the classes played at each position (default wheel order) in the 4-player
+/// deals numbered `deals` under `seed`, each hand arranged by `objective` with `population`,
+/// split by `scheme`: with one population, every arranged hand counts once; split, every
+/// other seat's arrangement counts in the class of each seat's own hand (the opponents that
+/// hand meets). Instant-win hands are left out: they are never compared. Every deal is seeded
+/// on its own, so the histograms of consecutive ranges add up to those of the whole range.
 pub fn position_histograms(
     deals: std::ops::Range<u64>,
     seed: u64,
     rules: &Rules,
     objective: Objective,
-    tables: &Tables,
-) -> Histograms {
+    population: &Population,
+    scheme: Scheme,
+) -> Census {
     let second = Rules {
         wheel: super::Wheel::Second,
         ..*rules
@@ -39,22 +42,55 @@ pub fn position_histograms(
     let ev = second.evaluator();
     deals
         .into_par_iter()
-        .fold(Histograms::empty, |mut h, d| {
-            for hand in deal(seed, d, 4) {
-                let s = best_with_tables(hand, rules, objective, tables).expect("13 cards");
-                if s.instant.is_none() {
-                    let a = s.arrangement;
-                    h.back[ev.class5(a.back) as usize] += 1;
-                    h.middle[ev.class5(a.middle) as usize] += 1;
-                    h.front[ev.class3(a.front) as usize] += 1;
+        .fold(
+            || Census::empty(scheme),
+            |mut c, d| {
+                let hands = deal(seed, d, 4);
+                let played: Vec<Option<[usize; 3]>> = hands
+                    .iter()
+                    .map(|&hand| {
+                        let s =
+                            best_with_tables(hand, rules, objective, population).expect("13 cards");
+                        let a = s.arrangement;
+                        s.instant.is_none().then(|| {
+                            [
+                                ev.class5(a.back) as usize,
+                                ev.class5(a.middle) as usize,
+                                ev.class3(a.front) as usize,
+                            ]
+                        })
+                    })
+                    .collect();
+                let mut count = |part: usize, classes: [usize; 3]| {
+                    let h = &mut c.parts[part];
+                    h.back[classes[0]] += 1;
+                    h.middle[classes[1]] += 1;
+                    h.front[classes[2]] += 1;
+                };
+                for (seat, &hand) in hands.iter().enumerate() {
+                    if scheme == Scheme::Whole {
+                        if let Some(classes) = played[seat] {
+                            count(0, classes);
+                        }
+                        continue;
+                    }
+                    let part = scheme.class(hand);
+                    for (other, p) in played.iter().enumerate() {
+                        if let (true, Some(classes)) = (other != seat, p) {
+                            count(part, *classes);
+                        }
+                    }
                 }
-            }
-            h
-        })
-        .reduce(Histograms::empty, |mut a, b| {
-            a.merge(&b);
-            a
-        })
+                c
+            },
+        )
+        .reduce(
+            || Census::empty(scheme),
+            |mut a, b| {
+                a.merge(&b);
+                a
+            },
+        )
 }
 
 /// Plays `deals` deals at a table of `players`, each deal twice with the objectives' seats
@@ -68,19 +104,21 @@ pub fn head_to_head(
     a: Objective,
     b: Objective,
 ) -> (i64, u64) {
-    let tables = Tables::shipped(rules);
-    let tables = &*tables;
+    let (ta, tb) = (
+        Population::shipped(rules, a.model()),
+        Population::shipped(rules, b.model()),
+    );
     let units: i64 = (0..deals)
         .into_par_iter()
         .map(|d| {
             let hands = deal(seed, d, players);
-            let solve = |h: u64, o: Objective| {
-                best_with_tables(h, rules, o, tables)
+            let solve = |h: u64, o: Objective, t: &Population| {
+                best_with_tables(h, rules, o, t)
                     .expect("13 cards")
                     .arrangement
             };
-            let by_a: Vec<_> = hands.iter().map(|&h| solve(h, a)).collect();
-            let by_b: Vec<_> = hands.iter().map(|&h| solve(h, b)).collect();
+            let by_a: Vec<_> = hands.iter().map(|&h| solve(h, a, &ta)).collect();
+            let by_b: Vec<_> = hands.iter().map(|&h| solve(h, b, &tb)).collect();
             let mut won = 0i64;
             for flip in [0, 1] {
                 let seats: Vec<_> = (0..players)

@@ -24,8 +24,9 @@
 use super::eval::{
     mb_rank, Evaluator, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT, TRIPS, TWO_PAIR,
 };
-use super::expected::{split_value, Entry, Tables};
+use super::expected::{split_value, Combine, Entry, Model, Tables};
 use super::instant::{instant_win, three_flushes, three_straights, Instant};
+use super::population::Population;
 use super::{Arrangement, Rules};
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
@@ -37,6 +38,9 @@ pub enum Objective {
     Expected,
     /// The strongest back, then middle, then front.
     Strongest,
+    /// Expected units against the population whose best response exploits it least (the
+    /// shipped equilibrium tables).
+    Equilibrium,
 }
 
 impl Objective {
@@ -44,9 +48,27 @@ impl Objective {
         match name {
             "expected" => Ok(Objective::Expected),
             "strongest" => Ok(Objective::Strongest),
+            "equilibrium" => Ok(Objective::Equilibrium),
             other => Err(Error::Rules(format!(
-                "objective must be 'expected' or 'strongest', not {other:?}"
+                "objective must be 'expected', 'strongest' or 'equilibrium', not {other:?}"
             ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Expected => "expected",
+            Objective::Strongest => "strongest",
+            Objective::Equilibrium => "equilibrium",
+        }
+    }
+
+    /// The shipped tables this objective maximises against (`strongest` reports its value with
+    /// the expected ones).
+    pub fn model(self) -> Model {
+        match self {
+            Objective::Equilibrium => Model::Equilibrium,
+            Objective::Expected | Objective::Strongest => Model::Expected,
         }
     }
 }
@@ -62,21 +84,21 @@ pub struct Solution {
 }
 
 const FULL: u16 = 0x1FFF;
-const N5: usize = 1287;
+pub(super) const N5: usize = 1287;
 const N3: usize = 286;
 /// Slack for the floating-point bound: a back is skipped only if clearly below the best.
 const EPS: f64 = 1e-9;
 
-struct Combos {
+pub(super) struct Combos {
     /// Local masks of the 5-subsets, in the nested-loop order of [`Subsets::of`].
-    five: [u16; N5],
+    pub(super) five: [u16; N5],
     /// Position of a local mask in `five` (5 bits set) or in the 3-subset order (3 bits set).
     index: Vec<u16>,
     /// The 56 ways to pick 3 of 8 positions.
     triples8: [[u8; 3]; 56],
 }
 
-fn combos() -> &'static Combos {
+pub(super) fn combos() -> &'static Combos {
     static C: OnceLock<Combos> = OnceLock::new();
     C.get_or_init(|| {
         let mut five = [0u16; N5];
@@ -124,7 +146,7 @@ fn combos() -> &'static Combos {
 }
 
 /// Classes and front keys of every 5- and 3-subset of one 13-card hand.
-struct Subsets {
+pub(super) struct Subsets {
     cards: [u8; 13],
     /// Rank counts of the whole hand, 3 bits per Mậu Binh rank, and suit counts, 8 bits per suit.
     counts: u64,
@@ -132,14 +154,14 @@ struct Subsets {
     /// The same counts for every 5-subset.
     counts5: [u64; N5],
     suits5: [u32; N5],
-    class5: [u16; N5],
+    pub(super) class5: [u16; N5],
     key5: [u16; N5],
-    class3: [u16; N3],
+    pub(super) class3: [u16; N3],
     key3: [u16; N3],
 }
 
 impl Subsets {
-    fn of(mask: u64, rules: &Rules) -> Subsets {
+    pub(super) fn of(mask: u64, rules: &Rules) -> Subsets {
         let ev = rules.evaluator();
         let mut cards = [0u8; 13];
         let mut m = mask;
@@ -217,7 +239,7 @@ impl Subsets {
         )
     }
 
-    fn global(&self, local: u16) -> u64 {
+    pub(super) fn global(&self, local: u16) -> u64 {
         let mut out = 0u64;
         let mut m = local;
         while m != 0 {
@@ -229,7 +251,12 @@ impl Subsets {
 
     /// Calls `f(middle index, front index, middle local mask)` for every valid split under a back.
     #[inline(always)]
-    fn valid_splits(&self, combos: &Combos, back: usize, mut f: impl FnMut(usize, usize, u16)) {
+    pub(super) fn valid_splits(
+        &self,
+        combos: &Combos,
+        back: usize,
+        mut f: impl FnMut(usize, usize, u16),
+    ) {
         let rest = FULL & !combos.five[back];
         let mut bit = [0u16; 8];
         let mut m = rest;
@@ -346,7 +373,7 @@ fn tie_key(cb: u16, cm: u16, cf: u16, back: u16, middle: u16) -> u128 {
         | middle as u128
 }
 
-fn check_hand(mask: u64) -> Result<()> {
+pub(super) fn check_hand(mask: u64) -> Result<()> {
     crate::cards::CardSet::from_mask(mask)?;
     if mask.count_ones() != 13 {
         return Err(Error::illegal(
@@ -359,17 +386,24 @@ fn check_hand(mask: u64) -> Result<()> {
 
 /// The best arrangement of 13 cards (and the instant win to declare, if any).
 pub fn best_arrangement(mask: u64, rules: &Rules, objective: Objective) -> Result<Solution> {
-    best_with_tables(mask, rules, objective, &Tables::shipped(rules))
+    best_with_tables(
+        mask,
+        rules,
+        objective,
+        &Population::shipped(rules, objective.model()),
+    )
 }
 
-/// [`best_arrangement`] with explicit model tables (used to regenerate them).
+/// [`best_arrangement`] with explicit model tables (used to regenerate them): the hand is
+/// solved with its class's tables of `population`.
 pub fn best_with_tables(
     mask: u64,
     rules: &Rules,
     objective: Objective,
-    tables: &Tables,
+    population: &Population,
 ) -> Result<Solution> {
     check_hand(mask)?;
+    let tables = population.for_hand(mask);
     let instant = instant_win(mask, rules);
     let witness = match instant {
         Some(Instant::ThreeFlushes) => three_flushes(mask, rules),
@@ -382,7 +416,9 @@ pub fn best_with_tables(
             let s = Subsets::of(mask, rules);
             let best = match objective {
                 Objective::Strongest => search_strongest(&s),
-                Objective::Expected => search_expected(&s, tables, rules.scoop, rules.evaluator()),
+                Objective::Expected | Objective::Equilibrium => {
+                    search_expected(&s, tables, Combine::of(rules), rules.evaluator())
+                }
             };
             let back = s.global(best.back);
             let middle = s.global(best.middle);
@@ -433,14 +469,14 @@ fn search_strongest(s: &Subsets) -> Best {
     best
 }
 
-fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best {
+fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) -> Best {
     let c = combos();
     // Every term of the value is monotone in each hand's class (gains grow, losses shrink), so
     // the value at upper bounds of the classes bounds every split below them. The front never
     // beats the middle, so its class is also capped by the middle's.
     let rest_value = |eb: &Entry, cm: u16, cf: u16| {
         let cf = cf.min(ev.front_ceiling(cm));
-        split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop)
+        split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], combine)
     };
     let mut best = Best::NONE;
     let search = |b: usize, best: &mut Best| {
@@ -449,7 +485,7 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best
         let back = c.five[b];
         s.valid_splits(c, b, |mi, fi, middle| {
             let (cm, cf) = (s.class5[mi], s.class3[fi]);
-            let v = split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], scoop);
+            let v = split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], combine);
             best.offer(v, tie_key(cb, cm, cf, back, middle), back, middle);
         });
     };
@@ -465,7 +501,7 @@ fn search_expected(s: &Subsets, t: &Tables, scoop: bool, ev: &Evaluator) -> Best
             &t.back[cb as usize],
             &t.middle[cb as usize],
             &t.front[front_top as usize],
-            scoop,
+            combine,
         )
     };
     let (mut lo, mut hi) = (0u16, s.class5[strongest]);
@@ -587,11 +623,11 @@ pub fn best_exhaustive(
             let (cb, cm, cf) = (ev.class5(back), ev.class5(middle), ev.class3(front));
             let value = match objective {
                 Objective::Strongest => 0.0,
-                Objective::Expected => split_value(
+                Objective::Expected | Objective::Equilibrium => split_value(
                     &tables.back[cb as usize],
                     &tables.middle[cm as usize],
                     &tables.front[cf as usize],
-                    rules.scoop,
+                    Combine::of(rules),
                 ),
             };
             let key = (cb, cm, cf, back, middle);
@@ -626,7 +662,8 @@ pub fn ranked_arrangements(
     count: usize,
 ) -> Result<Vec<(Arrangement, f64)>> {
     check_hand(mask)?;
-    let tables = Tables::shipped(rules);
+    let population = Population::shipped(rules, objective.model());
+    let tables = population.for_hand(mask);
     let s = Subsets::of(mask, rules);
     let c = combos();
     let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
@@ -640,13 +677,13 @@ pub fn ranked_arrangements(
                 eb,
                 &tables.middle[cm as usize],
                 &tables.front[cf as usize],
-                rules.scoop,
+                Combine::of(rules),
             );
             all.push((v, tie_key(cb, cm, cf, back, middle), back, middle));
         });
     }
     let order = |x: &(f64, u128, u16, u16)| match objective {
-        Objective::Expected => (x.0, x.1),
+        Objective::Expected | Objective::Equilibrium => (x.0, x.1),
         Objective::Strongest => (0.0, x.1),
     };
     all.sort_unstable_by(|x, y| {
@@ -699,14 +736,23 @@ mod tests {
                     back_straight_flush_units: 5,
                     ..Rules::default()
                 },
+                Rules {
+                    scoring: super::super::Scoring::FourTwo,
+                    ..Rules::default()
+                },
             ] {
-                let tables = Tables::shipped(&rules);
-                for obj in [Objective::Strongest, Objective::Expected] {
-                    let fast = best_with_tables(mask, &rules, obj, &tables).unwrap();
+                for obj in [
+                    Objective::Strongest,
+                    Objective::Expected,
+                    Objective::Equilibrium,
+                ] {
+                    let population = Population::shipped(&rules, obj.model());
+                    let tables = population.for_hand(mask);
+                    let fast = best_with_tables(mask, &rules, obj, &population).unwrap();
                     if fast.instant.is_some() {
                         continue;
                     }
-                    let slow = best_exhaustive(mask, &rules, obj, &tables).unwrap();
+                    let slow = best_exhaustive(mask, &rules, obj, tables).unwrap();
                     assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
                 }
             }
@@ -730,15 +776,21 @@ mod tests {
                 middle: random_counts(CLASSES5, spread),
                 front: random_counts(CLASSES3, spread),
             };
-            for scoop in [true, false] {
+            for (scoop, scoring) in [
+                (true, super::super::Scoring::Units),
+                (false, super::super::Scoring::Units),
+                (false, super::super::Scoring::FourTwo),
+            ] {
                 let rules = Rules {
                     scoop,
+                    scoring,
                     ..Rules::default()
                 };
                 let tables = Tables::from_histograms(&h, &rules);
+                let population = Population::single(tables.clone());
                 for mask in random_hands(n, 20 + k as u8) {
                     let fast =
-                        best_with_tables(mask, &rules, Objective::Expected, &tables).unwrap();
+                        best_with_tables(mask, &rules, Objective::Expected, &population).unwrap();
                     if fast.instant.is_none() {
                         let slow =
                             best_exhaustive(mask, &rules, Objective::Expected, &tables).unwrap();
@@ -753,7 +805,11 @@ mod tests {
     fn ranked_starts_with_the_best() {
         let rules = Rules::default();
         for mask in random_hands(20, 5) {
-            for obj in [Objective::Strongest, Objective::Expected] {
+            for obj in [
+                Objective::Strongest,
+                Objective::Expected,
+                Objective::Equilibrium,
+            ] {
                 let best = best_arrangement(mask, &rules, obj).unwrap();
                 if best.instant.is_some() {
                     continue;
@@ -771,7 +827,11 @@ mod tests {
     fn never_fouled_and_uses_every_card() {
         let rules = Rules::default();
         for mask in random_hands(200, 3) {
-            for obj in [Objective::Strongest, Objective::Expected] {
+            for obj in [
+                Objective::Strongest,
+                Objective::Expected,
+                Objective::Equilibrium,
+            ] {
                 let s = best_arrangement(mask, &rules, obj).unwrap();
                 assert_eq!(s.arrangement.cards(), mask);
                 s.arrangement.validate().unwrap();

@@ -2,15 +2,18 @@
 //! `vncards.maubinh` (Python), which wraps these.
 
 use super::arrays;
-use super::guard::{guard, guard_ok};
+use super::guard::guard;
 use super::{mask_from_py, to_py};
 use crate::error::Error;
 use crate::maubinh::eval::class5_of_row;
-use crate::maubinh::expected::{Histograms, Tables};
+use crate::maubinh::exploit::{exploitability, shown_of, Options};
 use crate::maubinh::instant::instant_win;
-use crate::maubinh::settle::settle;
+use crate::maubinh::population::{Census, Population, Scheme};
+use crate::maubinh::settle::{settle, Shown};
 use crate::maubinh::simulate::{head_to_head, position_histograms};
-use crate::maubinh::solver::{best_arrangement, ranked_arrangements, Objective, Solution};
+use crate::maubinh::solver::{
+    best_arrangement, best_with_tables, ranked_arrangements, Objective, Solution,
+};
 use crate::maubinh::{self as mb, Arrangement, Evaluator, Rules, Wheel};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -18,12 +21,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 pub(super) fn rules(
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
 ) -> PyResult<Rules> {
     let wheel = match wheel {
         "second" => Wheel::Second,
@@ -43,12 +48,15 @@ pub(super) fn rules(
                 "back_straight_flush_units must be in 1..={max}, not {back_straight_flush_units}"
             )))
         })?;
-    Ok(Rules {
+    let r = Rules {
         wheel,
         scoop,
         scoop_all,
         back_straight_flush_units,
-    })
+        scoring: mb::Scoring::from_name(scoring).map_err(to_py)?,
+    };
+    r.validate().map_err(to_py)?;
+    Ok(r)
 }
 
 /// Most deals one simulation call plays (hours of work on a large machine): a caller's
@@ -200,14 +208,24 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
 /// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
 #[pyfunction]
 fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
-    guard(|| mb::hand_rank(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py))
+    guard(|| {
+        mb::hand_rank(
+            mask_from_py(cards)?,
+            &rules(wheel, false, false, 1, "units")?,
+        )
+        .map_err(to_py)
+    })
 }
 
 /// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
 fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
     guard(|| {
-        mb::hand_category(mask_from_py(cards)?, &rules(wheel, false, false, 1)?).map_err(to_py)
+        mb::hand_category(
+            mask_from_py(cards)?,
+            &rules(wheel, false, false, 1, "units")?,
+        )
+        .map_err(to_py)
     })
 }
 
@@ -219,7 +237,7 @@ fn maubinh_hand_ranks<'py>(
     wheel: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     guard(|| {
-        let r = rules(wheel, false, false, 1)?;
+        let r = rules(wheel, false, false, 1, "units")?;
         let ev = r.evaluator();
         let py = hands.py();
         arrays::require(py, "maubinh.hand_ranks")?;
@@ -262,7 +280,7 @@ fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str
         mb::compare_hands(
             mask_from_py(a)?,
             mask_from_py(b)?,
-            &rules(wheel, false, false, 1)?,
+            &rules(wheel, false, false, 1, "units")?,
         )
         .map_err(to_py)
     })
@@ -281,12 +299,19 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
 /// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
 fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
-    guard(|| Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1)?)))
+    guard(|| {
+        Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1, "units")?))
+    })
 }
 
-/// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None.
+/// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None (always under 4-2
+/// scoring).
 #[pyfunction]
-fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option<&'static str>> {
+fn maubinh_instant_win(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoring: &str,
+) -> PyResult<Option<&'static str>> {
     guard(|| {
         let mask = mask_from_py(cards)?;
         if mask.count_ones() != 13 {
@@ -295,7 +320,7 @@ fn maubinh_instant_win(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<Option
                 format!("an instant win needs 13 cards, not {}", mask.count_ones()),
             )));
         }
-        Ok(instant_win(mask, &rules(wheel, false, false, 1)?).map(|k| k.name()))
+        Ok(instant_win(mask, &rules(wheel, false, false, 1, scoring)?).map(|k| k.name()))
     })
 }
 
@@ -308,10 +333,11 @@ fn maubinh_best_arrangement(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         best_arrangement(mask_from_py(cards)?, &r, obj)
             .map(solution_tuple)
@@ -328,10 +354,11 @@ fn maubinh_best_arrangements(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         let masks = batch_masks(hands, Some(13))?;
         hands
@@ -348,17 +375,19 @@ fn maubinh_best_arrangements(
 
 /// The best `count` arrangements with distinct hand classes, as `(back, middle, front, value)`.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn maubinh_ranked_arrangements(
     cards: &Bound<'_, PyAny>,
     wheel: &str,
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
         Ok(ranked
@@ -369,8 +398,9 @@ fn maubinh_ranked_arrangements(
 }
 
 /// Expected units of an arrangement (three card masks) against one opponent, from the shipped
-/// position tables.
+/// tables of `objective`.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn maubinh_expected_value(
     back: u64,
     middle: u64,
@@ -379,26 +409,35 @@ fn maubinh_expected_value(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
+    objective: &str,
 ) -> PyResult<f64> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let model = Objective::from_name(objective).map_err(to_py)?.model();
         let a = arrangement(back, middle, front)?;
-        Ok(Tables::shipped(&r).arrangement_value(a.back, a.middle, a.front, &r))
+        Ok(Population::shipped(&r, model).arrangement_value(&a, &r))
     })
 }
 
 /// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
-/// win, tie, lose, loss, bonus, value.
+/// win, tie, lose, loss, bonus, value: those a hand (a card mask; its class of the split
+/// population) is solved with.
 #[pyfunction]
 fn maubinh_position_tables<'py>(
     py: Python<'py>,
     wheel: &str,
     back_straight_flush_units: i64,
+    scoring: &str,
+    objective: &str,
+    hand: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
         arrays::require(py, "maubinh.position_tables")?;
-        let r = rules(wheel, false, false, back_straight_flush_units)?;
-        let t = Tables::shipped(&r);
+        let r = rules(wheel, false, false, back_straight_flush_units, scoring)?;
+        let population =
+            Population::shipped(&r, Objective::from_name(objective).map_err(to_py)?.model());
+        let t = population.for_hand(hand);
         let out = PyDict::new(py);
         for (name, entries) in [
             ("back", &t.back),
@@ -427,6 +466,7 @@ fn maubinh_settle(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
@@ -434,7 +474,7 @@ fn maubinh_settle(
     Vec<bool>,
 )> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let seats: Vec<Option<Arrangement>> = seats
             .into_iter()
             .map(|s| {
@@ -462,10 +502,13 @@ fn maubinh_settle(
 }
 
 /// Opponent histograms of the seeded 4-player deals `start .. start + deals` (for
-/// `vncards.maubinh.tables`); `histograms` (the binary form) replaces the shipped ones as the
-/// solver's model. Returns the binary form, its header naming the deals, seed and objective.
+/// `vncards.maubinh.tables`) under the default rules with `scoring`; `histograms` (the binary
+/// form) replaces the objective's shipped ones as the solver's model; `split` keeps them per
+/// class of each seat's own hand (`Scheme::HighCards`). Returns the binary form, its header
+/// naming the deals, seed, objective and rules.
 #[pyfunction]
-#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0, scoring = "units", split = false))]
 fn maubinh_position_histograms<'py>(
     py: Python<'py>,
     deals: u64,
@@ -473,30 +516,58 @@ fn maubinh_position_histograms<'py>(
     objective: &str,
     histograms: Option<&[u8]>,
     start: u64,
+    scoring: &str,
+    split: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
-        let r = Rules::default();
+        let r = rules("second", false, false, 1, scoring)?;
         let obj = Objective::from_name(objective).map_err(to_py)?;
-        let tables = match histograms {
-            Some(b) => Tables::from_histograms(&Histograms::from_bytes(b).map_err(to_py)?, &r),
-            None => (*Tables::shipped(&r)).clone(),
+        let population = match histograms {
+            Some(b) => Population::from_census(&Census::from_bytes(b).map_err(to_py)?, &r),
+            None => (*Population::shipped(&r, obj.model())).clone(),
+        };
+        let scheme = if split {
+            Scheme::HighCards
+        } else {
+            Scheme::Whole
         };
         let deals = deals_arg(deals)?;
         let end = start
             .checked_add(deals)
             .ok_or_else(|| to_py(Error::Rules("start + deals must be below 2**64".into())))?;
-        let h = py.detach(|| position_histograms(start..end, seed, &r, obj, &tables));
+        let census =
+            py.detach(|| position_histograms(start..end, seed, &r, obj, &population, scheme));
         let header = format!(
             r#"{{"start": {start}, "deals": {deals}, "seed": {seed}, "objective": "{objective}", "rules": "{r:?}"}}"#
         );
-        Ok(PyBytes::new(py, &h.to_bytes(&header)))
+        Ok(PyBytes::new(py, &census.to_bytes(&header).map_err(to_py)?))
     })
 }
 
-/// The JSON header of the shipped position tables: how they were sampled.
+/// The JSON header of an objective's shipped tables for a scoring: how they were sampled.
 #[pyfunction]
-fn maubinh_tables_header() -> PyResult<&'static str> {
-    guard_ok(Histograms::shipped_header)
+#[pyo3(signature = (objective = "expected", scoring = "units"))]
+fn maubinh_tables_header(objective: &str, scoring: &str) -> PyResult<&'static str> {
+    guard(|| {
+        let model = Objective::from_name(objective).map_err(to_py)?.model();
+        let scoring = mb::Scoring::from_name(scoring).map_err(to_py)?;
+        Census::header(model.file(scoring)).map_err(to_py)
+    })
+}
+
+/// The binary form of an objective's shipped tables for a scoring.
+#[pyfunction]
+#[pyo3(signature = (objective = "expected", scoring = "units"))]
+fn maubinh_tables_file<'py>(
+    py: Python<'py>,
+    objective: &str,
+    scoring: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    guard(|| {
+        let model = Objective::from_name(objective).map_err(to_py)?.model();
+        let scoring = mb::Scoring::from_name(scoring).map_err(to_py)?;
+        Ok(PyBytes::new(py, model.file(scoring)))
+    })
 }
 
 /// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
@@ -513,6 +584,7 @@ fn maubinh_head_to_head(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
 ) -> PyResult<(i64, u64)> {
     guard(|| {
         if !(2..=4).contains(&players) {
@@ -520,13 +592,142 @@ fn maubinh_head_to_head(
                 "Mậu Binh takes 2–4 players, not {players}"
             ))));
         }
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let deals = deals_arg(deals)?;
         let (a, b) = (
             Objective::from_name(a).map_err(to_py)?,
             Objective::from_name(b).map_err(to_py)?,
         );
         Ok(py.detach(|| head_to_head(deals, seed, players, &r, a, b)))
+    })
+}
+
+/// `(points, half-width, dealt, half-width, deviations, decisions, responses per decision,
+/// sampling)`: see `vncards.maubinh.exploitability`.
+type ExploitTuple = (f64, f64, f64, f64, f64, u64, f64, &'static str);
+
+/// Most deals, and sampled opponents per decision, of one exploitability run.
+const MAX_EXPLOIT: u64 = 10_000_000;
+
+/// A strategy for the evaluator: an objective's name (solved in the core), or a Python
+/// callable taking a 13-card mask and returning the `(back, middle, front)` masks.
+enum PyStrategy {
+    Objective(Objective),
+    Callable(Py<PyAny>),
+}
+
+/// How much a best response wins against `strategy` (see `exploit.rs`); `histograms` (the
+/// binary form) replaces an objective's shipped tables.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (
+    strategy, players, deals, samples, held_out, seed, deck,
+    wheel, scoop, scoop_all, back_straight_flush_units, scoring, histograms = None
+))]
+fn maubinh_exploitability(
+    py: Python<'_>,
+    strategy: &Bound<'_, PyAny>,
+    players: usize,
+    deals: u64,
+    samples: u64,
+    held_out: u64,
+    seed: u64,
+    deck: u64,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: i64,
+    scoring: &str,
+    histograms: Option<&[u8]>,
+) -> PyResult<ExploitTuple> {
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        for (name, value) in [
+            ("deals", deals),
+            ("samples", samples),
+            ("held_out", held_out),
+        ] {
+            if !(1..=MAX_EXPLOIT).contains(&value) {
+                return Err(to_py(Error::Rules(format!(
+                    "{name} must be within 1..={MAX_EXPLOIT}, not {value}"
+                ))));
+            }
+        }
+        let strategy = match strategy.extract::<String>() {
+            Ok(name) => PyStrategy::Objective(Objective::from_name(&name).map_err(to_py)?),
+            Err(_) if strategy.is_callable() => PyStrategy::Callable(strategy.clone().unbind()),
+            Err(_) => {
+                return Err(PyTypeError::new_err(
+                    "a strategy is an objective name or a callable hand -> arrangement",
+                ))
+            }
+        };
+        let options = Options {
+            players,
+            deals,
+            samples: samples as usize,
+            held_out: held_out as usize,
+            seed,
+            deck,
+        };
+        let model = match histograms {
+            Some(b) => Some(Population::from_census(
+                &Census::from_bytes(b).map_err(to_py)?,
+                &r,
+            )),
+            None => None,
+        };
+        // A Python error inside the callable stops the run and is raised as it was.
+        let raised: Mutex<Option<PyErr>> = Mutex::new(None);
+        let report = py.detach(|| match &strategy {
+            PyStrategy::Objective(obj) => {
+                let shipped = Population::shipped(&r, obj.model());
+                let tables = model.as_ref().unwrap_or(&shipped);
+                let solve = |hand: u64| -> Result<Shown, Error> {
+                    let s = best_with_tables(hand, &r, *obj, tables)?;
+                    Ok(Shown::with_instant(&s.arrangement, s.instant, &r))
+                };
+                exploitability(&solve, &r, &options)
+            }
+            PyStrategy::Callable(f) => {
+                let solve = |hand: u64| -> Result<Shown, Error> {
+                    let masks =
+                        Python::attach(|py| f.call1(py, (hand,))?.extract::<(u64, u64, u64)>(py));
+                    match masks {
+                        Ok((back, middle, front)) => {
+                            let a = Arrangement {
+                                back,
+                                middle,
+                                front,
+                            };
+                            shown_of(hand, &a, &r)
+                        }
+                        Err(e) => {
+                            raised
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .get_or_insert(e);
+                            Err(Error::Rules("the strategy raised an exception".into()))
+                        }
+                    }
+                };
+                exploitability(&solve, &r, &options)
+            }
+        });
+        if let Some(e) = raised.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            return Err(e);
+        }
+        let report = report.map_err(to_py)?;
+        Ok((
+            report.points.mean,
+            report.points.half_width,
+            report.dealt.mean,
+            report.dealt.half_width,
+            report.deviations,
+            report.decisions,
+            report.responses,
+            report.sampling.name(),
+        ))
     })
 }
 
@@ -552,6 +753,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_tables_file, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_exploitability, m)?)?;
     Ok(())
 }

@@ -463,7 +463,7 @@ fn tusac_search(
 /// hands, the cheating bot).
 #[pyfunction]
 #[pyo3(signature = (cards, players, candidates, wheel, scoop, scoop_all, back_straight_flush_units,
-    *, seed, rollouts = None, think_ms = None, known = None))]
+    scoring = "units", *, seed, rollouts = None, think_ms = None, known = None))]
 #[allow(clippy::too_many_arguments)]
 fn maubinh_search(
     py: Python<'_>,
@@ -474,13 +474,14 @@ fn maubinh_search(
     scoop: bool,
     scoop_all: bool,
     back_straight_flush_units: i64,
+    scoring: &str,
     seed: u64,
     rollouts: Option<u64>,
     think_ms: Option<f64>,
     known: Option<Vec<u64>>,
 ) -> PyResult<Found> {
     guard(|| {
-        let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+        let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         if !(2..=4).contains(&players) {
             return Err(rules_err(format!("players must be 2..4, not {players}")));
         }

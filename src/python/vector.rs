@@ -167,7 +167,8 @@ impl PyVectorCore {
         })
     }
 
-    /// `num_envs` tables of Mậu Binh with these rules (`wheel`: `"second"` or `"lowest"`).
+    /// `num_envs` tables of Mậu Binh with these rules (`wheel`: `"second"` or `"lowest"`;
+    /// `scoring`: `"units"` or `"4-2"`).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     fn maubinh(
@@ -176,12 +177,13 @@ impl PyVectorCore {
         scoop: bool,
         scoop_all: bool,
         back_straight_flush_units: i64,
+        scoring: &str,
         players: usize,
         num_envs: usize,
         max_cycles: u32,
     ) -> PyResult<PyVectorCore> {
         guard(|| {
-            let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units)?;
+            let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
             let table = MauBinhTable::new(rules, players).map_err(to_py)?;
             PyVectorCore::new(py, table, num_envs, max_cycles, AnyBatch::MauBinh)
         })

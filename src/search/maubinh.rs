@@ -6,7 +6,8 @@
 //! bonuses and instant wins counted exactly.
 
 use super::{mix, race, Budget, Outcome, Trial};
-use crate::maubinh::expected::Tables;
+use crate::maubinh::expected::Model;
+use crate::maubinh::population::Population;
 use crate::maubinh::settle::settle;
 use crate::maubinh::solver::{best_with_tables, Objective};
 use crate::maubinh::{Arrangement, Rules};
@@ -17,7 +18,7 @@ const DECK: u64 = (1 << 52) - 1;
 
 struct Field<'a> {
     rules: &'a Rules,
-    tables: Arc<Tables>,
+    tables: Arc<Population>,
     cands: &'a [Arrangement],
     hand: u64,
     players: usize,
@@ -78,7 +79,7 @@ pub fn search(
 ) -> Outcome {
     let mut field = Field {
         rules,
-        tables: Tables::shipped(rules),
+        tables: Population::shipped(rules, Model::Expected),
         cands,
         hand,
         players,

@@ -7,7 +7,7 @@ and returns one of them. Every game offers four levels, ``easy``, ``normal``, ``
 game; in Mậu Binh the ``"strongest"`` objective); ``search`` (every game: candidate moves
 raced over sampled deals in Rust, :mod:`.search`, :mod:`.tusac_search`,
 :class:`vncards.maubinh.bots.SearchBot`); ``montecarlo`` (Tiến Lên, Sâm Lốc: the earlier
-determinised rollouts, :mod:`.montecarlo`); ``solver`` (Mậu Binh, the ``"expected"``
+determinised rollouts, :mod:`.montecarlo`); ``solver`` (Mậu Binh, the ``"equilibrium"``
 objective); and, for benchmarks only, ``cheating`` (the search on every seat's true hand).
 Bots that take the table's ``rules`` get them from :func:`make_bot`. The search bots read the
 seat's events too (``view["events"]``, see :func:`bot_view`), to weigh the deals they sample

@@ -3,8 +3,8 @@
 The public API (rules: :doc:`/rules/maubinh`): :class:`Rules`, :class:`Arrangement`, the evaluator
 (:func:`hand_rank`, :func:`hand_ranks`, :func:`compare_hands`, :func:`hand_category`), the
 checks (:func:`is_fouled`, :func:`instant_win`), the exact solver (:func:`best_arrangement`,
-:func:`best_arrangements`), settlement (:func:`settle`, :func:`settle_itemised`) and the table
-flow :class:`Game`.
+:func:`best_arrangements`), what a best response wins against it (:func:`exploitability`),
+settlement (:func:`settle`, :func:`settle_itemised`) and the table flow :class:`Game`.
 
 >>> from vncards import maubinh
 >>> maubinh.compare_hands("A♠ 2♥ 3♦ 4♣ 5♠", "K♠ Q♥ J♦ 10♣ 9♠")
@@ -17,6 +17,7 @@ from .core import (
     INSTANT_WINS,
     MAX_ARRANGEMENTS,
     MAX_DEALS,
+    OBJECTIVES,
     Arrangement,
     Objective,
     Rules,
@@ -37,6 +38,7 @@ from .core import (
     settle,
     settle_itemised,
 )
+from .exploit import Exploitability, exploitability
 from .game import Game
 
 __all__ = [
@@ -46,7 +48,9 @@ __all__ = [
     "INSTANT_WINS",
     "MAX_ARRANGEMENTS",
     "MAX_DEALS",
+    "OBJECTIVES",
     "Arrangement",
+    "Exploitability",
     "Game",
     "Objective",
     "Rules",
@@ -57,6 +61,7 @@ __all__ = [
     "best_arrangements",
     "compare_hands",
     "expected_value",
+    "exploitability",
     "hand_category",
     "hand_rank",
     "hand_ranks",

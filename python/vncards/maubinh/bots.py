@@ -1,5 +1,7 @@
-"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the solver's arrangement
-(objective ``"expected"``); ``greedy`` plays the strongest valid arrangement (strongest back,
+"""Mậu Binh bots for :func:`vncards.bots.make_bot`: ``solver`` plays the arrangement an
+opponent who knows it exploits least (objective ``"equilibrium"``, see
+:func:`~vncards.maubinh.exploitability`: less exploitable than ``"expected"``, and it wins
+against it head to head under both scorings); ``greedy`` plays the strongest valid arrangement (strongest back,
 then middle, then front), the way a careful beginner sets the hands; ``search`` races the
 solver's best few arrangements (and the strongest) against opponents dealt from the cards it
 does not hold and arranged by the solver, settled with the table's rules (in Rust:
@@ -12,7 +14,7 @@ does not hold and arranged by the solver, settled with the table's rules (in Rus
 >>> while not game.is_over:
 ...     seat = game.pending_seats[0]
 ...     game.apply(bot.choose(game.view(seat), game.legal_actions(seat)))
->>> game.arrangement(0) == best_arrangement(game.hand(0))
+>>> game.arrangement(0) == best_arrangement(game.hand(0), objective="equilibrium")
 True
 """
 
@@ -27,53 +29,49 @@ from ..errors import RulesError
 from ..table import Seed
 from .core import Arrangement, Objective, Rules, best_arrangement, instant_win, ranked_arrangements
 
-__all__ = ["BOTS", "LEVELS", "CheatingBot", "GreedyBot", "SearchBot", "SolverBot"]
+__all__ = ["BOTS", "LEVELS", "CheatingBot", "GreedyBot", "ObjectiveBot", "SearchBot", "SolverBot"]
 
 
-class SolverBot:
-    """Arranges with the solver's suggestion (the ``"arrange"`` action ``legal_actions``
-    offers, objective ``"expected"``), then confirms."""
+class ObjectiveBot:
+    """Arranges the seat's own hand with the solver under ``objective`` (a class attribute, or
+    the constructor's argument) and the table's rules, then confirms."""
 
-    name = "solver"
+    name = "objective"
+    objective: Objective = "equilibrium"
 
-    def __init__(self, seed: Seed = None) -> None:
+    def __init__(
+        self, seed: Seed = None, rules: Rules | None = None, objective: Objective | None = None
+    ) -> None:
         # Deterministic: the seed is accepted for the common bot interface only.
         del seed
-
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """Arranges the seat's hand with the solver's objective, then confirms."""
-        by_type = {a["type"]: a for a in legal_actions}
-        if "confirm" in by_type:
-            return by_type["confirm"]
-        if "arrange" in by_type:
-            return by_type["arrange"]
-        raise RulesError("the solver bot needs an 'arrange' or 'confirm' action")
-
-
-class GreedyBot(SolverBot):
-    """Arranges with the ``"strongest"`` objective from the seat's own hand, then confirms."""
-
-    name = "greedy"
-    objective: Objective = "strongest"
-
-    def __init__(self, seed: Seed = None, rules: Rules | None = None) -> None:
-        super().__init__(seed)
         self._rules = rules
+        if objective is not None:
+            self.objective = objective
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """Arranges with the ``"strongest"`` objective, then confirms."""
+        """Arranges with the bot's objective, then confirms."""
         by_type = {a["type"]: a for a in legal_actions}
         if "confirm" in by_type:
             return by_type["confirm"]
         if "arrange" not in by_type:
-            raise RulesError("the greedy bot needs an 'arrange' or 'confirm' action")
-        best = best_arrangement(view["hand"], self._rules, objective=self.objective)
-        return {
-            **by_type["arrange"],
-            "back": " ".join(map(str, best.back)),
-            "middle": " ".join(map(str, best.middle)),
-            "front": " ".join(map(str, best.front)),
-        }
+            raise RulesError(f"the {self.name} bot needs an 'arrange' or 'confirm' action")
+        return _arrange(
+            by_type["arrange"], best_arrangement(view["hand"], self._rules, objective=self.objective)
+        )
+
+
+class SolverBot(ObjectiveBot):
+    """Arranges with the ``"equilibrium"`` objective from the seat's own hand, then confirms."""
+
+    name = "solver"
+    objective: Objective = "equilibrium"
+
+
+class GreedyBot(ObjectiveBot):
+    """Arranges with the ``"strongest"`` objective from the seat's own hand, then confirms."""
+
+    name = "greedy"
+    objective: Objective = "strongest"
 
 
 def _arrange(action: dict[str, Any], best: Arrangement) -> dict[str, Any]:
@@ -100,7 +98,7 @@ class SearchBot(SolverBot):
         from ..bots.budget import SearchBudget  # (vncards.bots imports the games)
 
         super().__init__(seed)
-        self._rules = rules or Rules()
+        self._search_rules = rules or Rules()
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.candidates = max(1, int(candidates))
 
@@ -123,7 +121,7 @@ class SearchBot(SolverBot):
         if "arrange" not in by_type:
             raise RulesError("the search bot needs an 'arrange' or 'confirm' action")
         hand = view["hand"]
-        r = self._rules
+        r = self._search_rules
         if instant_win(hand, r) is not None:
             return by_type["arrange"]  # declared from the cards whatever the arrangement
         ranked = ranked_arrangements(hand, r, objective="expected", count=self.candidates)

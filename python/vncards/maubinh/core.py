@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only the batch funct
 __all__ = [
     "CATEGORIES",
     "INSTANT_WINS",
+    "OBJECTIVES",
     "Arrangement",
     "Objective",
     "Rules",
@@ -53,7 +54,9 @@ __all__ = [
     "settle_itemised",
 ]
 
-Objective = Literal["expected", "strongest"]
+Objective = Literal["expected", "strongest", "equilibrium"]
+#: The objectives :func:`best_arrangement` takes.
+OBJECTIVES: tuple[str, ...] = ("expected", "strongest", "equilibrium")
 
 #: Instant wins (mậu binh trắng), strongest first, with the units each opponent pays:
 #: dragon_flush (rồng cuốn) 24, dragon (sảnh rồng) 12, five_pairs_triple (năm đôi một sám) 6,
@@ -81,7 +84,12 @@ class Rules(RulesBase):
       seed's bonus list, so it wins 1 like any back; 5 is a common house value, accepted
       1..24): units a straight flush in the back wins;
     - ``time_limit`` (default 45, seed: "khoảng 45s"): seconds to arrange, 1 to 3600 (the
-      engine reports it; the server enforces it).
+      engine reports it; the server enforces it);
+    - ``scoring`` (default ``"units"``, seed: the units per hand won with the bonus table
+      above, instant wins, 6 for a foul): how each pair settles; ``"4-2"`` is Chinese poker's
+      4-2 scoring (1 point per hand won and 1 more for winning more hands than the opponent;
+      no bonuses, instant wins or scoops; a foul loses all three hands, 4 points), so the
+      solver and :func:`exploitability` can be set beside published Chinese-poker figures.
 
     >>> Rules().scoop, Rules().back_straight_flush_units
     (False, 1)
@@ -102,18 +110,34 @@ class Rules(RulesBase):
     time_limit: int = option(
         45, "seconds each seat has to arrange (the server enforces it)", bounds=(1, 3600)
     )
+    scoring: Literal["units", "4-2"] = option(
+        "units",
+        "how pairs settle: the seed's units per hand with bonuses, or Chinese-poker 4-2 "
+        "(1 per hand won, 1 for the majority, no bonuses or instant wins)",
+        source="house",
+    )
 
     @classmethod
     def _upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
         # Stored before the option existed: a straight flush in the back won 5.
         if "scoop" in data and "back_straight_flush_units" not in data:
             data["back_straight_flush_units"] = 5
+        # Stored before 4-2 scoring existed: the seed's units.
+        data.setdefault("scoring", "units")
         return data
 
     @property
-    def core_options(self) -> tuple[str, bool, bool, int]:
-        """``(wheel, scoop, scoop_all, back_straight_flush_units)`` as the core takes them."""
-        return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units)
+    def core_options(self) -> tuple[str, bool, bool, int, str]:
+        """``(wheel, scoop, scoop_all, back_straight_flush_units, scoring)`` as the core takes
+        them."""
+        return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units, self.scoring)
+
+    def _check(self) -> None:
+        if self.scoring == "4-2" and (self.scoop or self.scoop_all or self.back_straight_flush_units != 1):
+            raise RulesError(
+                "Rules.scoring '4-2' has no bonuses or scoops: leave scoop, scoop_all and "
+                "back_straight_flush_units at their defaults"
+            )
 
 
 _DEFAULT = Rules()
@@ -360,7 +384,8 @@ def instant_win(cards: CardsLike, rules: Rules | None = None) -> str | None:
     >>> instant_win("2♠ 2♥ 3♠ 3♥ 4♠ 4♥ 5♠ 5♥ 6♠ 6♥ 7♠ 7♥ 8♦")
     'six_pairs'
     """
-    kind = _core.maubinh_instant_win(cards, _rules(rules).wheel)
+    r = _rules(rules)
+    kind = _core.maubinh_instant_win(cards, r.wheel, r.scoring)
     return None if kind is None else str(kind)
 
 
@@ -369,8 +394,8 @@ def _solution(t: tuple[int, int, int, float, str | None]) -> Arrangement:
 
 
 def _check_objective(objective: str) -> None:
-    if objective not in ("expected", "strongest"):
-        raise RulesError(f"objective must be 'expected' or 'strongest', not {objective!r}")
+    if objective not in OBJECTIVES:
+        raise RulesError(f"objective must be 'expected', 'strongest' or 'equilibrium', not {objective!r}")
 
 
 def best_arrangement(
@@ -380,7 +405,12 @@ def best_arrangement(
 
     - ``"expected"``: most expected units against opponents who arrange well, from per-position
       win/tie tables shipped with the package (ties: stronger back, then middle);
-    - ``"strongest"``: strongest back, then middle, then front.
+    - ``"strongest"``: strongest back, then middle, then front;
+    - ``"equilibrium"``: the same search against tables moved toward their best response until
+      an adaptive opponent could exploit them no further (see :func:`exploitability`).
+
+    Under ``Rules(scoring="4-2")`` the expected and equilibrium objectives read tables made
+    for that scoring.
 
     ``.value`` is the model's expected units against one opponent. If the hand is an instant win,
     ``.instant`` names it (for ba thùng / ba sảnh the arrangement shows the three flushes or
@@ -422,22 +452,37 @@ def best_arrangements(
     return [_solution(t) for t in raw]
 
 
-def expected_value(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | None = None) -> float:
-    """The model's expected units of an arrangement against one opponent (see
-    :func:`best_arrangement`); a fouled arrangement is worth about -6 in play, which the model
-    does not price: check :func:`is_fouled` first."""
+def expected_value(
+    arrangement: Arrangement | Sequence[CardsLike],
+    rules: Rules | None = None,
+    objective: Objective = "expected",
+) -> float:
+    """The model's expected units of an arrangement against one opponent, with the tables of
+    ``objective`` (see :func:`best_arrangement`; ``"strongest"`` reads the expected ones); a
+    fouled arrangement is worth about -6 in play, which the model does not price: check
+    :func:`is_fouled` first."""
+    _check_objective(objective)
     r = _rules(rules)
     back, middle, front = _arrangement(arrangement).masks
-    return float(_core.maubinh_expected_value(back, middle, front, *r.core_options))
+    return float(_core.maubinh_expected_value(back, middle, front, *r.core_options, objective))
 
 
-def position_tables(rules: Rules | None = None) -> dict[str, npt.NDArray[np.float64]]:
-    """The shipped model tables: for ``"back"``, ``"middle"``, ``"front"`` an array indexed by
-    :func:`hand_rank` with columns win, tie, lose, loss (expected units paid when losing), bonus
-    (units won with that hand), value (``win * bonus - loss``)."""
+def position_tables(
+    rules: Rules | None = None, objective: Objective = "expected"
+) -> dict[str, npt.NDArray[np.float64]]:
+    """The shipped model tables of ``objective`` for the rules' scoring: for ``"back"``,
+    ``"middle"``, ``"front"`` an array indexed by :func:`hand_rank` with columns win, tie,
+    lose, loss (expected units paid when losing), bonus (units won with that hand), value
+    (``win * bonus - loss``).
+
+    >>> position_tables(Rules(scoring="4-2"), "equilibrium")["front"].shape
+    (455, 6)
+    """
+    _check_objective(objective)
     r = _rules(rules)
+    # The shipped tables are one population for every hand (mask 0 picks it).
     tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(
-        r.wheel, r.back_straight_flush_units
+        r.wheel, r.back_straight_flush_units, r.scoring, objective, 0
     )
     return tables
 

@@ -1,9 +1,10 @@
-"""The opponent tables behind ``objective="expected"``: their file, and the generator that
-samples them on any :class:`concurrent.futures.Executor` (a Ray cluster for 10⁸ deals).
+"""The opponent tables behind ``objective="expected"`` and ``objective="equilibrium"``: their
+file, and the generators that sample them on any :class:`concurrent.futures.Executor` (a Ray
+cluster for 10⁸ deals).
 
 For each position (back, middle, front) the tables count the strength classes opponents end
-up playing there. :func:`generate` measures them by dealing seeded 4-player deals and arranging
-every hand with the solver itself:
+up playing there. :func:`generate` measures the expected tables by dealing seeded 4-player
+deals and arranging every hand with the solver itself:
 
 1. iteration 0 arranges with ``"strongest"`` (no tables needed);
 2. each later iteration arranges the same deals with ``"expected"``, using as tables the *sum*
@@ -12,16 +13,34 @@ every hand with the solver itself:
    oscillates: strong fronts make weak fronts pay, and back);
 3. the summed histograms are the result.
 
+Six such iterations leave the tables away from the strategy they make: the solver, best
+responding to them, plays a front distribution several percent away from the one it assumes,
+and a best response exploits that (see :func:`vncards.maubinh.exploitability`).
+:func:`equilibrium` continues from them. Each iteration arranges fresh deals
+with the current tables and moves the tables part of the way toward what was played, ``T ← (1 − a)·T + a·played``
+(the anchor's blend of a strategy with its counter-strategy, a = 1/2 at first, then
+fictitious play's shrinking steps ``1/(k + 1)``), measures the exploitability of the new
+tables' strategy on a fixed set of evaluation deals, and keeps the least exploitable tables,
+stopping when ``patience`` iterations in a row have not improved on them. With ``split=True``
+it also corrects for card removal (the cards a player holds are cards no opponent holds): the
+tables are kept per class of the player's own hand (aces 0, 1, 2, 3+; kings 0, 1, 2+; fewer
+than 10 distinct ranks or not: 24 classes), counting each other seat's arrangement in the
+class of each seat's hand; such a file (``MBT3``) is 12 times larger and is not the shipped one.
+
 Every deal is seeded on its own by ``(seed, deal number)``, so the deals can be cut into
 batches and run anywhere: the summed counts are exactly the same.
 
 The file (``MBT2``): the magic, a little-endian u32 length and that many bytes of UTF-8 JSON,
 the header (``deals`` per iteration, ``iterations``, ``seed``, ``hands`` counted per position,
-the ``rules`` the solver used), then little-endian u64 counts: back and middle over the 7,462
-five-card classes in ``wheel="second"`` order, front over the 455 three-card classes.
+the ``rules`` the solver used; the equilibrium tables add their run: steps, measured
+exploitability per iteration, the evaluation's size), then little-endian u64 counts: back and
+middle over the 7,462 five-card classes in ``wheel="second"`` order, front over the 455
+three-card classes.
 
 >>> header = shipped_header()
 >>> header["deals"] * header["iterations"] >= 1_000_000
+True
+>>> shipped_header("equilibrium")["iterations"] >= 1
 True
 """
 
@@ -47,10 +66,13 @@ except ImportError as e:  # numpy is optional (the `numpy` extra); table generat
 from .. import _core
 from ..parallel import batch_ranges, run_batches
 
-__all__ = ["CLASSES5", "CLASSES3", "Histograms", "shipped_header", "sample", "generate"]
+__all__ = ["CLASSES5", "CLASSES3", "Histograms", "shipped_header", "sample", "generate", "equilibrium"]
 
 CLASSES5, CLASSES3 = 7462, 455
-_MAGIC = b"MBT2"
+_PER = 2 * CLASSES5 + CLASSES3
+_MAGIC, _SPLIT = b"MBT2", b"MBT3"
+#: Population schemes and their classes of hands: 0 one population, 1 split by high cards.
+SCHEMES = {0: 1, 1: 24}
 #: Deals per batch at most (a few seconds of solving per core).
 BATCH_DEALS = 20_000
 
@@ -58,44 +80,78 @@ BATCH_DEALS = 20_000
 @dataclass
 class Histograms:
     """Counts of the classes played at each position, with the header saying how they were
-    sampled. ``counts`` holds back, middle and front one after the other."""
+    sampled. ``counts`` holds back, middle and front one after the other, once per class of
+    the player's own hand: one population (``scheme`` 0, the expected tables' ``MBT2`` file)
+    or 24 split by the aces, kings and distinct ranks a player holds (``scheme`` 1, the
+    equilibrium tables' ``MBT3`` file; see ``src/maubinh/population.rs``)."""
 
     header: dict[str, Any]
     counts: npt.NDArray[np.uint64] = field(repr=False)
+    scheme: int = 0
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Histograms:
-        """Reads the file format (see the module docs)."""
-        if blob[:4] != _MAGIC or len(blob) < 8:
-            raise ValueError("Mậu Binh tables must start with MBT2")
+        """Reads the file formats (see the module docs)."""
+        if blob[:4] not in (_MAGIC, _SPLIT) or len(blob) < 8:
+            raise ValueError("Mậu Binh tables must start with MBT2 or MBT3")
         (size,) = struct.unpack_from("<I", blob, 4)
-        counts = np.frombuffer(blob, dtype="<u8", offset=8 + size).astype(np.uint64)
-        if counts.size != 2 * CLASSES5 + CLASSES3:
-            raise ValueError(f"Mậu Binh tables hold {2 * CLASSES5 + CLASSES3} counts, not {counts.size}")
-        return cls(json.loads(blob[8 : 8 + size].decode()), counts)
+        header = json.loads(blob[8 : 8 + size].decode())
+        if blob[:4] == _MAGIC:
+            counts = np.frombuffer(blob, dtype="<u8", offset=8 + size).astype(np.uint64)
+            scheme, parts = 0, 1
+        else:
+            if len(blob) < 9 + size or blob[8 + size] not in SCHEMES:
+                raise ValueError("Mậu Binh split tables need a known scheme after the header")
+            scheme = blob[8 + size]
+            parts = SCHEMES[scheme]
+            counts = np.frombuffer(blob, dtype="<u4", offset=9 + size).astype(np.uint64)
+        if counts.size != parts * _PER:
+            raise ValueError(f"Mậu Binh tables hold {parts * _PER} counts, not {counts.size}")
+        return cls(header, counts, scheme)
 
     def to_bytes(self) -> bytes:
         """The file format (see the module docs): what :meth:`from_bytes` reads back."""
         header = json.dumps(self.header, ensure_ascii=False).encode()
-        return _MAGIC + struct.pack("<I", len(header)) + header + self.counts.astype("<u8").tobytes()
+        if self.scheme == 0:
+            return _MAGIC + struct.pack("<I", len(header)) + header + self.counts.astype("<u8").tobytes()
+        if int(self.counts.max(initial=0)) >= 2**32:
+            raise ValueError("split tables hold 32-bit counts")
+        return (
+            _SPLIT
+            + struct.pack("<I", len(header))
+            + header
+            + bytes([self.scheme])
+            + self.counts.astype("<u4").tobytes()
+        )
 
-    def positions(self) -> tuple[npt.NDArray[np.uint64], ...]:
-        """The counts of the back, the middle and the front."""
-        c = self.counts
+    @property
+    def parts(self) -> int:
+        """Classes of the player's hand the counts are split by."""
+        return self.counts.size // _PER
+
+    def positions(self, part: int = 0) -> tuple[npt.NDArray[np.uint64], ...]:
+        """The counts of the back, the middle and the front (of one class of hands)."""
+        c = self.counts[part * _PER : (part + 1) * _PER]
         return c[:CLASSES5], c[CLASSES5 : 2 * CLASSES5], c[2 * CLASSES5 :]
 
     def distance(self, other: Histograms) -> list[float]:
         """Largest change of a win probability per position (back, middle, front) between the
-        two: the Kolmogorov distance of the class distributions."""
-        return [
-            float(np.abs(np.cumsum(p / p.sum()) - np.cumsum(q / q.sum())).max())
-            for p, q in zip(self.positions(), other.positions(), strict=True)
-        ]
+        two, over the classes of hands: the Kolmogorov distance of the class distributions
+        (one population stands for every class)."""
+        out = [0.0, 0.0, 0.0]
+        for k in range(max(self.parts, other.parts)):
+            mine = self.positions(min(k, self.parts - 1))
+            theirs = other.positions(min(k, other.parts - 1))
+            for i, (p, q) in enumerate(zip(mine, theirs, strict=True)):
+                if p.sum() and q.sum():
+                    out[i] = max(out[i], float(np.abs(np.cumsum(p / p.sum()) - np.cumsum(q / q.sum())).max()))
+        return out
 
 
-def shipped_header() -> dict[str, Any]:
-    """The header of the tables compiled into this build: deals, iterations, seed, hands."""
-    header: dict[str, Any] = json.loads(_core.maubinh_tables_header())
+def shipped_header(objective: str = "expected", scoring: str = "units") -> dict[str, Any]:
+    """The header of an objective's tables compiled into this build, for a scoring
+    (``"units"`` or ``"4-2"``): deals, iterations, seed, hands, rules."""
+    header: dict[str, Any] = json.loads(_core.maubinh_tables_header(objective, scoring))
     return header
 
 
@@ -107,16 +163,25 @@ class _Deals:
     seed: int
     objective: str
     model: bytes | None = field(repr=False)
+    scoring: str = "units"
+    split: bool = False
 
     def __str__(self) -> str:
         return (
-            f"Mậu Binh deals {self.deals.start}..{self.deals.stop - 1} (seed {self.seed}, {self.objective})"
+            f"Mậu Binh deals {self.deals.start}..{self.deals.stop - 1} (seed {self.seed}, {self.objective}, "
+            f"scoring {self.scoring})"
         )
 
 
 def _sample_batch(batch: _Deals) -> bytes:
     return _core.maubinh_position_histograms(
-        len(batch.deals), batch.seed, batch.objective, batch.model, start=batch.deals.start
+        len(batch.deals),
+        batch.seed,
+        batch.objective,
+        batch.model,
+        start=batch.deals.start,
+        scoring=batch.scoring,
+        split=batch.split,
     )
 
 
@@ -126,14 +191,17 @@ def sample(
     objective: str,
     model: Histograms | None = None,
     *,
+    scoring: str = "units",
+    split: bool = False,
     executor: Executor | None = None,
     jobs: int | None = 1,
     batch_size: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Histograms:
     """Histograms of deals ``0 .. deals - 1`` under ``seed``, every hand arranged with
-    ``objective`` (``model`` replaces the shipped tables). The batches run on ``executor``, or
-    on ``jobs`` local processes (default 1: this process, whose solver already uses every
+    ``objective`` under the default rules with ``scoring`` (``model`` replaces the objective's
+    shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes, see
+    :class:`Histograms`). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
     core). ``progress`` is called with the deals of each batch as it completes. The counts do
     not depend on the executor or the batch size.
 
@@ -143,17 +211,18 @@ def sample(
     """
     size = batch_size or max(1, min(BATCH_DEALS, math.ceil(deals / 64)))
     blob = model.to_bytes() if model is not None else None
-    batches = [_Deals(r, seed, objective, blob) for r in batch_ranges(deals, size)]
-    counts = np.zeros(2 * CLASSES5 + CLASSES3, dtype=np.uint64)
-    rules = None
+    batches = [_Deals(r, seed, objective, blob, scoring, split) for r in batch_ranges(deals, size)]
+    counts: npt.NDArray[np.uint64] | None = None
+    rules, scheme = None, 0
     for batch, part in run_batches(_sample_batch, batches, executor=executor, jobs=jobs):
         h = Histograms.from_bytes(part)
-        counts += h.counts
-        rules = h.header["rules"]
+        counts = h.counts if counts is None else counts + h.counts
+        rules, scheme = h.header["rules"], h.scheme
         if progress:
             progress(len(batch.deals))
+    assert counts is not None
     header = {"deals": deals, "seed": seed, "objective": objective, "rules": rules}
-    return Histograms(header, counts)
+    return Histograms(header, counts, scheme)
 
 
 def generate(
@@ -161,22 +230,30 @@ def generate(
     iterations: int = 6,
     seed: int = 20261129,
     *,
+    scoring: str = "units",
     executor: Executor | None = None,
     jobs: int | None = 1,
     batch_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Histograms:
-    """The tables by fictitious play (see the module docs): ``deals`` deals per iteration,
-    one ``"strongest"`` iteration then ``iterations`` ``"expected"`` ones, all on the same
-    deals of ``seed``. The header records ``deals``, ``iterations``, ``seed``, ``hands`` (per
-    position) and ``rules``; ``log`` receives one line per iteration, with how far the averaged
-    tables moved.
+    """The expected tables by fictitious play (see the module docs): ``deals`` deals per
+    iteration, one ``"strongest"`` iteration then ``iterations`` ``"expected"`` ones, all on
+    the same deals of ``seed``. The header records ``deals``, ``iterations``, ``seed``,
+    ``hands`` (per position) and ``rules``; ``log`` receives one line per iteration, with how
+    far the averaged tables moved.
     """
     if deals < 1 or iterations < 1:
         raise ValueError("need at least one deal and one iteration")
     draw = functools.partial(
-        sample, deals, seed, executor=executor, jobs=jobs, batch_size=batch_size, progress=progress
+        sample,
+        deals,
+        seed,
+        scoring=scoring,
+        executor=executor,
+        jobs=jobs,
+        batch_size=batch_size,
+        progress=progress,
     )
     model = draw("strongest")
     if log:
@@ -202,3 +279,131 @@ def generate(
         "rules": total.header["rules"],
     }
     return total
+
+
+#: Total count per position (and class of hands) of blended tables: fits the split file's
+#: 32-bit counts, fine enough that rounding moves no win probability by 10⁻⁹.
+_BLEND_SCALE = 2**31
+
+
+def _shares(h: Histograms, parts: int) -> npt.NDArray[np.float64]:
+    """Each position's counts, per class of hands, as a probability distribution (one
+    population stands for every class; an empty class is NaN)."""
+    out = []
+    for k in range(parts):
+        for p in h.positions(min(k, h.parts - 1)):
+            total = float(p.sum())
+            out.append(p.astype(np.float64) / total if total else np.full(p.size, np.nan))
+    return np.concatenate(out)
+
+
+def blend(old: Histograms, new: Histograms, step: float) -> npt.NDArray[np.uint64]:
+    """Counts of ``(1 - step)·old + step·new``, position by position (and class by class) as
+    distributions; where ``new`` saw no hand of a class, ``old`` is kept."""
+    parts = max(old.parts, new.parts)
+    before, after = _shares(old, parts), _shares(new, parts)
+    mix = np.where(np.isnan(after), before, (1.0 - step) * before + step * after)
+    counts: npt.NDArray[np.uint64] = np.rint(mix * _BLEND_SCALE).astype(np.uint64)
+    return counts
+
+
+def measure(
+    model: Histograms, *, scoring: str = "units", deals: int = 2_000, samples: int = 5_000, seed: int = 0
+) -> tuple[float, float]:
+    """Exploitability (points per hand, heads-up) of the solver's strategy with ``model`` as
+    its tables, and the half-width of its 95% interval: see :func:`vncards.maubinh.exploitability`."""
+    from .core import Rules
+
+    r = Rules(scoring="4-2" if scoring == "4-2" else "units")
+    raw = _core.maubinh_exploitability(
+        "equilibrium", 2, deals, samples, samples, seed, (1 << 52) - 1, *r.core_options, model.to_bytes()
+    )
+    return float(raw[0]), float(raw[1])
+
+
+def equilibrium(
+    deals: int = 250_000,
+    iterations: int = 16,
+    seed: int = 20261130,
+    *,
+    scoring: str = "units",
+    start: Histograms | None = None,
+    split: bool = False,
+    patience: int = 4,
+    eval_deals: int = 2_000,
+    eval_samples: int = 5_000,
+    eval_seed: int = 7,
+    executor: Executor | None = None,
+    jobs: int | None = 1,
+    batch_size: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Histograms:
+    """The equilibrium tables (see the module docs). ``start``: the first tables (default: the
+    shipped expected ones for ``scoring``). Iteration ``k`` (from 1) arranges the ``deals``
+    4-player deals of seed ``seed + k`` with the current tables, blends the tables toward what
+    was played with step 1/2 for the first four, then ``1/(k - 2)``, and measures the new
+    tables' heads-up exploitability (:func:`measure` with ``eval_deals``, ``eval_samples`` and
+    ``eval_seed``, the same evaluation deals every time). Stops after ``iterations``, or when
+    ``patience`` in a row have not improved on the best. Returns the best tables; their header
+    records ``deals``, ``iterations`` (run), ``best`` (the iteration kept), ``seed``, ``rules``,
+    the ``steps``, the ``exploitability`` measured at every iteration (``[points,
+    half-width]``, iteration 0 = ``start``) and the evaluation's size.
+    """
+    if deals < 1 or iterations < 1 or patience < 1:
+        raise ValueError("need at least one deal, one iteration and a patience of one")
+    draw = functools.partial(
+        sample,
+        deals,
+        scoring=scoring,
+        split=split,
+        executor=executor,
+        jobs=jobs,
+        batch_size=batch_size,
+        progress=progress,
+    )
+    model = (
+        start if start is not None else Histograms.from_bytes(_core.maubinh_tables_file("expected", scoring))
+    )
+    judge = functools.partial(
+        measure, scoring=scoring, deals=eval_deals, samples=eval_samples, seed=eval_seed
+    )
+    scores = [judge(model)]
+    steps: list[float] = []
+    best, best_k, run = model, 0, 0
+    if log:
+        log(f"iteration 0 (start): exploitability {scores[0][0]:.5f} ± {scores[0][1]:.5f}")
+    rules = None
+    for k in range(1, iterations + 1):
+        played = draw(seed + k, "equilibrium", model)
+        rules = played.header["rules"]
+        step = 0.5 if k <= 4 else 1.0 / (k - 2)
+        moved = model.distance(played)
+        model = Histograms({}, blend(model, played, step), played.scheme)
+        steps.append(step)
+        scores.append(judge(model))
+        run = k
+        if log:
+            shown = ", ".join(f"{d:.4f}" for d in moved)
+            log(
+                f"iteration {k} (step {step:.3f}): played vs assumed win probabilities (back/middle/front) "
+                f"{shown}; exploitability {scores[-1][0]:.5f} ± {scores[-1][1]:.5f}"
+            )
+        if scores[-1][0] < scores[best_k][0]:
+            best, best_k = model, k
+        elif k - best_k >= patience:
+            break
+    best.header = {
+        "deals": deals,
+        "iterations": run,
+        "best": best_k,
+        "seed": seed,
+        "rules": rules,
+        "population": (
+            "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes" if split else "one"
+        ),
+        "steps": steps,
+        "exploitability": [[round(p, 6), round(h, 6)] for p, h in scores],
+        "evaluation": {"deals": eval_deals, "samples": eval_samples, "seed": eval_seed, "players": 2},
+    }
+    return best

@@ -209,8 +209,8 @@ function seatBox(f, i, place) {
     el("div", { class: "meta", text: kind + " · tổng (total): " + t.totals[i] }));
   const left = t.time_left[String(i)];
   if (left !== undefined && !v.is_over) {
-    const c = clockNode(left, v.game === "maubinh" ? v.time_limit : t.turn_seconds);
-    c.dataset.deadline = String(S.received + left * 1000); c.dataset.total = String(v.game === "maubinh" ? v.time_limit : t.turn_seconds);
+    const c = clockNode(left, t.turn_seconds); // the table's turn (Mậu Binh: the whole arrangement)
+    c.dataset.deadline = String(S.received + left * 1000); c.dataset.total = String(t.turn_seconds);
     d.append(c);
   }
   const count = (v.hand_counts || [])[i];
@@ -264,7 +264,7 @@ function renderCenter(f) {
     return;
   }
   if (v.game === "maubinh") {
-    if (!v.reveal) box.append(el("div", { class: "label", text: "Xếp 13 lá thành 3 chi trong " + v.time_limit + " giây (arrange 13 cards into three hands)" }));
+    if (!v.reveal) box.append(el("div", { class: "label", text: "Xếp 13 lá thành 3 chi trong " + f.table.turn_seconds + " giây (arrange 13 cards into three hands)" }));
     else renderShowdown(f, box);
     return;
   }
