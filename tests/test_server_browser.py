@@ -53,9 +53,11 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    # Bots at once, forced moves after a short pause (the page shows them, nobody clicks).
+    # Bots at once, forced moves after a short pause (the page shows them, nobody clicks); one
+    # person opens a table a test, faster than the public default allows one address.
     db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
-    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.02") as s:
+    limits = ("--tables-per-minute", "600")
+    with running_server(db, "--bot-delay", "0", "--forced-delay", "0.02", *limits) as s:
         yield s
 
 

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,11 +60,23 @@ class Server:
             self.proc.wait(10)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
-        req = urllib.request.Request(
-            self.url + path, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+        """POST as a well-behaved client: a 429 (the browser and this helper share one
+        address, so one client's write limits) is waited out and sent again, for up to 30 s."""
+        deadline = time.monotonic() + 30
+        while True:
+            req = urllib.request.Request(
+                self.url + path,
+                json.dumps(body).encode(),
+                {"content-type": "application/json"},
+                method="POST",
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                if e.code != 429 or time.monotonic() > deadline:
+                    raise
+                time.sleep(1.0)  # writes refill at one a second
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=10) as r:

@@ -45,6 +45,12 @@ def register(commands: Commands) -> None:
         "--tables-per-client", type=int, default=None, help="open tables one client may create (default 20)"
     )
     sv.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=None,
+        help="tables one client may create per minute (default 10, bursts of 5)",
+    )
+    sv.add_argument(
         "--forced-delay",
         type=float,
         default=None,
@@ -74,6 +80,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         idle_close=args.idle_close,
         max_tables=args.max_tables,
         tables_per_client=args.tables_per_client,
+        tables_per_minute=args.tables_per_minute,
         seat_rate=args.seat_rate,
         forced_delay=args.forced_delay,
     )
