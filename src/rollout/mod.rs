@@ -724,4 +724,6 @@ pub fn sam_success(setup: &Setup, pos: &Position, samples: u32, seed: u64) -> f6
 }
 
 #[cfg(test)]
+pub(crate) mod fixtures;
+#[cfg(test)]
 mod tests;

@@ -1,72 +1,17 @@
+use super::fixtures::{open_position, sam_setup, set, south_setup};
 use super::*;
-use crate::cards::parse_card_set;
 use crate::shedding::legal_plays;
-use crate::{samloc, tienlen};
-
-fn set(text: &str) -> CardSet {
-    parse_card_set(text).unwrap().1
-}
+use crate::tienlen;
 
 fn south(players: usize) -> Setup {
     Setup {
-        rules: tienlen::south(),
-        players,
         after_pass: Some(PlayFilter::FourPairSequences),
-        bao_mot: false,
-        finish_on_two: true,
-        sam_may_finish_on_two: false,
-        bao: BaoMot::default(),
-        payoff: Payoff {
-            card: 1,
-            cong: 26,
-            black_two: 3,
-            red_two: 6,
-            quad: 12,
-            places: Vec::new(),
-            sam: 0,
-            sam_block_each: false,
-        },
-    }
-}
-
-fn sam_setup(players: usize) -> Setup {
-    Setup {
-        rules: samloc::preset(),
-        bao_mot: true,
-        finish_on_two: false,
-        after_pass: None,
-        payoff: Payoff {
-            cong: 15,
-            black_two: 15,
-            red_two: 15,
-            quad: 15,
-            sam: 20,
-            ..south(players).payoff
-        },
-        ..south(players)
+        ..south_setup(players)
     }
 }
 
 fn position(me: usize, hand: &str, others: u8, players: usize) -> Position {
-    let hand = set(hand);
-    let mut counts = [0u8; MAX_SEATS];
-    for (s, c) in counts.iter_mut().enumerate().take(players) {
-        *c = if s == me { hand.len() as u8 } else { others };
-    }
-    Position {
-        me,
-        hand,
-        unseen: CardSet::DECK.difference(hand),
-        counts,
-        played_any: 0,
-        table: None,
-        table_seat: 0,
-        passed: 0,
-        out: 0,
-        must: CardSet::EMPTY,
-        sam: None,
-        violator: [0; MAX_SEATS],
-    }
+    open_position(me, set(hand), &vec![others; players])
 }
 
 const CTX: Context = Context {

@@ -173,53 +173,16 @@ pub fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_card_set;
-    use crate::rollout::{BaoMot, Payoff};
-    use crate::samloc;
-
-    fn set(text: &str) -> CardSet {
-        parse_card_set(text).unwrap().1
-    }
+    use crate::rollout::fixtures::{open_position, sam_setup, set};
 
     fn setup() -> Setup {
-        Setup {
-            rules: samloc::preset(),
-            players: 3,
-            after_pass: None,
-            bao_mot: true,
-            finish_on_two: false,
-            sam_may_finish_on_two: false,
-            bao: BaoMot::default(),
-            payoff: Payoff {
-                card: 1,
-                cong: 15,
-                black_two: 15,
-                red_two: 15,
-                quad: 15,
-                places: Vec::new(),
-                sam: 20,
-                sam_block_each: false,
-            },
-        }
+        sam_setup(3)
     }
 
     fn position(hand: &str) -> Position {
-        let hand = set(hand);
-        let mut counts = [0u8; MAX_SEATS];
-        counts[..3].copy_from_slice(&[hand.len() as u8, 10, 10]);
         Position {
-            me: 0,
-            hand,
-            unseen: CardSet::DECK.difference(hand),
-            counts,
-            played_any: 0,
-            table: None,
-            table_seat: 0,
-            passed: 0,
-            out: 0,
-            must: CardSet::EMPTY,
             sam: Some(0),
-            violator: [0; MAX_SEATS],
+            ..open_position(0, set(hand), &[0, 10, 10])
         }
     }
 

@@ -205,54 +205,18 @@ pub fn value(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_card_set;
-    use crate::rollout::{BaoMot, Payoff};
+    use crate::rollout::fixtures::{open_position, set, south_setup};
     use crate::shedding::{classify, legal_plays};
-    use crate::tienlen;
-
-    fn set(text: &str) -> CardSet {
-        parse_card_set(text).unwrap().1
-    }
 
     fn south() -> Setup {
-        Setup {
-            rules: tienlen::south(),
-            players: 4,
-            after_pass: None,
-            bao_mot: false,
-            finish_on_two: true,
-            sam_may_finish_on_two: false,
-            bao: BaoMot::default(),
-            payoff: Payoff {
-                card: 1,
-                cong: 26,
-                black_two: 3,
-                red_two: 6,
-                quad: 12,
-                places: Vec::new(),
-                sam: 0,
-                sam_block_each: false,
-            },
-        }
+        south_setup(4)
     }
 
     fn position(hand: &str, counts: [u8; 4]) -> Position {
         let hand = set(hand);
-        let mut c = [0u8; MAX_SEATS];
-        c[..4].copy_from_slice(&counts);
         Position {
-            me: 0,
-            hand,
-            unseen: CardSet::DECK.difference(hand),
-            counts: c,
             played_any: 0b1111,
-            table: None,
-            table_seat: 0,
-            passed: 0,
-            out: 0,
-            must: CardSet::EMPTY,
-            sam: None,
-            violator: [0; MAX_SEATS],
+            ..open_position(0, hand, &counts)
         }
     }
 

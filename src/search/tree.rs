@@ -208,51 +208,14 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_card_set;
-    use crate::rollout::{BaoMot, Payoff};
+    use crate::rollout::fixtures::{open_position, set, south_setup};
     use crate::shedding::legal_plays;
-    use crate::tienlen;
 
     #[test]
     fn the_tree_search_is_reproducible_and_within_budget() {
-        let setup = Setup {
-            rules: tienlen::south(),
-            players: 4,
-            after_pass: None,
-            bao_mot: false,
-            finish_on_two: true,
-            sam_may_finish_on_two: false,
-            bao: BaoMot::default(),
-            payoff: Payoff {
-                card: 1,
-                cong: 26,
-                black_two: 3,
-                red_two: 6,
-                quad: 12,
-                places: Vec::new(),
-                sam: 0,
-                sam_block_each: false,
-            },
-        };
-        let hand = parse_card_set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦")
-            .unwrap()
-            .1;
-        let mut counts = [0u8; MAX_SEATS];
-        counts[..4].copy_from_slice(&[13, 13, 13, 13]);
-        let pos = Position {
-            me: 0,
-            hand,
-            unseen: CardSet::DECK.difference(hand),
-            counts,
-            played_any: 0,
-            table: None,
-            table_seat: 0,
-            passed: 0,
-            out: 0,
-            must: CardSet::EMPTY,
-            sam: None,
-            violator: [0; MAX_SEATS],
-        };
+        let setup = south_setup(4);
+        let hand = set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦");
+        let pos = open_position(0, hand, &[13, 13, 13, 13]);
         let cands: Vec<_> = legal_plays(hand, None, &setup.rules, CardSet::EMPTY)
             .into_iter()
             .take(8)
