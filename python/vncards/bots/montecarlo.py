@@ -21,7 +21,7 @@ from typing import Any
 
 from .._core import rollout_evaluate, rollout_greedy_choice
 from ..table import Seed
-from .shedding import _TWOS, Facts, SamLocGreedyBot, TienLenGreedyBot, _SheddingBot, pass_index
+from .shedding import _TWOS, Facts, SamLocGreedyBot, TienLenGreedyBot, _SheddingBot, pass_index, position_args
 
 __all__ = ["TienLenMonteCarloBot", "SamLocMonteCarloBot", "DEFAULT_BUDGET"]
 
@@ -78,23 +78,7 @@ class _MonteCarloMixin(_SheddingBot):
         if len(actions) == 1:
             return actions[0]
         per = max(MIN_ROLLOUTS, self.budget // len(cands))
-        means = rollout_evaluate(
-            setup,
-            me=v.me,
-            hand=v.hand,
-            unseen=v.unseen,
-            counts=v.counts,
-            candidates=cands,
-            rollouts=per,
-            seed=self._seed(),
-            played_any=v.played_any,
-            table=v.table,
-            table_seat=v.table_seat,
-            passed=v.passed,
-            out=v.out,
-            must=v.must,
-            sam=v.sam,
-        )
+        means = rollout_evaluate(setup, candidates=cands, rollouts=per, seed=self._seed(), **position_args(v))
         best = max(range(len(means)), key=lambda i: means[i])
         return actions[best]
 

@@ -53,6 +53,7 @@ from .shedding import (
     _SeatFacts,
     _SheddingBot,
     pass_index,
+    position_args,
 )
 
 __all__ = [
@@ -271,19 +272,9 @@ class _SearchMixin(_SheddingBot):
         )
         best, _means, _samples, _spent = search_shedding(
             setup,
-            me=v.me,
-            hand=v.hand,
-            unseen=v.unseen,
-            counts=v.counts,
             candidates=cands,
             seed=seed,
-            played_any=v.played_any,
-            table=v.table,
-            table_seat=v.table_seat,
-            passed=v.passed,
-            out=v.out,
-            must=v.must,
-            sam=v.sam,
+            **position_args(v),
             violators=violators,
             observations=obs,
             known=self._known(turn),

@@ -199,6 +199,12 @@ class _SeatFacts:
 Facts = SheddingView | _SeatFacts
 
 
+def position_args(v: Facts) -> dict[str, Any]:
+    """A seat's position as the Rust rollouts and searches take it, by keyword: every field
+    of :class:`SheddingView` (``rollout_evaluate(setup, candidates=..., **position_args(v))``)."""
+    return {f.name: getattr(v, f.name) for f in fields(SheddingView)}
+
+
 class _SheddingBot:
     """What the shedding bots share: the table's rollout setup and the seat's random stream."""
 
