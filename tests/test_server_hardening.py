@@ -230,7 +230,8 @@ def test_the_operator_token_guards_table_creation(tmp_path: Path) -> None:
 def test_idle_finished_tables_close_and_keep_their_row(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
     with TestClient(create_app(scripted(str(db), idle_close=0.3, tables_per_client=1))) as client:
-        t = client.post("/api/tables", json={"game": "tienlen", "seats": ["greedy"] * 4}).json()["id"]
+        made = client.post("/api/tables", json={"game": "tienlen", "seats": ["greedy"] * 4}).json()
+        t = made["id"]
         with client.websocket_connect(f"/ws/{t}") as ws:
             hello(ws, None)
             deadline = time.monotonic() + 30
@@ -246,7 +247,8 @@ def test_idle_finished_tables_close_and_keep_their_row(tmp_path: Path) -> None:
         assert client.post("/api/tables", json={"game": "tienlen"}).status_code == 201
     with sqlite3.connect(db) as con:
         closed, seq = con.execute("SELECT closed, seq FROM tables WHERE id = ?", (t,)).fetchone()
-    assert closed is not None and seq > 0
+    # The bots' moves are in the row, unless the deal itself ended the hand (an instant win).
+    assert closed is not None and (seq > 0 or made["is_over"])
 
 
 # -- item 7: bounded tables, a seat cannot slow the others -----------------------------------
