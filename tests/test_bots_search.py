@@ -233,6 +233,52 @@ def test_bao_mot_violations_are_weighed_in_the_rollouts() -> None:
     assert best == 1 and means[0] < means[1]
 
 
+def test_a_seat_searches_with_its_own_bao_mot_violation_and_no_one_elses(monkeypatch: Any) -> None:
+    """A single that broke báo 1 is its player's secret until the settlement: the seat's own
+    search carries the violation (it will pay đền làng if the one-card seat goes out), another
+    seat's search does not know of it."""
+    import vncards.bots.search as search
+
+    seen: list[Any] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["violators"])
+        return real(*args, **kwargs)
+
+    real = search.search_shedding
+    monkeypatch.setattr(search, "search_shedding", spy)
+    for seed in range(400):
+        g = new_game("samloc", 3, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.pending_seats[0]
+            legal = g.legal_actions(seat)
+            g.apply(rng.choice(legal))
+            if g.is_over:
+                break
+            counts = g.public_view()["hand_counts"]
+            every = observations(g.events, 0, counts)[1]  # the whole log's
+            if not every:
+                continue
+            known = []
+            for s in range(3):
+                view = bot_view(g, s)
+                known.append(observations(view["events"], s, counts)[1])
+                # A seat knows of its own violations only, and of every one of them that stands
+                # (it may also believe in one a later, hidden violation has taken over).
+                assert all(v == s for _, v in known[s])
+                assert set(known[s]) >= {x for x in every if x[1] == s}
+            # A violator's own search is handed its violations (when it has a real choice).
+            mover = g.pending_seats[0]
+            if known[mover] and len(g.legal_actions(mover)) > 1:
+                bot = make_bot("hard", "samloc", seed=1, rules=g.rules, **SMALL)
+                seen.clear()
+                decide(bot, g, mover)
+                assert seen == [known[mover]]
+                return
+    pytest.fail("no báo 1 violation found")
+
+
 def test_tusac_let_go_and_search_bindings() -> None:
     events = [
         {"type": "deal", "dealer": 0, "counts": [21, 20, 20, 20], "stock": 31},

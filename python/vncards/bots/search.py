@@ -78,7 +78,8 @@ def observations(
 ) -> tuple[list[Observation], list[tuple[int, int]]]:
     """What the other seats have shown this hand, from the seat's events: each pass on a
     table and each play that followed one (latest first, at most :data:`MAX_OBSERVATIONS`,
-    only seats still holding cards), and the báo 1 violations still on record as
+    only seats still holding cards), and the báo 1 violations still on record that the seat
+    knows of (its own; another seat's are hidden until the settlement) as
     ``(one-card seat, violator)``.
 
     >>> events = [{"type": "deal", "counts": [3, 3]}, {"type": "lead", "seat": 0},
@@ -86,6 +87,11 @@ def observations(
     >>> obs, _ = observations(events, 0, [2, 3])
     >>> [(seat, play) for seat, _, play, _, _ in obs]
     [(1, None)]
+    >>> mine = {"type": "bao_mot_single", "seat": 0, "one_card_seats": [1], "violation": True}
+    >>> observations([*events, mine], 0, [1, 1])[1]
+    [(1, 0)]
+    >>> observations([*events, {**mine, "seat": 1, "one_card_seats": [0], "violation": None}], 0, [1, 1])[1]
+    []
     """
     start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=-1)
     held = list(events[start]["counts"]) if start >= 0 and "counts" in events[start] else list(counts)
@@ -114,7 +120,9 @@ def observations(
             table = None
         elif kind == "declare_sam":
             sam = True
-        elif kind == "bao_mot_violation":
+        elif (kind == "bao_mot_single" and e.get("violation")) or kind == "bao_mot_violation":
+            # A single that broke báo 1 is known to its player alone (another seat's view
+            # reads ``violation: None``) until the settlement announces it.
             for one in e["one_card_seats"]:
                 violations[one] = e["seat"]
     out: list[Observation] = []
@@ -193,11 +201,11 @@ class _SearchMixin(_SheddingBot):
             return self._declare_sam(view, legal, turn)
         if turn is not None:
             facts: Facts = _SeatFacts(turn.game, turn.seat)
-            events = turn.events if self.infer else []
+            events = turn.events
         else:
             assert view is not None
             facts = SheddingView.read(view)
-            events = view.get("events", []) if self.infer else []
+            events = view.get("events", [])
         return self._search(facts, legal, events, turn, start)
 
     # -- plays -------------------------------------------------------------------------------
@@ -257,6 +265,9 @@ class _SearchMixin(_SheddingBot):
         if len(actions) == 1:
             return actions[0]
         obs, violators = observations(events, v.me, v.counts) if events else ([], [])
+        if not self.infer:
+            obs = []  # deals drawn uniformly; the seat's own báo 1 record still counts
+        violators = self._violators(v, turn, violators)
         seed = self.budget.seed(
             "play",
             v.hand,
@@ -282,6 +293,10 @@ class _SearchMixin(_SheddingBot):
             **self.budget.search_args(start),
         )
         return actions[best]
+
+    def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The báo 1 violations the rollouts carry: those the seat knows of."""
+        return known
 
     # -- Sâm ---------------------------------------------------------------------------------
 
@@ -351,6 +366,11 @@ class _Cheating:
         if turn is None:
             raise RulesError("the cheating bot needs the game (act(turn))")
         return [turn.game.hand_mask(s) for s in range(turn.game.players)]
+
+    def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        # Every seat's violations, from the game's own log.
+        assert turn is not None
+        return observations(turn.game.events, v.me, v.counts)[1]
 
 
 class TienLenCheatingBot(_Cheating, TienLenSearchBot):
