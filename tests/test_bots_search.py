@@ -88,6 +88,29 @@ def test_every_level_plays_legal_games_in_every_game(game: str) -> None:
     assert list(LEVEL_NAMES) == bot_names(game)[:4]
 
 
+@pytest.mark.parametrize("tree", ["every_seat", "own_seat"])
+@pytest.mark.parametrize("game", ["tienlen", "tienlen-north", "samloc"])
+def test_tree_searches_play_legal_reproducible_games(game: str, tree: str) -> None:
+    players = 3 if game == "samloc" else 4
+    start = _fresh(game, 31, players)
+    settlements = []
+    for _ in range(2):
+        g = copy.deepcopy(start)
+        bots = [make_bot("search", game, seed=s, rules=g.rules, tree=tree, **SMALL) for s in range(players)]
+        for _ in range(3000):
+            if g.is_over:
+                break
+            seat = g.pending_seats[0]
+            choice = decide(bots[seat], g, seat)
+            assert choice in g.legal_actions(seat)
+            g.apply(choice)
+        assert g.is_over and sum(g.settlement) == 0
+        settlements.append(g.settlement)
+    assert settlements[0] == settlements[1]
+    with pytest.raises(RulesError, match="tree"):
+        make_bot("search", game, tree="sideways")
+
+
 def test_cheating_is_for_benchmarks_only() -> None:
     for game in GAMES:
         assert "cheating" not in bot_names(game)

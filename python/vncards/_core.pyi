@@ -2,7 +2,7 @@
 # One section per Rust binding file in src/python/; keep each game's names in its own section.
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, final, overload
+from typing import Any, Literal, TypeVar, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -726,7 +726,7 @@ def search_shedding(
     violators: Sequence[tuple[int, int]] = ...,
     observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
     known: Sequence[int] | None = None,
-    tree: bool = False,
+    tree: Literal["every_seat", "own_seat"] | None = None,
 ) -> _SearchResult: ...
 def shedding_value(
     setup: RolloutSetup,

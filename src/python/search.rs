@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::maubinh::Arrangement;
 use crate::rollout::{check_work, MAX_ROLLOUT_WORK, MAX_SEATS};
 use crate::search::shedding::Observation;
-use crate::search::tree::search as search_tree;
+use crate::search::tree::{search as search_tree, Branching};
 use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
 use crate::search::{maubinh as mbs, sam, shedding, Budget, Outcome};
 use crate::tusac::{Claim, Hand};
@@ -100,11 +100,12 @@ type ObservationArg = (usize, u64, Option<u64>, u64, u32);
 
 /// Races the root's candidate plays (masks; None: pass) over deals weighted by the others'
 /// `observations`; `known` (every seat's hand) replaces the deals (the cheating bot). With
-/// `tree`, searches them by information-set MCTS instead (`samples`: root visits).
+/// `tree` (`"every_seat"` or `"own_seat"`: whose decisions it branches on), searches them by
+/// information-set MCTS instead (`samples`: root visits).
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, seed, rollouts = None,
     think_ms = None, played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0,
-    sam = None, violators = Vec::new(), observations = Vec::new(), known = None, tree = false))]
+    sam = None, violators = Vec::new(), observations = Vec::new(), known = None, tree = None))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
@@ -127,7 +128,7 @@ fn search_shedding(
     violators: Vec<(usize, usize)>,
     observations: Vec<ObservationArg>,
     known: Option<Vec<u64>>,
-    tree: bool,
+    tree: Option<&str>,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
@@ -163,12 +164,21 @@ fn search_shedding(
             .collect::<PyResult<Vec<_>>>()?;
         let known = known_shedding(known, setup.players, me, pos.hand)?;
         let budget = budget(rollouts, think_ms, cands.len())?;
+        let branching = match tree {
+            None => None,
+            Some("every_seat") => Some(Branching::EverySeat),
+            Some("own_seat") => Some(Branching::OwnSeat),
+            Some(other) => {
+                return Err(rules_err(format!(
+                    "tree: {other:?} is not \"every_seat\" or \"own_seat\""
+                )))
+            }
+        };
         let setup = setup.clone();
         Ok(py.detach(move || {
-            found(if tree {
-                search_tree(&setup, &pos, &obs, &cands, known, &budget, seed)
-            } else {
-                shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed)
+            found(match branching {
+                Some(b) => search_tree(&setup, &pos, &obs, &cands, known, &budget, seed, b),
+                None => shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed),
             })
         }))
     })

@@ -9,12 +9,30 @@
 //! the root list a few actions per seat (the greedy one, pass, and the cheapest other plays),
 //! so the tree stays narrow enough to reach the root seat's next decisions; the root lists
 //! the caller's candidates. The move chosen is the root child visited most.
+//!
+//! [`Branching::OwnSeat`] branches on the root seat's decisions only: the other seats play
+//! the rollout policy inside the tree too, which is the flat search's model of them, and the
+//! iterations go to the root seat's own later plays (what to keep for the next round, when
+//! to spend a 2). Against opponents that play like the model it is strictly better informed
+//! than the flat race; [`Branching::EverySeat`] searches the others' replies as well.
 
 use super::shedding::{Observation, Shedding};
 use super::{Budget, Outcome};
 use crate::cards::CardSet;
 use crate::rollout::{Position, Setup, Sim, MAX_SEATS};
 use crate::shedding::Combo;
+
+/// Whose decisions the tree branches on below the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branching {
+    /// Every seat's: the other seats choose by UCB too (they are searched as opponents who
+    /// find their best replies).
+    EverySeat,
+    /// The root seat's only: the other seats play the rollout policy inside the tree as in
+    /// the rollouts (the opponent model of the flat search), so the tree spends all its
+    /// iterations on the root seat's own later decisions.
+    OwnSeat,
+}
 
 /// Actions a node below the root lists per seat at most.
 pub const WIDTH: usize = 4;
@@ -73,7 +91,8 @@ fn actions(setup: &Setup, sim: &Sim, seat: usize, plays: &[Combo], out: &mut Vec
 }
 
 /// Searches the root seat's `cands` (all legal for it now) by ISMCTS within `budget`
-/// iterations (each one deal and one rollout).
+/// iterations (each one deal and one rollout), branching on the decisions `branching` says.
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     setup: &Setup,
     pos: &Position,
@@ -82,6 +101,7 @@ pub fn search(
     known: Option<[CardSet; MAX_SEATS]>,
     budget: &Budget,
     seed: u64,
+    branching: Branching,
 ) -> Outcome {
     let me = pos.me;
     let mut nodes = vec![Node::new(None, me)];
@@ -117,6 +137,9 @@ pub fn search(
             if node == 0 {
                 listed.clear();
                 listed.extend_from_slice(cands);
+            } else if seat != me && branching == Branching::OwnSeat {
+                listed.clear();
+                listed.push(sim.policy(setup, seat, &scratch).map(|i| scratch[i]));
             } else {
                 actions(setup, &sim, seat, &scratch, &mut listed);
             }
@@ -221,13 +244,24 @@ mod tests {
             .take(8)
             .map(Some)
             .collect();
-        let a = search(&setup, &pos, &[], &cands, None, &Budget::rollouts(400), 3);
-        assert_eq!(
-            a,
-            search(&setup, &pos, &[], &cands, None, &Budget::rollouts(400), 3)
-        );
-        assert_eq!(a.rollouts, 400);
-        assert_eq!(a.samples.iter().sum::<u32>(), 400);
-        assert!(a.best < cands.len());
+        for branching in [Branching::EverySeat, Branching::OwnSeat] {
+            let run = || {
+                search(
+                    &setup,
+                    &pos,
+                    &[],
+                    &cands,
+                    None,
+                    &Budget::rollouts(400),
+                    3,
+                    branching,
+                )
+            };
+            let a = run();
+            assert_eq!(a, run());
+            assert_eq!(a.rollouts, 400);
+            assert_eq!(a.samples.iter().sum::<u32>(), 400);
+            assert!(a.best < cands.len());
+        }
     }
 }

@@ -5,7 +5,8 @@ its options; ``random`` is common to all and lives in :mod:`vncards.bots`.
 The levels are what a server offers: ``easy`` is the greedy policy (no search, well under a
 millisecond a decision); ``normal``, ``hard`` and ``expert`` search with growing budgets
 (rollouts per decision), ``normal`` without the inference from what the other seats have
-shown. Their strength and cost per decision are measured by
+shown; in the shedding games ``expert`` searches a tree of its own later decisions
+(``tree="own_seat"``) where the others race the next play only. Their strength and cost per decision are measured by
 :func:`vncards.bots.strength.bench_bots` (see the bots guide).
 """
 
@@ -54,7 +55,7 @@ TIENLEN_LEVELS: dict[str, Level] = {
     "easy": ("greedy", {}),
     "normal": ("search", {"rollouts": 200, "infer": False, "candidates": 8}),
     "hard": ("search", {"rollouts": 600}),
-    "expert": ("search", {"rollouts": 1500}),
+    "expert": ("search", {"rollouts": 1500, "tree": "own_seat"}),
 }
 SAMLOC_LEVELS: dict[str, Level] = {
     "easy": ("greedy", {}),
@@ -63,7 +64,10 @@ SAMLOC_LEVELS: dict[str, Level] = {
         {"rollouts": 200, "infer": False, "candidates": 8, "sam_samples": 64, "value_rollouts": 100},
     ),
     "hard": ("search", {"rollouts": 600}),
-    "expert": ("search", {"rollouts": 1500, "sam_samples": 256, "value_rollouts": 400}),
+    "expert": (
+        "search",
+        {"rollouts": 1500, "sam_samples": 256, "value_rollouts": 400, "tree": "own_seat"},
+    ),
 }
 TUSAC_LEVELS: dict[str, Level] = {
     "easy": ("greedy", {}),

@@ -10,6 +10,11 @@ for every seat, candidates whose paired results are confidently worse are droppe
 best mean wins. The budget is ``rollouts`` per decision (a decision is then a pure function
 of what the seat knows and the seed) and/or ``think_ms``.
 
+With ``tree``, the same deals feed an information-set Monte Carlo tree search instead, which
+looks past the next play: ``tree="own_seat"`` branches on the deciding seat's own later
+decisions while the other seats play the greedy policy (the flat race's model of them),
+``tree="every_seat"`` (or True) branches on every seat's.
+
 Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
 split of the hand into combinations that is least often beaten over sampled deals; the bot
 declares when the expected units of declaring (a success pays 20 from each other seat, a
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
 from ..errors import RulesError
@@ -139,6 +144,25 @@ def observations(
     return out, sorted(violations.items())
 
 
+#: Whose decisions a tree search branches on (the ``tree`` option; False: the flat race).
+Branching = Literal["every_seat", "own_seat"]
+
+
+def _branching(tree: bool | str) -> Branching | None:
+    """The ``tree`` option as the search binding takes it: False is the flat race, True or
+    ``"every_seat"`` a tree branching on every seat's decisions, ``"own_seat"`` one branching on
+    the deciding seat's only (the others play the rollout policy)."""
+    if tree is False:
+        return None
+    if tree is True:
+        return "every_seat"
+    if tree == "every_seat":
+        return "every_seat"
+    if tree == "own_seat":
+        return "own_seat"
+    raise RulesError(f"tree: {tree!r} is not true, false, 'every_seat' or 'own_seat'")
+
+
 def _min_other(held: Sequence[int], seat: int) -> int:
     return min((c for s, c in enumerate(held) if s != seat and c > 0), default=99)
 
@@ -161,7 +185,7 @@ class _SearchMixin(_SheddingBot):
         infer: bool = True,
         sam_samples: int = 128,
         value_rollouts: int = 200,
-        tree: bool = False,
+        tree: bool | str = False,
     ) -> None:
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
@@ -169,7 +193,7 @@ class _SearchMixin(_SheddingBot):
         self.infer = bool(infer)
         self.sam_samples = int(sam_samples)
         self.value_rollouts = int(value_rollouts)
-        self.tree = bool(tree)
+        self.tree = _branching(tree)
 
     # -- what the seat knows ---------------------------------------------------------------
 
