@@ -329,7 +329,9 @@ def test_a_rows_size_does_not_grow_with_the_tables_age(tmp_path: Path) -> None:
         assert [h.hand for h in stored] == list(range(1, hands + 1)) and not any(h.problem for h in stored)
         assert sum(history.loads(stored[-1].history)[0].settlement or []) == 0
         # The row holds one hand: its size stays that of one hand however many were played.
-        first = sorted(sizes[:4])[-1]
+        # (Against the largest of the first eight: a dealt instant win's row is under half a
+        # long hand's, and four short hands in a row come about once in 200,000 tables.)
+        first = max(sizes[:8])
         assert max(sizes) < 2 * first, sizes
         again = TableSession.from_record(session.id, game, session.seq, meta, snapshot, KEY)
         assert again.totals == session.totals and again.hand_number == hands + 1
