@@ -387,7 +387,14 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
             with ws_sync.connect(f"ws://127.0.0.1:{server.port}/ws/{other['id']}") as probe:
                 probe.send(json.dumps({"type": "hello", "id": 0}))
                 probe.recv(timeout=10)
-                for i in range(1, 21):
+                # Twenty pings at least, and on until most flooders were closed (a loaded
+                # machine may take longer than the twenty to open and refuse them).
+                deadline = time.monotonic() + 30
+                i = 0
+                while i < 20 or (
+                    sum(r.count("closed early") for r in results) < 6 and time.monotonic() < deadline
+                ):
+                    i += 1
                     probe.send(json.dumps({"type": "ping", "id": i}))
                     while True:
                         f = json.loads(probe.recv(timeout=10))
@@ -403,7 +410,7 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
         elapsed = time.monotonic() - started
         codes = [c for r in results for c in r]
         accepted = codes.count("state")
-        assert pongs == 20  # the other table is served throughout
+        assert pongs == i >= 20  # the other table is served throughout
         assert "rate_limited" in codes
         # At most four connections share a seat (opening more closes the oldest), and a
         # connection refused on and on is closed: most of the ten were closed by the server.
