@@ -303,10 +303,13 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
             # deal of four seats in 30), settled at the deal. The player reads the end of the
             # hand and deals the next one, as a person would.
             dealt_over += 1
-            assert dealt_over < 5, "five hands in a row over at the deal"
-            _shows_the_end_of_the_hand(driver, game)
+            assert dealt_over < 5, "five hands over at the deal, or no next hand dealt"
             before = _seq(driver)
-            driver.find_element(By.ID, "next-hand").click()
+            try:
+                _shows_the_end_of_the_hand(driver, game)
+                driver.find_element(By.ID, "next-hand").click()
+            except (StaleElementReferenceException, WebDriverException):
+                continue  # redrawn under the click: look again
             _wait(driver, lambda before=before: _seq(driver) != before)
             continue
         legal = _legal(driver)
