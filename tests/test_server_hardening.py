@@ -329,7 +329,9 @@ def test_a_rows_size_does_not_grow_with_the_tables_age(tmp_path: Path) -> None:
         assert [h.hand for h in stored] == list(range(1, hands + 1)) and not any(h.problem for h in stored)
         assert sum(history.loads(stored[-1].history)[0].settlement or []) == 0
         # The row holds one hand: its size stays that of one hand however many were played.
-        first = sorted(sizes[:4])[-1]
+        # (Against the largest of the first eight: a dealt instant win's row is under half a
+        # long hand's, and four short hands in a row come about once in 200,000 tables.)
+        first = max(sizes[:8])
         assert max(sizes) < 2 * first, sizes
         again = TableSession.from_record(session.id, game, session.seq, meta, snapshot, KEY)
         assert again.totals == session.totals and again.hand_number == hands + 1
@@ -385,7 +387,14 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
             with ws_sync.connect(f"ws://127.0.0.1:{server.port}/ws/{other['id']}") as probe:
                 probe.send(json.dumps({"type": "hello", "id": 0}))
                 probe.recv(timeout=10)
-                for i in range(1, 21):
+                # Twenty pings at least, and on until most flooders were closed (a loaded
+                # machine may take longer than the twenty to open and refuse them).
+                deadline = time.monotonic() + 30
+                i = 0
+                while i < 20 or (
+                    sum(r.count("closed early") for r in results) < 6 and time.monotonic() < deadline
+                ):
+                    i += 1
                     probe.send(json.dumps({"type": "ping", "id": i}))
                     while True:
                         f = json.loads(probe.recv(timeout=10))
@@ -401,7 +410,7 @@ def test_one_seat_on_ten_connections_is_limited_and_another_table_is_served(tmp_
         elapsed = time.monotonic() - started
         codes = [c for r in results for c in r]
         accepted = codes.count("state")
-        assert pongs == 20  # the other table is served throughout
+        assert pongs == i >= 20  # the other table is served throughout
         assert "rate_limited" in codes
         # At most four connections share a seat (opening more closes the oldest), and a
         # connection refused on and on is closed: most of the ten were closed by the server.

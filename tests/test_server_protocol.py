@@ -186,6 +186,7 @@ def test_flooding_is_rate_limited_then_closed(db: str) -> None:
         t = new_table(client)["id"]
         token = join(client, t, 0)
         with client.websocket_connect(f"/ws/{t}") as ws:
+            started = time.monotonic()
             hello(ws, token)
             codes = []
             for i in range(40):
@@ -196,8 +197,11 @@ def test_flooding_is_rate_limited_then_closed(db: str) -> None:
                     codes.append(f.get("code") or f["type"])
             except Exception:
                 pass
+            elapsed = time.monotonic() - started
         assert "rate_limited" in codes
-        assert codes.count("pong") <= 12
+        # A burst of 10 (the hello takes one), then 5 a second: on a loaded machine the
+        # server may take a while over the 40 frames, and the bucket refills meanwhile.
+        assert codes.count("pong") <= 12 + 5 * elapsed, (codes.count("pong"), elapsed)
 
 
 def test_bad_create_requests(client: TestClient) -> None:

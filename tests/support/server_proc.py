@@ -39,17 +39,41 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        """Start the server and wait until it answers. The port was free when
+        :func:`free_port` chose it, but another process (a parallel test run, a client's
+        outgoing connection) may take it before the server binds it, or while a killed server
+        is down: then the server starts on another free port (clients read :attr:`url`)."""
+        for _ in range(3):
+            if self._start():
+                return
+            self.port = free_port()
+        raise RuntimeError(f"server found no free port: {self._log()}")
+
+    def _log(self) -> str:
+        return self.db.with_suffix(".log").read_text(errors="replace")[-2000:]
+
+    def _start(self) -> bool:
+        """False if the server could not bind its port. Ready once its own log says it
+        listens (not some other process on the port) and it answers."""
         cmd = [sys.executable, "-m", "vncards", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--db", str(self.db), *self.extra]
-        log = open(self.db.with_suffix(".log"), "ab")  # noqa: SIM115
+        log_path = self.db.with_suffix(".log")
+        offset = log_path.stat().st_size if log_path.exists() else 0
+        log = open(log_path, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            with open(log_path, "rb") as f:
+                f.seek(offset)
+                said = f.read()
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.db.with_suffix('.log').read_text()[-2000:]}")
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(self.url + "/api/tables", timeout=1).read()
-                return
+                if b"[Errno 98]" in said:  # EADDRINUSE: the port was taken meanwhile
+                    return False
+                raise RuntimeError(f"server exited: {self._log()}")
+            if b"Uvicorn running on" in said:
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(self.url + "/api/tables", timeout=1).read()
+                    return True
             time.sleep(0.1)
         raise RuntimeError("server did not start")
 
