@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
 from ..errors import RulesError
@@ -173,6 +173,9 @@ class _SearchMixin(_SheddingBot):
     name = "search"
     #: Decisions list every play when there are at most this many; else the cheapest ones.
     MAX_CANDIDATES = 16
+    #: Does the game have báo 1 violations a seat keeps on record (read from its events even
+    #: without the inference)?
+    BAO_MOT_RECORD: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -225,11 +228,11 @@ class _SearchMixin(_SheddingBot):
             return self._declare_sam(view, legal, turn)
         if turn is not None:
             facts: Facts = _SeatFacts(turn.game, turn.seat)
-            events = turn.events
+            events = turn.events if self.infer or self.BAO_MOT_RECORD else []
         else:
             assert view is not None
             facts = SheddingView.read(view)
-            events = view.get("events", [])
+            events = view.get("events", []) if self.infer or self.BAO_MOT_RECORD else []
         return self._search(facts, legal, events, turn, start)
 
     # -- plays -------------------------------------------------------------------------------
@@ -376,6 +379,8 @@ class TienLenSearchBot(_SearchMixin, TienLenGreedyBot):
 
 class SamLocSearchBot(_SearchMixin, SamLocGreedyBot):
     """Sâm Lốc by search, with the Sâm plan and báo 1 weighed in the rollouts."""
+
+    BAO_MOT_RECORD = True
 
 
 class _Cheating:
