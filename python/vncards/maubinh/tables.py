@@ -313,12 +313,11 @@ def measure(
     """Exploitability (points per hand, heads-up) of the solver's strategy with ``model`` as
     its tables, and the half-width of its 95% interval: see :func:`vncards.maubinh.exploitability`."""
     from .core import Rules
+    from .exploit import exploitability
 
     r = Rules(scoring="4-2" if scoring == "4-2" else "units")
-    raw = _core.maubinh_exploitability(
-        "equilibrium", 2, deals, samples, samples, seed, (1 << 52) - 1, *r.core_options, model.to_bytes()
-    )
-    return float(raw[0]), float(raw[1])
+    e = exploitability("equilibrium", rules=r, deals=deals, samples=samples, seed=seed, tables=model)
+    return e.points, e.points - e.interval[0]
 
 
 def equilibrium(
