@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,13 +137,18 @@ def test_bench_script_runs_as_a_program() -> None:
     assert "maubinh: ladder" in out.stdout and "| expert vs hard |" in out.stdout
 
 
-@source_tree
-def test_bench_script_main_returns_the_figures() -> None:
-    path = ROOT / "benches" / "bots_strength.py"
-    spec_ = importlib.util.spec_from_file_location("bots_strength", path)
+def _bench(name: str) -> Any:
+    """``benches/<name>.py`` imported as a module."""
+    spec_ = importlib.util.spec_from_file_location(name, ROOT / "benches" / f"{name}.py")
     assert spec_ and spec_.loader
     mod = importlib.util.module_from_spec(spec_)
     spec_.loader.exec_module(mod)
+    return mod
+
+
+@source_tree
+def test_bench_script_main_returns_the_figures() -> None:
+    mod = _bench("bots_strength")
     [result] = mod.main(["--deals", "3", "--jobs", "1", "--game", "maubinh", "--run", "share", "--seed", "4"])
     assert result["title"] == "share" and "hard" in result["shares"]
     assert [p["a"] for p in result["pairings"]] == ["normal", "hard", "expert", "cheating"]
@@ -150,11 +156,7 @@ def test_bench_script_main_returns_the_figures() -> None:
 
 @source_tree
 def test_bench_script_has_the_tienlen_goals_heads_up_too() -> None:
-    path = ROOT / "benches" / "bots_strength.py"
-    spec_ = importlib.util.spec_from_file_location("bots_strength_runs", path)
-    assert spec_ and spec_.loader
-    mod = importlib.util.module_from_spec(spec_)
-    spec_.loader.exec_module(mod)
+    mod = _bench("bots_strength")
     goals = [r for r in mod.runs("tienlen") if r[0].startswith("goal")]
     assert [r[4] for r in goals] == [None, 2, None]  # four seats, heads-up, four seats
     assert not [r for r in mod.runs("samloc") if r[0].startswith("goal")]
@@ -162,11 +164,7 @@ def test_bench_script_has_the_tienlen_goals_heads_up_too() -> None:
 
 @source_tree
 def test_think_bench_reports_the_decision_times() -> None:
-    path = ROOT / "benches" / "bots_think_bench.py"
-    spec_ = importlib.util.spec_from_file_location("bots_think_bench", path)
-    assert spec_ and spec_.loader
-    mod = importlib.util.module_from_spec(spec_)
-    spec_.loader.exec_module(mod)
+    mod = _bench("bots_think_bench")
     [row] = mod.main(["--deals", "1", "--game", "tienlen", "--budget", "3"])
     assert row["game"] == "tienlen" and row["think_ms"] == 3 and row["decisions"] > 0
     assert 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"]

@@ -56,6 +56,13 @@ def masks(draw: st.DrawFn) -> int:
 
 
 @st.composite
+def maubinh_options(draw: st.DrawFn) -> tuple[Any, ...]:
+    """The Mậu Binh rules as the core takes them (``Rules.core_options``: wheel, scoop,
+    scoop_all, back_straight_flush_units, scoring), each possibly junk."""
+    return (draw(names), draw(st.booleans()), draw(st.booleans()), draw(small_ints), draw(names))
+
+
+@st.composite
 def card_args(draw: st.DrawFn) -> Any:
     """Anything a card argument might be sent: masks, text, lists of cards or junk."""
     kind = draw(st.integers(0, 5))
@@ -577,15 +584,11 @@ CORE: dict[str, Callable[[D], Any]] = {
     "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),
     "parse_cards": lambda d: _core.parse_cards(d(card_args())),
     "maubinh_best_arrangement": lambda d: _core.maubinh_best_arrangement(
-        d(card_args()), d(names), d(st.booleans()), d(st.booleans()), d(small_ints), d(names), d(names)
+        d(card_args()), *d(maubinh_options()), d(names)
     ),
     "maubinh_best_arrangements": lambda d: _core.maubinh_best_arrangements(
         d(st.lists(card_args(), max_size=3)),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
         d(names),
     ),
     "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(d(card_args()), d(card_args()), d(names)),
@@ -593,11 +596,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(masks()),
         d(masks()),
         d(masks()),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
         d(names),
     ),
     "maubinh_exploitability": lambda d: _core.maubinh_exploitability(
@@ -608,11 +607,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(st.sampled_from([0, 1, 5])),
         d(ints),
         d(st.one_of(masks(), st.just((1 << 52) - 1), st.just((1 << 52) - (1 << 24)))),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
         d(st.one_of(st.none(), st.binary(max_size=64))),
     ),
     "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(names)),
@@ -624,11 +619,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(small_ints),
         d(names),
         d(names),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
     ),
     "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names), d(names)),
     "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
@@ -647,21 +638,13 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
         d(card_args()),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
         d(names),
         d(ints),
     ),
     "maubinh_settle": lambda d: _core.maubinh_settle(
         d(st.lists(st.one_of(st.none(), st.tuples(masks(), masks(), masks())), max_size=6)),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
     ),
     "rollout_evaluate": _evaluate,
     "search_shedding": _search_shedding,
@@ -681,11 +664,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(masks()),
         d(small_ints),
         d(st.lists(st.tuples(masks(), masks(), masks()), max_size=3)),
-        d(names),
-        d(st.booleans()),
-        d(st.booleans()),
-        d(small_ints),
-        d(names),
+        *d(maubinh_options()),
         seed=d(st.integers(0, 2**64 - 1)),
         rollouts=d(st.one_of(st.none(), works)),
         think_ms=d(think),
