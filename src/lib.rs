@@ -7,6 +7,7 @@ pub mod cards;
 pub mod encode;
 pub mod error;
 pub mod maubinh;
+pub mod policy;
 pub mod rng;
 pub mod rollout;
 pub mod samloc;

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .montecarlo import SamLocMonteCarloBot, TienLenMonteCarloBot
+from .policy import SamLocPolicyBot, TienLenPolicyBot, TuSacPolicyBot
 from .search import SamLocCheatingBot, SamLocSearchBot, TienLenCheatingBot, TienLenSearchBot
 from .shedding import SamLocGreedyBot, TienLenGreedyBot
 from .tusac import TuSacGreedyBot
@@ -38,17 +39,20 @@ TIENLEN_BOTS: dict[str, Any] = {
     "montecarlo": TienLenMonteCarloBot,
     "search": TienLenSearchBot,
     "cheating": TienLenCheatingBot,
+    "policy": TienLenPolicyBot,
 }
 SAMLOC_BOTS: dict[str, Any] = {
     "greedy": SamLocGreedyBot,
     "montecarlo": SamLocMonteCarloBot,
     "search": SamLocSearchBot,
     "cheating": SamLocCheatingBot,
+    "policy": SamLocPolicyBot,
 }
 TUSAC_BOTS: dict[str, Any] = {
     "greedy": TuSacGreedyBot,
     "search": TuSacSearchBot,
     "cheating": TuSacCheatingBot,
+    "policy": TuSacPolicyBot,
 }
 
 TIENLEN_LEVELS: dict[str, Level] = {
