@@ -102,6 +102,7 @@ class GameServer(TableDriver):
         return None
 
     def report_broken(self, table_id: str, game: str, problem: str) -> None:
+        """Take note (logged, listed in the lobby) that table ``table_id`` cannot be served."""
         _log.error("table %s not served: %s", table_id, problem)
         self.broken[table_id] = {
             "id": table_id,
@@ -165,6 +166,7 @@ class GameServer(TableDriver):
         _log.info("table %s closed (%s)", session.id, reason)
 
     def forget(self, live: LiveTable) -> None:
+        """Stop serving ``live`` (its task is cancelled; its row is kept as it is)."""
         if self.tables.get(live.session.id) is live:
             del self.tables[live.session.id]
             owner = live.session.owner
@@ -286,6 +288,7 @@ class GameServer(TableDriver):
                 conn.seat, conn.generation = None, -1
 
     def live_table(self, table_id: str) -> LiveTable:
+        """The served table ``table_id`` (``no_table`` or ``table_broken`` if there is none)."""
         live = self.tables.get(table_id)
         if live is None:
             if table_id in self.broken:
@@ -374,6 +377,8 @@ class GameServer(TableDriver):
     async def send_state(
         self, live: LiveTable, conn: Connection, ack: Any = None, table: str | None = None
     ) -> None:
+        """Send ``conn`` its state frame (``ack`` if it answers one of its frames; ``table``: the
+        public table, already encoded)."""
         session = live.session
         if conn.generation != session.generation:
             conn.generation, conn.events_sent = session.generation, 0

@@ -43,6 +43,7 @@ def token_hash(token: Any) -> str | None:
 
 
 def token_matches(token: Any, stored: str | None) -> bool:
+    """Is ``token`` the one whose hash is ``stored`` (compared in constant time)?"""
     h = token_hash(token)
     return h is not None and stored is not None and hmac.compare_digest(stored, h)
 
