@@ -4,7 +4,7 @@ seat's view, and the bot plays the best-scored one. The network runs in the Rust
 (``_core.PolicyNet``): no ML library, and not numpy either, is needed at play time.
 
 **What it reads.** Only its seat's view: the observation of the learning environments
-(:mod:`vncards.integrations.encoding`, built from :mod:`vncards.integrations.view_parts`) and
+(:mod:`vncards.integrations.encoding`, built from :mod:`vncards.bots.view_parts`) and
 the cards each legal action puts down. It never sees a hidden card, so it is honest by
 construction (the tests re-deal the hidden cards and check its choice stays the same).
 
@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import _core, games
 from ..errors import RulesError
-from ..integrations.view_parts import shedding_parts, tusac_parts
+from .view_parts import shedding_parts, tusac_parts
 
 __all__ = [
     "PolicyBot",

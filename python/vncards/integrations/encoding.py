@@ -45,9 +45,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .view_parts import seat_bits as _bits
-from .view_parts import seat_order as _order
-from .view_parts import shedding_parts, tusac_parts
+from ..bots.view_parts import seat_bits as _bits
+from ..bots.view_parts import seat_order as _order
+from ..bots.view_parts import shedding_parts, tusac_parts
 
 __all__ = ["DECKS", "observation", "observation_size", "action_cards", "card_rows"]
 
