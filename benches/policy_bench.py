@@ -60,7 +60,10 @@ def _stats(ms: list[float]) -> dict[str, float]:
 
 def side_by_side(game: str, count: int, seed: int, weights: Any) -> dict[str, dict[str, float]]:
     """Per bot: wall and CPU milliseconds per decision (mean, p50, p99)."""
-    bots = {"policy": make_bot("policy", game, seed=1, weights=weights), "expert": make_bot("expert", game, seed=1)}
+    bots = {
+        "policy": make_bot("policy", game, seed=1, weights=weights),
+        "expert": make_bot("expert", game, seed=1),
+    }
     wall: dict[str, list[float]] = {k: [] for k in bots}
     cpu: dict[str, list[float]] = {k: [] for k in bots}
     for i, (g, seat) in enumerate(positions(game, count, seed)):
@@ -99,7 +102,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p.add_argument("--seed", type=int, default=31_000)
     p.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
     args = p.parse_args(argv)
-    print(f"{args.game}: {args.positions} positions from greedy games, seed {args.seed}; load before: {_load()}")
+    print(
+        f"{args.game}: {args.positions} positions from greedy games, seed {args.seed}; load before: {_load()}"
+    )
     figures = side_by_side(args.game, args.positions, args.seed, args.weights)
     print("| bot | mean ms | p50 ms | p99 ms | CPU mean ms | CPU p99 ms |")
     print("|---|---|---|---|---|---|")
