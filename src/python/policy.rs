@@ -54,7 +54,7 @@ fn tusac_act(kind: &str, cards: &Bound<'_, PyAny>, offer: Option<u8>) -> PyResul
     let mut counts: [u8; 28] = row[0].clone().try_into().expect("28 cells");
     if flag == 1 {
         if let Some(k) = offer {
-            counts[usize::from(k)] += 1;
+            counts[usize::from(k)] = counts[usize::from(k)].saturating_add(1);
         }
     }
     if flag >= 2 {
@@ -66,7 +66,39 @@ fn tusac_act(kind: &str, cards: &Bound<'_, PyAny>, offer: Option<u8>) -> PyResul
     })
 }
 
+/// A legal action as the bot hands it over: its type and its cards.
+type PyAction<'py> = (String, Bound<'py, PyAny>);
+
 impl PyPolicyNet {
+    /// A `RulesError` unless the weights' action rows are `width` wide (`what` they play).
+    fn check_game(&self, width: usize, what: &str) -> PyResult<()> {
+        if self.0.action_size() != width {
+            return Err(rules_err(format!(
+                "these weights play {}, not {what}",
+                self.0.header.game
+            )));
+        }
+        Ok(())
+    }
+
+    /// The scores of `actions` in the position `obs`, each row written by `fill`.
+    fn score(
+        &self,
+        obs: &[f32],
+        actions: &[PyAction<'_>],
+        mut fill: impl FnMut(&PyAction<'_>, &mut [f32]) -> PyResult<()>,
+    ) -> PyResult<Vec<f32>> {
+        self.check_obs(obs)?;
+        let a = self.0.action_size();
+        let mut rows = vec![0.0f32; actions.len() * a];
+        for (action, row) in actions.iter().zip(rows.chunks_exact_mut(a)) {
+            fill(action, row)?;
+        }
+        let mut scores = Vec::new();
+        self.0.scores(obs, &rows, &mut scores);
+        Ok(scores)
+    }
+
     fn check_obs(&self, obs: &[f32]) -> PyResult<()> {
         if obs.len() != self.0.observation_size() {
             return Err(rules_err(format!(
@@ -214,25 +246,15 @@ impl PyPolicyNet {
         to_act: u32,
         owner: u32,
         playing: Option<bool>,
-        actions: Vec<(String, Bound<'_, PyAny>)>,
+        actions: Vec<PyAction<'_>>,
     ) -> PyResult<Vec<f32>> {
         guard(|| {
-            if self.0.action_size() != crate::policy::features::SHEDDING_ACTION {
-                return Err(rules_err(format!(
-                    "these weights play {}, not a shedding game",
-                    self.0.header.game
-                )));
-            }
+            self.check_game(crate::policy::features::SHEDDING_ACTION, "a shedding game")?;
             let obs = shedding_obs(&groups, &counts, passed, out, to_act, owner, playing)?;
-            self.check_obs(&obs)?;
-            let a = self.0.action_size();
-            let mut rows = vec![0.0f32; actions.len() * a];
-            for ((kind, cards), row) in actions.iter().zip(rows.chunks_exact_mut(a)) {
+            self.score(&obs, &actions, |(kind, cards), row| {
                 shedding_row(shedding_act(kind, cards)?, row);
-            }
-            let mut scores = Vec::new();
-            self.0.scores(&obs, &rows, &mut scores);
-            Ok(scores)
+                Ok(())
+            })
         })
     }
 
@@ -247,25 +269,15 @@ impl PyPolicyNet {
         offered_by: u32,
         stock: usize,
         claim: bool,
-        actions: Vec<(String, Bound<'_, PyAny>)>,
+        actions: Vec<PyAction<'_>>,
     ) -> PyResult<Vec<f32>> {
         guard(|| {
-            if self.0.action_size() != crate::policy::features::TUSAC_ACTION {
-                return Err(rules_err(format!(
-                    "these weights play {}, not tusac",
-                    self.0.header.game
-                )));
-            }
+            self.check_game(crate::policy::features::TUSAC_ACTION, "tusac")?;
             let (obs, offer) = tusac_obs(&groups, &counts, pending, offered_by, stock, claim)?;
-            self.check_obs(&obs)?;
-            let a = self.0.action_size();
-            let mut rows = vec![0.0f32; actions.len() * a];
-            for ((kind, cards), row) in actions.iter().zip(rows.chunks_exact_mut(a)) {
+            self.score(&obs, &actions, |(kind, cards), row| {
                 tusac_row(&tusac_act(kind, cards, offer)?, row);
-            }
-            let mut scores = Vec::new();
-            self.0.scores(&obs, &rows, &mut scores);
-            Ok(scores)
+                Ok(())
+            })
         })
     }
 
