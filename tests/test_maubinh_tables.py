@@ -3,15 +3,13 @@ independence from batching and executors."""
 
 from __future__ import annotations
 
-import os
-import signal
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from support.interrupt import Stopped, interrupted_after
 from support.tree import source_tree
 from vncards import RulesError, _core
 from vncards.maubinh.tables import (
@@ -121,21 +119,8 @@ def test_generation_bounds_its_total_work() -> None:
 def test_a_long_sampling_batch_stops_on_ctrl_c() -> None:
     """SIGINT inside one core call of table sampling raises at once (the handler's error)."""
 
-    class Stopped(BaseException):  # like KeyboardInterrupt
-        pass
-
-    def handler(signum: int, frame: object) -> None:
-        raise Stopped
-
-    previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    try:
-        timer.start()
-        with pytest.raises(Stopped):
-            sample(2_000_000, seed=0, objective="strongest", batch_size=2_000_000)  # minutes
-    finally:
-        timer.cancel()
-        signal.signal(signal.SIGINT, previous)
+    with interrupted_after(0.3), pytest.raises(Stopped):
+        sample(2_000_000, seed=0, objective="strongest", batch_size=2_000_000)  # minutes
 
 
 @pytest.mark.parametrize(
