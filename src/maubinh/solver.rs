@@ -960,7 +960,7 @@ mod tests {
             ..Rules::default()
         };
         for (k, rules) in [Rules::default(), four_two].into_iter().enumerate() {
-            for mask in random_hands(60, 11 + k as u8) {
+            for mask in random_hands(25, 11 + k as u8) {
                 for obj in [Objective::Expected, Objective::Equilibrium] {
                     let sorted = ranked_arrangements(mask, &rules, obj, TOP_K_SEARCH + 1).unwrap();
                     for count in [1, 2, 4, 16, TOP_K_SEARCH] {
