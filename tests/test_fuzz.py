@@ -566,7 +566,9 @@ def _policy(draw: st.DrawFn) -> Any:
     actions = draw(
         st.lists(
             st.tuples(
-                st.sampled_from(["play", "pass", "declare_sam", "decline_sam", "discard", "claim", "win", "x"]),
+                st.sampled_from(
+                    ["play", "pass", "declare_sam", "decline_sam", "discard", "claim", "win", "x"]
+                ),
                 st.one_of(card_args(), tusac_args(), st.none(), ints),
             ),
             max_size=4,
