@@ -184,53 +184,55 @@ impl PyPolicyNet {
 
     /// The game the weights play (a variant name).
     #[getter]
-    fn game(&self) -> String {
-        self.0.header.game.clone()
+    fn game(&self) -> PyResult<String> {
+        guard_ok(|| self.0.header.game.clone())
     }
     /// The table size the weights were trained for.
     #[getter]
-    fn players(&self) -> usize {
-        self.0.header.players
+    fn players(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.header.players)
     }
     /// `(name, version, hash)` of the encoding the weights read (hash as 16 hex digits).
     #[getter]
-    fn encoding(&self) -> (String, u32, String) {
-        let h = &self.0.header;
-        (
-            h.encoding_name.clone(),
-            h.encoding_version,
-            format!("{:016x}", h.encoding_hash),
-        )
+    fn encoding(&self) -> PyResult<(String, u32, String)> {
+        guard_ok(|| {
+            let h = &self.0.header;
+            (
+                h.encoding_name.clone(),
+                h.encoding_version,
+                format!("{:016x}", h.encoding_hash),
+            )
+        })
     }
     /// `(rows, cols)` of every layer, in file order.
     #[getter]
-    fn shapes(&self) -> Vec<(usize, usize)> {
-        self.0.header.shapes.clone()
+    fn shapes(&self) -> PyResult<Vec<(usize, usize)>> {
+        guard_ok(|| self.0.header.shapes.clone())
     }
     /// How many of the layers make the state tower.
     #[getter]
-    fn tower(&self) -> usize {
-        self.0.header.tower
+    fn tower(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.header.tower)
     }
     /// The rules trained on (JSON: the game and its options).
     #[getter]
-    fn rules(&self) -> String {
-        self.0.header.rules.clone()
+    fn rules(&self) -> PyResult<String> {
+        guard_ok(|| self.0.header.rules.clone())
     }
     /// How the weights were made (JSON: command, seed, steps, time, ...).
     #[getter]
-    fn provenance(&self) -> String {
-        self.0.header.provenance.clone()
+    fn provenance(&self) -> PyResult<String> {
+        guard_ok(|| self.0.header.provenance.clone())
     }
     /// Width of the observation the network reads.
     #[getter]
-    fn observation_size(&self) -> usize {
-        self.0.observation_size()
+    fn observation_size(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.observation_size())
     }
     /// Width of an action row.
     #[getter]
-    fn action_size(&self) -> usize {
-        self.0.action_size()
+    fn action_size(&self) -> PyResult<usize> {
+        guard_ok(|| self.0.action_size())
     }
 
     /// The score of each legal action of a shedding seat: the view's parts as
