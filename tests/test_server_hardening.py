@@ -34,6 +34,8 @@ from vncards.server.store import TableStore  # noqa: E402
 from vncards.server.table import SEAT_ACTIONS_LIMIT, TableSession  # noqa: E402
 
 KEY = b"a test key of the server, 32 b."
+#: An operator token of 128 bits (22 base64url characters).
+OPERATOR = "Zm9yIHRlc3RzIG9ubHkhIQ"
 
 # Any text, lone surrogates included, and a few that broke servers before.
 TEXT = st.one_of(
@@ -213,13 +215,13 @@ def test_a_client_holds_a_bounded_number_of_open_tables(tmp_path: Path) -> None:
 
 
 def test_the_operator_token_guards_table_creation(tmp_path: Path) -> None:
-    config = scripted(str(tmp_path / "t.sqlite"), create_token="operator-secret", tables_per_client=1)
+    config = scripted(str(tmp_path / "t.sqlite"), create_token=OPERATOR, tables_per_client=1)
     with TestClient(create_app(config)) as client:
         assert client.get("/api/server").json()["create_token_required"] is True
-        for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": "Basic operator-secret"}):
+        for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": f"Basic {OPERATOR}"}):
             r = client.post("/api/tables", json={"game": "tienlen"}, headers=headers)
             assert r.status_code == 401 and r.json()["error"] == "unauthorized"
-        ok = {"authorization": "Bearer operator-secret"}
+        ok = {"authorization": f"Bearer {OPERATOR}"}
         # The operator is held to no per-client limit.
         assert all(
             client.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 201
@@ -549,3 +551,91 @@ def test_non_finite_numbers_are_refused_at_the_door(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{t}") as ws:
             ws.send_text('{"type": "hello", "id": NaN}')
             assert recv(ws)["code"] == "malformed"
+
+
+# -- issue 37: a row edited to look closed, the operator token ---------------------------------
+
+
+def test_a_row_edited_to_look_closed_is_reported_not_dropped(tmp_path: Path, caplog: Any) -> None:
+    db = tmp_path / "t.sqlite"
+    a, b = _two_tables(db)
+    _edit(db, "UPDATE tables SET closed = ? WHERE id = ?", time.time(), a)
+    with caplog.at_level("ERROR", logger="vncards.server"):
+        served = _served_after_restart(db)
+    assert "broken" in served[a] and "signature" in served[a]["broken"], served
+    assert "seats" in served[b]
+    assert any(a in r.getMessage() and "not served" in r.getMessage() for r in caplog.records)
+    # A table the server closed itself stays closed, and is not reported.
+    with TestClient(create_app(scripted(str(db), key=KEY))) as client:
+        creator = new_table(client)
+        r = client.post(
+            f"/api/tables/{creator['id']}/close",
+            headers={"authorization": f"Bearer {creator['creator_token']}"},
+        )
+        assert r.status_code == 200
+    assert creator["id"] not in _served_after_restart(db)
+
+
+@pytest.mark.parametrize(
+    ("token", "bits"),
+    [
+        ("operator-secret", 90),
+        ("0123456789abcdef" * 2, 128),
+        (OPERATOR, 132),
+        ("a" * 24, 96),
+        ("Tiến-Lên!" * 3, 178),
+    ],
+)
+def test_the_operator_token_needs_128_bits(tmp_path: Path, token: str, bits: int) -> None:
+    from vncards.server.config import ConfigError, token_bits
+
+    assert round(token_bits(token)) == bits
+    if bits < 128:
+        with pytest.raises(ConfigError, match="bits of entropy"):
+            scripted(str(tmp_path / "t.sqlite"), create_token=token)
+    else:
+        assert scripted(str(tmp_path / "t.sqlite"), create_token=token).create_token == token
+
+
+def test_a_weak_operator_token_is_refused_at_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vncards",
+            "serve",
+            "--db",
+            str(tmp_path / "t.sqlite"),
+            "--create-token",
+            "hunter2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0 and "bits of entropy" in out.stderr + out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_wrong_operator_tokens_are_rate_limited_per_client(tmp_path: Path) -> None:
+    config = scripted(str(tmp_path / "t.sqlite"), create_token=OPERATOR, guess_burst=5, guess_rate=0.001)
+    with TestClient(create_app(config)) as client:
+        wrong = [
+            client.post(
+                "/api/tables", json={"game": "tienlen"}, headers={"authorization": f"Bearer guess{i}"}
+            )
+            for i in range(8)
+        ]
+        assert [r.status_code for r in wrong] == [401] * 5 + [429] * 3
+        assert wrong[-1].json()["error"] == "rate_limited" and wrong[-1].headers["retry-after"]
+        # Out of guesses, even the right token is not looked at (a guess would tell).
+        ok = {"authorization": f"Bearer {OPERATOR}"}
+        assert client.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 429
+        # No token at all is no guess: it is told what it needs.
+        assert client.post("/api/tables", json={"game": "tienlen"}).status_code == 401
+    # Another client is not held to this one's guesses.
+    with TestClient(create_app(config), client=("192.0.2.9", 5000)) as other:
+        assert other.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 201

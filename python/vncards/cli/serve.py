@@ -35,6 +35,14 @@ def register(commands: Commands) -> None:
         "default: the VNCARDS_CREATE_TOKEN environment variable, else anyone may create tables",
     )
     sv.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRS",
+        help="reverse proxies (comma-separated addresses or networks, '*' for any) whose "
+        "X-Forwarded-For header names the client; default: trust no one (a client is the "
+        "address it connects from)",
+    )
+    sv.add_argument(
         "--idle-close",
         type=float,
         default=None,
@@ -83,5 +91,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         tables_per_minute=args.tables_per_minute,
         seat_rate=args.seat_rate,
         forced_delay=args.forced_delay,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0

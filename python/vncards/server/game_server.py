@@ -48,6 +48,8 @@ class GameServer(TableDriver):
         self.client_conns: Counter[str] = Counter()
         self.create_buckets = Buckets(config.create_rate, config.create_burst)
         self.write_buckets = Buckets(config.write_rate, config.write_burst)
+        #: Wrong operator tokens presented, per client.
+        self.guess_buckets = Buckets(config.guess_rate, config.guess_burst)
         self._heartbeat: asyncio.Task[None] | None = None
         self.started_in: float = 0.0
 

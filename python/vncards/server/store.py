@@ -217,11 +217,13 @@ class TableStore:
     _COLUMNS = "id, game, seq, meta, snapshot, updated, closed, sig"
 
     def load_all(self, *, include_closed: bool = False) -> list[StoredTable]:
-        """Every stored table (open ones only unless ``include_closed``), oldest first, each
-        with its ``problem`` if it has one."""
-        where = "" if include_closed else " WHERE closed IS NULL"
-        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM tables{where} ORDER BY created, id")
-        return [self._read(r) for r in rows]
+        """Every stored table, oldest first, each with its ``problem`` if it has one: the open
+        ones and every row that cannot be trusted (unless ``include_closed``, the closed rows
+        are left out only once their signature shows they were closed by the server: an open
+        table whose ``closed`` column was edited is a row with a problem, not a closed one)."""
+        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM tables ORDER BY created, id")
+        out = (self._read(r) for r in rows)
+        return [t for t in out if include_closed or t.closed is None or t.problem is not None]
 
     def load(self, table_id: str) -> StoredTable | None:
         """One stored table, or ``None``."""
