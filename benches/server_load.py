@@ -35,6 +35,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import socket
 import sqlite3
 import statistics
@@ -429,40 +430,9 @@ def startup(rows: int, bad: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=200)
-    p.add_argument("--game", default="tienlen")
-    p.add_argument("--hands", type=int, default=1, help="hands each table plays")
-    p.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
-    p.add_argument("--timeout", type=float, default=180.0, help="stop the run after this many seconds")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--url", default=None, help="bench this running server instead of starting one")
-    p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
-    p.add_argument("--create-token", default=None, help="with --url: the server's operator token")
-    p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
-    p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
-    p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
-    p.add_argument(
-        "--open-tables",
-        type=float,
-        default=0,
-        metavar="S",
-        help="tables one client opens in S seconds instead",
-    )
-    p.add_argument(
-        "--largest-row", action="store_true", help="the largest row one Mậu Binh seat can cause instead"
-    )
-    p.add_argument(
-        "--db", default=None, help="with --url: the server's SQLite file (for --largest-row, lost)"
-    )
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args()
-    if args.startup:
-        out = startup(args.startup, args.bad_rows)
-        print(json.dumps(out) if args.json else f"start-up: {out}")
-        return
-
+def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, Any]:
+    """One run: start a server (its ``PYTHONPATH`` is ``pythonpath`` if given) unless
+    ``--url``, run the clients, stop it; the figures."""
     server: subprocess.Popen[bytes] | None = None
     tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
     db = Path(args.db) if args.db else tmp / "tables.sqlite"
@@ -472,10 +442,13 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         extra = ["--max-tables", str(args.tables + 10)]
         if not args.open_tables:  # the client in that run is a client like any other
-            args.create_token = "bench-" + str(random.random())
+            args.create_token = secrets.token_urlsafe(32)
             extra += ["--create-token", args.create_token]
         cmd = _serve_cmd(port, db, *extra)
-        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
+        env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
+        server = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"), env=env
+        )  # noqa: SIM115
         _wait_up(base, server, 30)
     if args.open_tables or args.largest_row:
         try:
@@ -487,10 +460,7 @@ def main() -> None:
             if server is not None:
                 server.terminate()
                 server.wait(30)
-        print(
-            json.dumps(out) if args.json else f"{'open tables' if args.open_tables else 'largest row'}: {out}"
-        )
-        return
+        return {"kind": "open tables" if args.open_tables else "largest row", "out": out}
     pid = server.pid if server is not None else args.server_pid
     try:
         cpu0, client0 = (_cpu_seconds(pid) if pid else 0.0), time.process_time()
@@ -548,20 +518,107 @@ def main() -> None:
             "max": round(1000 * max(pings), 2) if pings else None,
             "unanswered_30s": sum(p == float("inf") for p in pings),
         }
+    return result
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The same load on this checkout's server and on the one at ``--against`` (another
+    checkout's ``python`` directory), in alternating rounds, side by side: the CPU per action
+    of each, and their ratio (the machine's load shifts both alike)."""
+    rows: dict[str, list[dict[str, Any]]] = {"this": [], "against": []}
+    for _ in range(args.rounds):
+        rows["against"].append(_load(args, args.against))
+        rows["this"].append(_load(args, None))
+    out = {
+        side: {
+            "server_cpu_ms_per_action": [r["server_cpu_ms_per_action"] for r in results],
+            "median": statistics.median(r["server_cpu_ms_per_action"] or 0.0 for r in results),
+            "p99_ms": [r["latency_ms"]["p99"] for r in results],
+            "lost_actions": sum(r["lost_actions"] for r in results),
+            "errors": sum(r["errors"] for r in results),
+            "loadavg": [r["loadavg"][0] for r in results],
+        }
+        for side, results in rows.items()
+    }
+    out["ratio_this_over_against"] = round(out["this"]["median"] / (out["against"]["median"] or 1.0), 3)
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(
+        f"server CPU per accepted action, {args.tables} tables × 4 clients, think {args.think} s, {args.rounds} rounds"
+    )
+    for side in ("against", "this"):
+        o = out[side]
+        print(
+            f"  {side:8} median {o['median']:.3f} ms  runs {o['server_cpu_ms_per_action']}  p99 {o['p99_ms']} ms"
+            f"  lost {o['lost_actions']}  errors {o['errors']}  load {o['loadavg']}"
+        )
+    print(f"  this / against    {out['ratio_this_over_against']}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--game", default="tienlen")
+    p.add_argument("--hands", type=int, default=1, help="hands each table plays")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
+    p.add_argument("--timeout", type=float, default=180.0, help="stop the run after this many seconds")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--url", default=None, help="bench this running server instead of starting one")
+    p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
+    p.add_argument("--create-token", default=None, help="with --url: the server's operator token")
+    p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
+    p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
+    p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
+    p.add_argument(
+        "--open-tables",
+        type=float,
+        default=0,
+        metavar="S",
+        help="tables one client opens in S seconds instead",
+    )
+    p.add_argument(
+        "--largest-row", action="store_true", help="the largest row one Mậu Binh seat can cause instead"
+    )
+    p.add_argument(
+        "--db", default=None, help="with --url: the server's SQLite file (for --largest-row, lost)"
+    )
+    p.add_argument(
+        "--against",
+        default=None,
+        metavar="PYTHONPATH",
+        help="also bench the server of another checkout (its python/ directory), side by side",
+    )
+    p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    if args.startup:
+        out = startup(args.startup, args.bad_rows)
+        print(json.dumps(out) if args.json else f"start-up: {out}")
+        return
+
+    if args.against:
+        compare(args)
+        return
+    result = _load(args)
+    if "kind" in result:
+        print(json.dumps(result["out"]) if args.json else f"{result['kind']}: {result['out']}")
+        return
     if args.json:
         print(json.dumps(result))
         return
     print(
         f"server load: {args.tables} tables × 4 WebSocket clients, {args.game}, {args.hands} hand(s), think {args.think} s"
     )
-    print(f"  finished tables   {stats.finished}/{args.tables} in {wall:.1f} s")
-    print(f"  actions           {len(lat)}  ({result['actions_per_s']} accepted actions/s)")
+    print(f"  finished tables   {result['tables_finished']}/{args.tables} in {result['wall_s']:.1f} s")
+    print(f"  actions           {result['actions']}  ({result['actions_per_s']} accepted actions/s)")
     lm = result["latency_ms"]
     print(
         f"  send→view latency p50 {lm['p50']} ms  p90 {lm['p90']} ms  p99 {lm['p99']} ms  max {lm['max']} ms"
     )
     print(
-        f"  refused (stale)   {stats.refused}   errors {len(stats.errors)} {result['error_kinds']}   lost {lost}"
+        f"  refused (stale)   {result['refused_stale']}   errors {result['errors']} {result['error_kinds']}   "
+        f"lost {result['lost_actions']}"
     )
     print(
         f"  CPU per action    server {result['server_cpu_ms_per_action']} ms, "
@@ -569,7 +626,7 @@ def main() -> None:
     )
     print(f"  load average      {result['loadavg']} on {os.cpu_count()} CPUs (the clients share the machine)")
     if args.flood:
-        print(f"  flooding seat     answers {flood}")
+        print(f"  flooding seat     answers {result['flood']}")
         print(f"  other table ping  {result['other_table_ping_ms']}")
 
 

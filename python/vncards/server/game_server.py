@@ -15,6 +15,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from .. import games, history
@@ -30,6 +31,17 @@ from .wire import ActionRefused, EngineFault, Refused, check_int, dumps, finite
 __all__ = ["GameServer", "CREATE_FIELDS"]
 
 _log = logging.getLogger("vncards.server")
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    """A state frame encoded without its closing brace (the ``ack`` and the table follow), the
+    number of engine events it carries and the number of its last table-log entry."""
+
+    body: str
+    events: int
+    last_log: int | None
+
 
 #: Fields a ``POST /api/tables`` body may hold.
 CREATE_FIELDS = ("game", "players", "rules", "seats", "turn_seconds", "auto_forced")
@@ -355,12 +367,14 @@ class GameServer(TableDriver):
     async def _broadcast(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
         try:
             table = dumps(self.public_table(live))  # the same for everyone: encoded once
-            table.encode("utf-8")
         except Exception as e:
             await self._unrenderable(live, e)
             return
+        # What a seat is sent is made and encoded once per change, whatever the number of its
+        # connections (and once for all the spectators that are up to date).
+        frames: dict[tuple[int | None, int, int], _Encoded] = {}
         for conn in list(live.conns):
-            await self.send_state(live, conn, ack if conn is origin else None, table)
+            await self.send_state(live, conn, ack if conn is origin else None, table, frames)
 
     async def _unrenderable(self, live: LiveTable, e: Exception) -> None:
         """A table whose data cannot be shown: reported, taken out of service, row kept."""
@@ -377,27 +391,38 @@ class GameServer(TableDriver):
         live.conns.clear()
 
     async def send_state(
-        self, live: LiveTable, conn: Connection, ack: Any = None, table: str | None = None
+        self,
+        live: LiveTable,
+        conn: Connection,
+        ack: Any = None,
+        table: str | None = None,
+        frames: dict[tuple[int | None, int, int], _Encoded] | None = None,
     ) -> None:
         """Send ``conn`` its state frame (``ack`` if it answers one of its frames; ``table``: the
-        public table, already encoded)."""
+        public table, already encoded; ``frames``: the frames already encoded for this change,
+        by seat and what the connection was sent before)."""
         session = live.session
         if conn.generation != session.generation:
             conn.generation, conn.events_sent = session.generation, 0
-        frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
-        if ack is not None:
-            frame["ack"] = ack
+        key = (conn.seat, conn.events_sent, conn.log_sent)
+        encoded = None if frames is None else frames.get(key)
         try:
+            if encoded is None:
+                frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
+                log = frame["log"]
+                encoded = _Encoded(dumps(frame)[:-1], len(frame["events"]), log[-1]["n"] if log else None)
+                if frames is not None:
+                    frames[key] = encoded
             if table is None:
                 table = dumps(self.public_table(live))
-            text = dumps(frame)[:-1] + ',"table":' + table + "}"
-            text.encode("utf-8")
+            acked = "" if ack is None else ',"ack":' + dumps([ack])[1:-1]
+            text = encoded.body + acked + ',"table":' + table + "}"
         except Exception as e:
             await self._unrenderable(live, e)
             return
-        conn.events_sent += len(frame["events"])
-        if frame["log"]:
-            conn.log_sent = frame["log"][-1]["n"]
+        conn.events_sent += encoded.events
+        if encoded.last_log is not None:
+            conn.log_sent = encoded.last_log
         try:
             await conn.ws.send_text(text)
         except Exception:
