@@ -19,6 +19,8 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --tables 1 --think 0.2 --flood    # another table's pings while one seat floods
     python benches/server_load.py --open-tables 60             # tables one client (no token) opens in 60 s
     python benches/server_load.py --largest-row                # the largest row one Mậu Binh seat can cause
+    python benches/server_load.py --record 2000                # bytes per action, restore time, one long table
+    python benches/server_load.py --tables 60 --think 0 --against ../main/python   # side by side
 
 Tables are made with ``auto_forced`` off (the clients make every move, as before the server
 made forced moves itself), so runs before and after that change do the same work. The bench
@@ -446,9 +448,8 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
             extra += ["--create-token", args.create_token]
         cmd = _serve_cmd(port, db, *extra)
         env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
-        server = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"), env=env
-        )  # noqa: SIM115
+        log = open(tmp / "server.log", "wb")  # noqa: SIM115 (the server's, closed when it exits)
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
         _wait_up(base, server, 30)
     if args.open_tables or args.largest_row:
         try:
@@ -473,6 +474,9 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
         if server is not None or args.db:
             with sqlite3.connect(db) as con:
                 stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
+                with contextlib.suppress(sqlite3.OperationalError):  # a server before the action rows
+                    for tid, last in con.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
+                        stored[tid] = max(stored.get(tid, 0), last)
     finally:
         if server is not None:
             server.terminate()
@@ -519,6 +523,80 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
             "unanswered_30s": sum(p == float("inf") for p in pings),
         }
     return result
+
+
+def record(actions: int, game: str, seed: int) -> dict[str, Any]:
+    """The stored record of one long table, in this process: ``actions`` random actions
+    through the server's own path (apply, store, tell no one), with a snapshot every 64
+    actions and each action between one row (the default), and with a snapshot after every
+    action (each action rewrote the table's row before the append-only record). Reported:
+    bytes written per action (the rows' text), CPU per action, and the time to restore the
+    table (its snapshot and the actions after it, checked and replayed) where it stopped."""
+    from vncards.server import ServerConfig, load_key
+    from vncards.server.game_server import GameServer
+    from vncards.server.store import TableStore
+
+    async def one(every: int) -> dict[str, Any]:
+        tmp = Path(tempfile.mkdtemp(prefix="vncards-record-"))
+        db = str(tmp / "t.sqlite")
+        config = ServerConfig(db=db, key=load_key(db + ".key"), bot_delay=0, snapshot_every=every)
+        server = GameServer(config)
+        await server.start()
+        written = [0]
+        store = server.store
+        assert store is not None
+        update, append = store.update, store.append
+
+        def counted_update(*a: Any, **k: Any) -> None:
+            written[0] += len(json.dumps(a[3])) + len(a[4])
+            update(*a, **k)
+
+        def counted_append(table_id: str, seq: int, entry: dict[str, Any]) -> None:
+            written[0] += len(json.dumps(entry))
+            append(table_id, seq, entry)
+
+        store.update, store.append = counted_update, counted_append  # type: ignore[method-assign]
+        body = {"game": game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+        session, _ = server.create_table(body, operator=True)
+        live = server.tables[session.id]
+        rng = random.Random(seed)
+        cpu = time.process_time()
+        done = 0
+        while done < actions:
+            s = live.session
+            if s.game.is_over:
+                await server.next_hand(live)
+                continue
+            seat = s.game.pending_seats[0]
+            await server.act(live, seat, rng.choice(s.legal(seat)), by="bot")
+            done += 1
+        cpu = time.process_time() - cpu
+        replayed = live.session.seq - live.snapshot_seq
+        await server.stop()
+        again = TableStore(db, config.key)
+        t0 = time.perf_counter()
+        row = again.load(session.id)
+        assert row is not None and row.problem is None, row
+        restored = GameServer(config)._session(row)
+        restore = time.perf_counter() - t0
+        assert restored.seq == live.session.seq
+        again.close()
+        return {
+            "snapshot_every": every,
+            "bytes_per_action": round(written[0] / actions, 1),
+            "cpu_ms_per_action": round(1000 * cpu / actions, 3),
+            "restore_ms": round(1000 * restore, 2),
+            "actions_replayed_at_restore": replayed,
+            "db_bytes": sum(f.stat().st_size for f in tmp.glob("t.sqlite*")),
+        }
+
+    return {
+        "game": game,
+        "actions": actions,
+        "append_only": asyncio.run(one(64)),
+        "row_per_action": asyncio.run(one(1)),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -590,8 +668,19 @@ def main() -> None:
         help="also bench the server of another checkout (its python/ directory), side by side",
     )
     p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
+    p.add_argument(
+        "--record",
+        type=int,
+        default=0,
+        metavar="ACTIONS",
+        help="bytes stored per action and restore time of one long table instead",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.record:
+        out = record(args.record, args.game, args.seed)
+        print(json.dumps(out) if args.json else f"record: {json.dumps(out, indent=1)}")
+        return
     if args.startup:
         out = startup(args.startup, args.bad_rows)
         print(json.dumps(out) if args.json else f"start-up: {out}")

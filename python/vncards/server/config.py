@@ -113,6 +113,9 @@ class ServerConfig:
     idle_close: float = 1800.0
     #: Seconds between the server's notes that it is alive (turn clocks after a crash).
     heartbeat: float = 2.0
+    #: Actions stored one row each after a table's snapshot before the next snapshot is written
+    #: (a table is snapshotted too at the end of each hand and on every other change).
+    snapshot_every: int = 64
     #: Wrong operator tokens one client may present per second on average, and the burst:
     #: beyond that, its table creations are refused (429) without the token being looked at.
     guess_rate: float = 0.1

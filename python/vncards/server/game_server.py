@@ -80,7 +80,7 @@ class GameServer(TableDriver):
                 continue
             # The downtime does not count against the seat to act.
             session.resume_clocks(now, min(alive or row.updated, now), self.config.resume_minimum)
-            self._launch(session)
+            self._launch(session).snapshot_seq = row.seq
         self.store.beat()
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         self.started_in = time.perf_counter() - t0
@@ -92,8 +92,9 @@ class GameServer(TableDriver):
         )
 
     def _session(self, row: StoredTable) -> TableSession:
-        """The table of a stored row (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
-        return TableSession.from_record(
+        """The table of a stored row, its snapshot with the actions after it taken again
+        (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
+        session = TableSession.from_record(
             row.id,
             row.game,
             row.seq,
@@ -102,6 +103,9 @@ class GameServer(TableDriver):
             self.config.key,
             forced_delay=self.config.forced_delay,
         )
+        for i, entry in enumerate(row.actions):
+            session.replay(entry, f"action row {row.seq + i + 1}")
+        return session
 
     def _resume(self, row: StoredTable) -> TableSession | None:
         problem = row.problem
@@ -323,12 +327,13 @@ class GameServer(TableDriver):
     ) -> None:
         """One accepted action: apply, store (one transaction), then tell every client (the
         sender's frame carries ``ack``)."""
+        session = live.session
         try:
-            live.session.act(seat, action, by=by)
+            session.act(seat, action, by=by)
         except EngineFault:
             self._reload(live)
             raise
-        self._commit(live)
+        self._commit(live, session.entry(seat, action, by))
         await self._broadcast(live, origin, ack)
 
     async def next_hand(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
@@ -337,10 +342,23 @@ class GameServer(TableDriver):
         self._commit(live)
         await self._broadcast(live, origin, ack)
 
-    def _commit(self, live: LiveTable) -> None:
-        """Store the session; if the store refuses, the table goes back to its stored state."""
+    def _commit(self, live: LiveTable, entry: dict[str, Any] | None = None) -> None:
+        """Store the change: an action (``entry``) as one row after the last snapshot, or a
+        new snapshot: for any other change, at the end of a hand, and every
+        ``snapshot_every`` actions. If the store refuses, the table goes back to its stored
+        state."""
+        session = live.session
         try:
-            self._save(live.session)
+            if (
+                entry is not None
+                and not session.game.is_over
+                and session.seq - live.snapshot_seq < self.config.snapshot_every
+            ):
+                assert self.store is not None
+                self.store.append(session.id, session.seq, entry)
+            else:
+                self._save(session)
+                live.snapshot_seq = session.seq
         except Exception:
             self._reload(live)
             raise
@@ -353,6 +371,7 @@ class GameServer(TableDriver):
         row = self.store.load(live.session.id)
         if row is not None and row.problem is None:
             live.session = self._session(row)
+            live.snapshot_seq = row.seq
 
     def public_table(self, live: LiveTable) -> dict[str, Any]:
         """The session's public table with who is connected: ``spectators`` (a count) and
