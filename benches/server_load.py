@@ -668,13 +668,7 @@ def main() -> None:
         help="also bench the server of another checkout (its python/ directory), side by side",
     )
     p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
-    p.add_argument(
-        "--record",
-        type=int,
-        default=0,
-        metavar="ACTIONS",
-        help="bytes stored per action and restore time of one long table instead",
-    )
+    p.add_argument("--record", type=int, default=0, metavar="ACTIONS", help="one long table's record instead")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.record:
