@@ -389,26 +389,34 @@ class TableSession:
 
     # -- seats ---------------------------------------------------------------------------------
 
-    def kind(self, seat: int) -> str:
-        """``"player"`` (someone holds the token), ``"bot"`` or ``"open"``."""
+    def kind(self, seat: int, occupant: Seat | None = None) -> str:
+        """``"player"`` (someone holds the token), ``"bot"`` or ``"open"`` (``occupant``: the
+        match's seat, if the caller has it already)."""
         if self.seats[seat].token_hash is not None:
             return "player"
-        return "open" if self._bot_of(seat) is None else "bot"
+        return "open" if self._bot_of(seat, occupant) is None else "bot"
 
-    def _bot_of(self, seat: int) -> str | None:
+    def _bot_of(self, seat: int, occupant: Seat | None = None) -> str | None:
         """The bot that plays ``seat`` now (the creator's replacement during a hand)."""
         st = self.seats[seat]
         if st.replacement is not None:
             return st.replacement or None
-        return self.match.seats[seat].bot
+        return (self.match.seats[seat] if occupant is None else occupant).bot
 
-    def public_seat(self, seat: int) -> dict[str, Any]:
+    def public_seat(self, seat: int, occupants: Sequence[Seat] | None = None) -> dict[str, Any]:
         """What every client may know about a seat (never the token): its kind, the name it
-        shows, its bot, and what its occupant has won at it."""
-        occupant = self.match.seats[seat]
-        bot = self._bot_of(seat)
+        shows, its bot, and what its occupant has won at it (``occupants``: the match's
+        seats, if the caller has them already)."""
+        occupant = (self.match.seats if occupants is None else occupants)[seat]
+        bot = self._bot_of(seat, occupant)
         name = occupant.player if occupant.player is not None else (f"bot {bot}" if bot else "—")
-        return {"seat": seat, "kind": self.kind(seat), "name": name, "bot": bot, "total": occupant.total}
+        kind = self.kind(seat, occupant)
+        return {"seat": seat, "kind": kind, "name": name, "bot": bot, "total": occupant.total}
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """:meth:`public_seat` of every seat."""
+        occupants = self.match.seats
+        return [self.public_seat(i, occupants) for i in range(self.players)]
 
     def _seat_index(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -707,7 +715,7 @@ class TableSession:
             "title": self.match.title,
             "players": self.players,
             "rules": self.rules,
-            "seats": [self.public_seat(i) for i in range(self.players)],
+            "seats": self.public_seats(),
             "hand_number": self.hand_number,
             "totals": self.totals,
             "hands": self.hands[-10:],
@@ -784,7 +792,7 @@ class TableSession:
             "game": self.game_name,
             "title": self.match.title,
             "players": self.players,
-            "seats": [self.public_seat(i) for i in range(self.players)],
+            "seats": self.public_seats(),
             "hand_number": self.hand_number,
             "totals": self.totals,
             "is_over": bool(self.game.is_over),
