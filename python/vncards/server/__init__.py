@@ -70,11 +70,15 @@ def serve(
     seat_rate: float | None = None,
     forced_delay: float | None = None,
     forwarded_allow_ips: str | None = None,
+    key_file: str | None = None,
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted (what ``vncards serve`` does). Rows and snapshots are
-    signed with a key kept next to the database (``tables.sqlite.key``) unless ``sign`` is
-    false or the database is ``":memory:"``. ``create_token`` makes creating a table need
+    """Run the server until interrupted (what ``vncards serve`` does). ``db`` is a SQLite file
+    or a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``; psycopg 3, in the ``server``
+    extra). Rows and snapshots are signed with the key in ``key_file``: by default next to a
+    SQLite database (``tables.sqlite.key``), ``vncards-server.key`` in the working directory
+    for PostgreSQL (every process on one database needs the same key); unless ``sign`` is false
+    or the database is ``":memory:"``. ``create_token`` makes creating a table need
     ``Authorization: Bearer <token>``. ``forwarded_allow_ips`` names the reverse proxies
     (comma-separated addresses or networks, ``"*"`` for any) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` headers say who the client is; by default no peer is trusted, and a
@@ -83,7 +87,11 @@ def serve(
     defaults."""
     import uvicorn
 
-    key = load_key(db + ".key") if sign and db != ":memory:" else None
+    from .store import is_postgres
+
+    if key_file is None:
+        key_file = "vncards-server.key" if is_postgres(db) else db + ".key"
+    key = load_key(key_file) if sign and db != ":memory:" else None
     overrides: dict[str, Any] = {
         k: v
         for k, v in (

@@ -66,7 +66,8 @@ def token_bits(token: str) -> float:
 class ServerConfig:
     """Limits and defaults of one server."""
 
-    #: SQLite file (``":memory:"`` keeps nothing).
+    #: SQLite file (``":memory:"`` keeps nothing), or a PostgreSQL URL
+    #: (``postgresql://USER@HOST[:PORT]/DB``).
     db: str = "tables.sqlite"
     #: HMAC key for the stored rows and snapshots (``None``: unsigned).
     key: bytes | None = None

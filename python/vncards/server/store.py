@@ -137,6 +137,15 @@ class TableStore:
         #: Each table's last stored seq and signature (the link the next action row chains to).
         self._heads: dict[str, tuple[int, str]] = {}
         # One connection, used from the server's event-loop thread only.
+        self._db: Any
+        if is_postgres(self.path):
+            self._db = _Postgres(self.path)
+            self._begin = "BEGIN"
+            for statement in _SCHEMA.replace(" WITHOUT ROWID", "").split(";"):
+                if statement.strip():
+                    self._db.execute(_postgres_types(statement))
+            return
+        self._begin = "BEGIN IMMEDIATE"
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -399,13 +408,47 @@ class TableStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(self._begin)
         try:
             yield
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+
+def is_postgres(db: str) -> bool:
+    """Is ``db`` a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``) rather than a file?"""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def _postgres_types(statement: str) -> str:
+    """A statement of the SQLite schema in PostgreSQL's types: times as double precision,
+    sequence numbers as 64-bit integers; with the columns added to SQLite files since."""
+    statement = statement.replace(" REAL ", " DOUBLE PRECISION ").replace(" INTEGER ", " BIGINT ")
+    if "CREATE TABLE IF NOT EXISTS tables" in statement:
+        added = "".join(
+            f",\n    {column} {kind.replace('REAL', 'DOUBLE PRECISION')}" for column, kind in _ADDED.items()
+        )
+        statement = statement.rstrip().removesuffix(")") + added + "\n)"
+    return statement
+
+
+class _Postgres:
+    """A PostgreSQL connection (psycopg 3, the ``server`` extra) used as the store uses its
+    SQLite one: ``execute(sql, params)`` with ``?`` placeholders, each statement committed
+    unless inside an explicit ``BEGIN`` ... ``COMMIT``."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self._conn = psycopg.connect(url, autocommit=True)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(sql.replace("?", "%s"), params)
+
+    def close(self) -> None:
+        self._conn.close()
 
 
 def _dumps(data: Any) -> str:
