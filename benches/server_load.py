@@ -529,21 +529,38 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
     return result
 
 
-def record(actions: int, game: str, seed: int) -> dict[str, Any]:
+def record(actions: int, game: str, seed: int, postgres: str | None = None) -> dict[str, Any]:
     """The stored record of one long table, in this process: ``actions`` random actions
     through the server's own path (apply, store, tell no one), with a snapshot every 64
     actions and each action between one row (the default), and with a snapshot after every
     action (each action rewrote the table's row before the append-only record). Reported:
     bytes written per action (the rows' text), CPU per action, and the time to restore the
-    table (its snapshot and the actions after it, checked and replayed) where it stopped."""
+    table (its snapshot and the actions after it, checked and replayed) where it stopped.
+    With ``postgres`` (the URL of a database to create others from), the same on PostgreSQL."""
     from vncards.server import ServerConfig, load_key
+
+    def fresh(one: Any, every: int) -> dict[str, Any]:
+        """``one(every)`` on a new PostgreSQL database, dropped after."""
+        import psycopg
+
+        assert postgres is not None
+        name = f"vncards_bench_{secrets.token_hex(4)}"
+        with psycopg.connect(postgres, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        try:
+            out: dict[str, Any] = asyncio.run(one(every, postgres.rsplit("/", 1)[0] + "/" + name))
+            return out
+        finally:
+            with psycopg.connect(postgres, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
     from vncards.server.game_server import GameServer
     from vncards.server.store import TableStore
 
-    async def one(every: int) -> dict[str, Any]:
+    async def one(every: int, db: str | None = None) -> dict[str, Any]:
         tmp = Path(tempfile.mkdtemp(prefix="vncards-record-"))
-        db = str(tmp / "t.sqlite")
-        config = ServerConfig(db=db, key=load_key(db + ".key"), bot_delay=0, snapshot_every=every)
+        db = db or str(tmp / "t.sqlite")
+        config = ServerConfig(db=db, key=load_key(tmp / "t.key"), bot_delay=0, snapshot_every=every)
         server = GameServer(config)
         await server.start()
         written = [0]
@@ -591,7 +608,7 @@ def record(actions: int, game: str, seed: int) -> dict[str, Any]:
             "cpu_ms_per_action": round(1000 * cpu / actions, 3),
             "restore_ms": round(1000 * restore, 2),
             "actions_replayed_at_restore": replayed,
-            "db_bytes": sum(f.stat().st_size for f in tmp.glob("t.sqlite*")),
+            "db_bytes": sum(f.stat().st_size for f in tmp.glob("t.sqlite*")) or None,
         }
 
     return {
@@ -599,6 +616,11 @@ def record(actions: int, game: str, seed: int) -> dict[str, Any]:
         "actions": actions,
         "append_only": asyncio.run(one(64)),
         "row_per_action": asyncio.run(one(1)),
+        **(
+            {"postgresql": {"append_only": fresh(one, 64), "row_per_action": fresh(one, 1)}}
+            if postgres
+            else {}
+        ),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -675,10 +697,11 @@ def main() -> None:
     )
     p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
     p.add_argument("--record", type=int, default=0, metavar="ACTIONS", help="one long table's record instead")
+    p.add_argument("--postgres", default=None, metavar="URL", help="with --record: on PostgreSQL too")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.record:
-        out = record(args.record, args.game, args.seed)
+        out = record(args.record, args.game, args.seed, args.postgres)
         print(json.dumps(out) if args.json else f"record: {json.dumps(out, indent=1)}")
         return
     if args.startup:
