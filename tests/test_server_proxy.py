@@ -23,6 +23,9 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from support.server_proc import running_server  # noqa: E402
 
+# The connections are opened outside a with block, to be closed together at the end.
+pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
+
 #: The server's connection limit per client (``ServerConfig.conns_per_client``).
 CONNS_PER_CLIENT = 64
 
