@@ -10,8 +10,9 @@ use super::shedding::{cards_arg, mask_arg, PlayList, PyCombo, PySheddingRules};
 use super::table::{run_flow, Effects, PyDraw};
 use crate::cards::CardSet;
 use crate::error::Error;
+use crate::family::{Flow, FlowRules, House};
 use crate::samloc::flow::{Options as SamLocOptions, SamState};
-use crate::shedding::flow::{Chain, Event, FinishOnTwo, Flow, FlowRules, House, Seats, MAX_SEATS};
+use crate::shedding::flow::{Chain, Event, FinishOnTwo, Seats, MAX_SEATS};
 use crate::shedding::penalty::PenaltyTable;
 use crate::shedding::PlayFilter;
 use crate::tienlen::flow::{BombAfterPass, Options as TienLenOptions};
@@ -544,29 +545,29 @@ impl PyFlow {
     /// Sâm Lốc: the seat the declarations start from.
     #[getter]
     fn nominal(&self) -> PyResult<usize> {
-        guard_ok(|| self.0.sam.nominal)
+        guard_ok(|| self.0.member.nominal)
     }
     /// Sâm Lốc: the báo Sâm declarations are on.
     #[getter]
     fn sam_phase(&self) -> PyResult<bool> {
-        guard_ok(|| self.0.sam.phase)
+        guard_ok(|| self.0.member.phase)
     }
     /// Sâm Lốc: the seats that declined so far.
     #[getter]
     fn declined(&self) -> PyResult<usize> {
-        guard_ok(|| self.0.sam.declined)
+        guard_ok(|| self.0.member.declined)
     }
     /// The seat that declared Sâm in this hand, if any.
     #[getter]
     fn declarer(&self) -> PyResult<Option<usize>> {
-        guard_ok(|| self.0.sam.declarer)
+        guard_ok(|| self.0.member.declarer)
     }
     /// Báo 1 violations as sorted `[one-card seat, violator]` pairs.
     #[getter]
     fn violations(&self) -> PyResult<Vec<(usize, usize)>> {
         guard_ok(|| {
             (0..self.0.players)
-                .filter_map(|s| self.0.sam.violations[s].map(|v| (s, v)))
+                .filter_map(|s| self.0.member.violations[s].map(|v| (s, v)))
                 .collect()
         })
     }
@@ -700,7 +701,7 @@ impl PyFlow {
             next.over = over;
             next.winner = winner;
             next.next_first = next_first;
-            next.sam = SamState::default();
+            next.member = SamState::default();
             self.0 = next;
             Ok(())
         })
@@ -737,7 +738,7 @@ impl PyFlow {
             for (s, v) in violations {
                 sam.violations[s] = Some(v);
             }
-            self.0.sam = sam;
+            self.0.member = sam;
             Ok(())
         })
     }

@@ -1,9 +1,10 @@
-//! Examples of docs/rules/tienlen-south.md, tienlen-north.md and samloc.md and a brute-force differential test of the move generator.
+//! Examples of docs/rules/tienlen-south.md, tienlen-north.md and samloc.md and a brute-force
+//! differential test of the shared move generator ([`crate::shedding`]) under Tiến Lên's presets.
 
-use super::*;
+use super::{north, south};
 use crate::cards::{parse_card_set, CardSet};
 use crate::rng::Rng;
-use crate::tienlen::{north, south};
+use crate::shedding::*;
 
 fn set(t: &str) -> CardSet {
     parse_card_set(t).unwrap().1
