@@ -13,4 +13,3 @@ pub use combo::{beats, classify, is_cut, Combo, Kind};
 pub use flow::{Flow, FlowRules, Variant};
 pub use moves::{check_play, has_play, legal_plays, legal_plays_into, PlayFilter};
 pub use rules::Rules;
-
