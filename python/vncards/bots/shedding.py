@@ -32,7 +32,7 @@ from .._core import (
 from ..errors import RulesError
 from ..shedding.game import PlayMoves
 from ..table import Seed
-from . import Turn
+from .base import Turn
 
 __all__ = [
     "SheddingView",
