@@ -150,7 +150,7 @@ def profile(directory: Path) -> Path:
 
 def use_flags(merged: Path) -> str:
     """The RUSTFLAGS of a build that uses the profile."""
-    return f"-Cprofile-use={merged} -Cllvm-args=-pgo-warn-mismatch=false"
+    return f"-Cprofile-use={merged}"
 
 
 def compare(directory: Path, rounds: int, only: list[str] | None) -> None:
