@@ -409,35 +409,8 @@ def rust_arrows_up(
 
 
 def rust_circles(graph: Mapping[str, set[str]]) -> list[list[str]]:
-    """The strongly connected sets of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
+    """The circles among the top-level modules (:func:`circles` of the graph's arrows)."""
+    return circles([Arrow(mod, dep, 0, False) for mod, deps in graph.items() for dep in deps])
 
 
 def test_every_rust_module_is_in_one_layer() -> None:
