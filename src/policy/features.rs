@@ -246,7 +246,7 @@ impl Learnable for SheddingTable {
             out.resize(at + SHEDDING_ACTION, 0.0);
             shedding_row(act, &mut out[at..]);
         };
-        if f.sam.phase {
+        if f.member.phase {
             push(SheddingAct::Declare);
             push(SheddingAct::Decline);
             return;
