@@ -40,7 +40,7 @@ snapshot deals exactly the hands it would have dealt.
 >>> finished = s.next_hand()
 >>> finished.number, [seat.label for seat in finished.seats], s.hand_number, sum(s.totals)
 (1, ['An', 'Bình', 'bot greedy', 'bot greedy'], 2, 0)
->>> s.game.setup == {"leader": winner} and s.game.current_seat == winner
+>>> s.game.setup == {"leader": winner, "hand_number": 2} and s.game.current_seat == winner
 True
 >>> s.seats[1].label, s.seats[1].total, s.totals == result
 ('bot greedy', 0, True)
@@ -315,6 +315,8 @@ class Session:
         unknown = sorted(set(first_setup) - set(cls.SETUP))
         if unknown:
             raise RulesError(f"setup: unknown keywords {unknown} (this game takes {list(cls.SETUP)})")
+        if "hand_number" in first_setup:
+            raise RulesError("setup: the session numbers its hands itself (no hand_number)")
         self._lock = threading.RLock()
         self._cls = cls
         self._players = players
@@ -332,8 +334,19 @@ class Session:
 
     def _deal(self, setup: Mapping[str, Any]) -> TableGame:
         return self._cls(
-            players=self._players, rules=self._rules, seed=hand_key(self._key, self._number), **setup
+            players=self._players,
+            rules=self._rules,
+            seed=hand_key(self._key, self._number),
+            **self._hand_setup(self._number, setup),
         )
+
+    def _hand_setup(self, number: int, carried: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup hand ``number`` is dealt with: what the hand before ``carried`` over, and
+        the hand's number where the game records one (the shedding games' ``deal`` event)."""
+        setup = dict(carried)
+        if number != 1 and "hand_number" in self._cls.SETUP:
+            setup["hand_number"] = number
+        return setup
 
     # -- what a server reads --------------------------------------------------------------------
 
@@ -718,7 +731,10 @@ class Session:
         expect(
             game.rng_key == hand_key(session._key, number), "hand.rng: not the session's deal for this hand"
         )
-        expect(game.setup == expected_setup, "hand.setup: not what the hand before carried over")
+        expect(
+            game.setup == session._hand_setup(number, expected_setup),
+            "hand.setup: not what the hand before carried over",
+        )
         for i, s in enumerate(seats):
             expect(
                 s.since <= number + (1 if game.is_over else 0), f"seats[{i}].since: after the hand in play"
@@ -763,7 +779,9 @@ class Session:
             expect(h.name == self.name and type(g) is self._cls, f"{where}: not a hand of {self.name}")
             expect(g.players == n and g.rules == self._rules, f"{where}: not the session's table")
             expect(g.rng_key == hand_key(self._key, i + 1), f"{where}: not the session's deal")
-            expect(g.setup == setup, f"{where}: setup is not what the hand before carried over")
+            expect(
+                g.setup == self._hand_setup(i + 1, setup), f"{where}: setup is not what the hand before carried over"
+            )
             expect(g.is_over, f"{where}: not finished")
             expect(h.seats is not None and len(h.seats) == n, f"{where}: no seats")
             chain = _chain(chain, h.digest())
@@ -772,7 +790,10 @@ class Session:
             assert result is not None and next_setup is not None
             totals = [t + r for t, r in zip(totals, result, strict=True)]
             setup = next_setup
-        expect(self._game.setup == setup, "hand.setup: not what the last finished hand carried over")
+        expect(
+            self._game.setup == self._hand_setup(self._number, setup),
+            "hand.setup: not what the last finished hand carried over",
+        )
         expect(chain == self._chain, "chain: the hands are not the session's (digests differ)")
         expect(totals == self._base, "totals: not the sum of the hands' settlements")
         if hands:

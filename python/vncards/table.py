@@ -354,6 +354,24 @@ class TableGame(GameSurface, Journal):
         return out
 
     @property
+    def seq(self) -> int:
+        """The state counter (``"seq"`` in every view): 0 for a new game, one more for every
+        accepted action, a shedding game's ``next_hand`` included; a refused action leaves it
+        as it was, so the higher of two views' ``seq`` is the newer state. It is the number of
+        :attr:`actions`, so a snapshot keeps it (a game set up with :meth:`from_position`
+        counts from 0 at its position). In a :class:`~vncards.session.Session` each hand is
+        a game of its own, whose ``seq`` starts at 0: order a match's states by
+        ``(hand_number, seq)``.
+
+        >>> from vncards import tienlen
+        >>> g = tienlen.Game(seed=3)
+        >>> g.auto_play(g.current_seat)
+        >>> g.seq, g.view(0)["seq"], g.public_view()["seq"], tienlen.Game.from_json(g.to_json()).seq
+        (1, 1, 1, 1)
+        """
+        return self._seq
+
+    @property
     def actions(self) -> list[dict[str, Any]]:
         """The accepted actions, in order: with the seed, enough to replay the game (a copy)."""
         return self._logged(events=False)
