@@ -404,7 +404,7 @@ def test_maubinh_arrangement_shown_fouled_confirmed_twice_showdown_per_opponent(
     # The typed arrangement, back row by row with its categories, and the warning.
     shown = _after(out.stdout, "your arrangement:")
     assert shown.startswith(
-        "\n    back (chi 1)    4♠ 4♣ 5♠ 5♣ 2♠   two pairs / thú"
+        "\n    back (chi 1)    2♠ 4♠ 4♣ 5♠ 5♣   two pairs / thú"
         "\n    middle (chi 2)  5♥ 8♦ 9♦ 9♥ 10♦  pair / đôi"
         "\n    front (chi 3)   Q♥ K♠ K♥         pair / đôi"
         "\nfouled (binh lủng)"
@@ -434,7 +434,7 @@ def test_maubinh_summary_names_every_hand_and_ties() -> None:
     summary = _after(out.stdout, "Against each opponent\n").splitlines()
     assert summary[0] == "  seat 1 (solver): back +1, middle -1, front +1: you +1"
     assert len(summary) == 3
-    assert "middle (chi 2)  3♠ 3♣ 3♥ 6♥ 2♣  three of a kind / sám cô" in out.stdout
+    assert "middle (chi 2)  2♣ 3♠ 3♣ 3♥ 6♥  three of a kind / sám cô" in out.stdout
 
 
 def test_play_says_who_sits_where_and_refuses_a_wrong_bot_count() -> None:
@@ -568,3 +568,26 @@ def test_bench_bots_prints_the_strength_tables() -> None:
     assert data["pairings"][0]["games"] == 4 and data["seed"] == 0
     bad = run("bench-bots", "tusac", "--bots", "greedy")
     assert bad.returncode == 2 and "fewer than two bots" in bad.stderr
+
+
+def test_maubinh_cards_in_one_order_everywhere() -> None:
+    """Issue 35: Mậu Binh lists 2 lowest and A highest everywhere (hand, the suggestion, the
+    arrangement once chosen, the showdown, ``vncards arrange``), a wheel as A-2-3-4-5."""
+    out = run("play", "maubinh", "--seed", "2", stdin="1\ny\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "your hand: 2♠ 4♠ 4♣ 5♠ 5♣ 5♥ 8♦ 9♦ 9♥ 10♦ Q♥ K♠ K♥" in text
+    suggested = _after(text, "1. arrange as the solver suggests:\n").splitlines()[:3]
+    chosen = _after(text, "your arrangement:\n").splitlines()[:3]
+    assert [line.split() for line in suggested] == [line.split() for line in chosen]
+    assert "middle (chi 2)  2♠ 10♦ Q♥ K♠ K♥  pair / đôi" in chosen[1]
+    showdown = _after(text, "hands revealed (so bài):")
+    assert "2♦ 5♦ 6♦ 7♦ Q♦" in showdown and "2♥ 3♦ Q♣ K♣ K♦" in showdown
+    cards = "As 2d 3d 4d 5s 9h 9c Kd Ks 7c Jh Qd 8c"
+    arranged = run("arrange", cards, "--alternatives", "0")
+    assert "back    A♠ 2♦ 3♦ 4♦ 5♠      straight / sảnh" in arranged.stdout
+    arranged = run("arrange", cards, "--objective", "strongest", "--alternatives", "0")
+    assert "back    2♦ 3♦ 4♦ Q♦ K♦" in arranged.stdout and "9♣ 9♥ J♥ K♠ A♠" in arranged.stdout
+    typed = "As 2d 3d 4d 5s | 9h 9c Kd Ks 7c | Jh Qd 8c"
+    wheel = run("play", "maubinh", "--seed", "2", stdin=f"{typed}\nq\n")
+    assert "not in your hand: 2♦ 3♦ 4♦ 7♣ 8♣ 9♣ J♥ Q♦ K♦ A♠ (your hand also holds" in wheel.stdout

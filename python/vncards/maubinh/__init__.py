@@ -25,6 +25,7 @@ from .core import (
     arrangement_report,
     best_arrangement,
     best_arrangements,
+    cards_text,
     compare_hands,
     expected_value,
     hand_category,
@@ -37,6 +38,7 @@ from .core import (
     ranked_arrangements,
     settle,
     settle_itemised,
+    sort_cards,
 )
 from .exploit import Exploitability, exploitability
 from .game import Game
@@ -59,6 +61,7 @@ __all__ = [
     "arrangement_report",
     "best_arrangement",
     "best_arrangements",
+    "cards_text",
     "compare_hands",
     "expected_value",
     "exploitability",
@@ -72,4 +75,5 @@ __all__ = [
     "ranked_arrangements",
     "settle",
     "settle_itemised",
+    "sort_cards",
 ]

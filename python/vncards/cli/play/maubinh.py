@@ -10,7 +10,8 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from ...cards import cards_text, to_mask
+from ...cards import to_mask
+from ...maubinh import cards_text
 from ...errors import IllegalMoveError
 from ...words import MOVE_WORDS, ROWS, term
 from ..terminal import to_ascii
@@ -32,6 +33,7 @@ class MauBinh(Family):
         """Three hands back to front, one a line with its name and hand category (markup)."""
         from ...maubinh import hand_category
 
+        hands = [cards_text(h) for h in hands]  # the one Mậu Binh order, whatever the source
         names = [_row_name(code) for code, _, _ in ROWS]
         width = max(len(n) for n in names)
         cards_width = max(len(h) for h in hands)
