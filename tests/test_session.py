@@ -624,7 +624,7 @@ def test_every_hand_is_dealt_with_the_session_hand_number(name: str) -> None:
         s.next_hand()
     third = history.loads(history.dumps(s.hands[2]))[0]
     assert third.number == 3 and events(third.game, "deal")[0]["hand_number"] == 3
-    with pytest.raises(SnapshotError, match="^hand: "):  # a hand 4 dealt as hand 1 is refused
+    with pytest.raises(SnapshotError, match=r"^hand: "):  # a hand 4 dealt as hand 1 is refused
         data = s.to_dict()
         data["hand"]["setup"].pop("hand_number")
         Session.from_dict(data)
@@ -666,6 +666,11 @@ def test_seq_counts_accepted_actions_only_and_snapshots_keep_it(name: str) -> No
         seen += 1
         assert g.seq == seen == len(g.actions) and g.view(seat)["seq"] == g.public_view()["seq"] == seen
     assert from_json(g.to_json()).seq == g.seq == copy.deepcopy(g).seq == pickle.loads(pickle.dumps(g)).seq
+    # A position taken from the game goes on from its seq, and its snapshots keep that.
+    position = type(g).from_position(g.to_dict())
+    assert position.seq == g.seq and position.view(0) == g.view(0)
+    assert type(g).from_json(position.to_json()).seq == g.seq
+    assert type(g).from_position({**g.to_dict(), "actions": []}).seq == 0
     if hasattr(g, "next_hand"):
         g.next_hand()
         assert g.seq == seen + 1

@@ -359,7 +359,7 @@ class TableGame(GameSurface, Journal):
         accepted action, a shedding game's ``next_hand`` included; a refused action leaves it
         as it was, so the higher of two views' ``seq`` is the newer state. It is the number of
         :attr:`actions`, so a snapshot keeps it (a game set up with :meth:`from_position`
-        counts from 0 at its position). In a :class:`~vncards.session.Session` each hand is
+        goes on from its position's count). In a :class:`~vncards.session.Session` each hand is
         a game of its own, whose ``seq`` starts at 0: order a match's states by
         ``(hand_number, seq)``.
 
@@ -568,7 +568,9 @@ class TableGame(GameSurface, Journal):
         so a position accepted plays on like any game: every refused move is a VncardsError
         that changes nothing. It has no history to verify it, though, so never build one from
         untrusted data. Its ``actions`` start empty; its snapshots
-        record the position as their ``origin`` and replay from it."""
+        record the position as their ``origin`` and replay from it. Its :attr:`seq` goes on
+        from the number of ``actions`` ``data`` lists (those of the game it was taken from, so
+        a position copied from a game shows the same views; 0 without any)."""
         try:
             data = json.loads(json.dumps(data))
         except (ValueError, RecursionError) as e:
@@ -585,6 +587,10 @@ class TableGame(GameSurface, Journal):
             "ledger": d.get("ledger", []),
             "state": d["state"],
         }
+        # The position's seq: the actions that led to it (those of the game it was taken from).
+        taken = len(expect_list(d.get("actions", []), "actions"))
+        if taken:
+            origin["seq"] = taken
         game = cls._at_origin(players, rules, _rng_key(rng["key"]), origin)
         game._origin = {**origin, "state": json_copy(game._dump_state())}
         return game
@@ -598,10 +604,14 @@ class TableGame(GameSurface, Journal):
 
     @classmethod
     def _at_origin(cls: type[G], players: int, rules: Any, key: bytes, origin: Any) -> G:
-        o = expect_dict(origin, "origin", _ORIGIN)
+        o = expect_dict(
+            origin, "origin", (*_ORIGIN, "seq") if isinstance(origin, dict) and "seq" in origin else _ORIGIN
+        )
         position = expect_int(o["rng_position"], "origin.rng_position", 0, _U64_MAX)
         game = cls.__new__(cls)
         game._init_table(players, rules, Rng.restore(key, position))
+        if "seq" in o:  # (an origin without it: a position taken at seq 0, or from before seq)
+            game._seq = expect_int(o["seq"], "origin.seq", 1, MAX_ACTIONS)
         events = expect_list(o["events"], "origin.events")
         for i, e in enumerate(events):
             expect_str(expect_dict(e, f"origin.events[{i}]").get("type"), f"origin.events[{i}].type")
