@@ -466,15 +466,17 @@ def test_one_maubinh_order_in_every_display() -> None:
         game.apply(suggested)
         rows = game.view(seat)["arrangement"]
         assert rows == [suggested[p] for p in ("back", "middle", "front")]
-        assert rows == [cards_text(r) for r in rows] and game.view(seat)["hand"] == cards_text(
-            game.view(seat)["hand"]
-        ).split()
+        assert (
+            rows == [cards_text(r) for r in rows]
+            and game.view(seat)["hand"] == cards_text(game.view(seat)["hand"]).split()
+        )
         game.apply({"type": "confirm", "seat": seat})
     reveal = next(e for e in game.events if e["type"] == "reveal")["arrangements"]
     assert all(r == cards_text(r) for a in reveal for r in a)
     assert game.view(0)["reveal"]["arrangements"] == reveal
     assert "|" in game.describe(game.actions[0]) and all(
-        part.strip() == cards_text(part) for part in game.describe(game.actions[0]).split("arranges")[1].split("|")
+        part.strip() == cards_text(part)
+        for part in game.describe(game.actions[0]).split("arranges")[1].split("|")
     )
 
 

@@ -780,7 +780,8 @@ class Session:
             expect(g.players == n and g.rules == self._rules, f"{where}: not the session's table")
             expect(g.rng_key == hand_key(self._key, i + 1), f"{where}: not the session's deal")
             expect(
-                g.setup == self._hand_setup(i + 1, setup), f"{where}: setup is not what the hand before carried over"
+                g.setup == self._hand_setup(i + 1, setup),
+                f"{where}: setup is not what the hand before carried over",
             )
             expect(g.is_over, f"{where}: not finished")
             expect(h.seats is not None and len(h.seats) == n, f"{where}: no seats")

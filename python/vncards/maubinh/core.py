@@ -177,7 +177,7 @@ def sort_cards(cards: CardsLike) -> tuple[Card, ...]:
 
 def cards_text(cards: CardsLike | int) -> str:
     """:func:`sort_cards` as text (``cards`` may also be a card mask): ``"2♦ 3♣ A♠"``."""
-    mask = cards if isinstance(cards, int) and not isinstance(cards, bool) else _core.cards_to_mask(cards)
+    mask = cards if isinstance(cards, int) else _core.cards_to_mask(cards)
     return " ".join(map(str, _cards(mask)))
 
 

@@ -30,8 +30,8 @@ from ..journal import BOOL, CARDS, INT, JSON, LIST, Codec
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
 from .core import Arrangement, _cards, _checked_hand_masks, best_arrangement, is_fouled
-from .core import cards_text as _text
 from .core import Rules as MauBinhRules
+from .core import cards_text as _text
 
 __all__ = ["Game"]
 
@@ -282,9 +282,7 @@ class Game(TableGame):
         a = self._parse_action(action)
         seat, kind = a["seat"], a["type"]
         if kind == "arrange":
-            back, middle, front = (
-                _text(m) for m in _arrangement_masks([a[p] for p in _POSITIONS])
-            )
+            back, middle, front = (_text(m) for m in _arrangement_masks([a[p] for p in _POSITIONS]))
             return f"seat {seat} arranges {back} | {middle} | {front}"
         if kind == "confirm":
             return f"seat {seat} confirms"

@@ -11,7 +11,6 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from ...cards import to_mask
-from ...maubinh import cards_text
 from ...errors import IllegalMoveError
 from ...words import MOVE_WORDS, ROWS, term
 from ..terminal import to_ascii
@@ -31,7 +30,7 @@ class MauBinh(Family):
 
     def rows(self, hands: Sequence[str], indent: str = "    ") -> str:
         """Three hands back to front, one a line with its name and hand category (markup)."""
-        from ...maubinh import hand_category
+        from ...maubinh import cards_text, hand_category
 
         hands = [cards_text(h) for h in hands]  # the one Mậu Binh order, whatever the source
         names = [_row_name(code) for code, _, _ in ROWS]
@@ -69,7 +68,7 @@ class MauBinh(Family):
             console.print(f"[yellow]{escape(str(view.get('warning')))}[/yellow]")
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        from ...maubinh import Arrangement
+        from ...maubinh import Arrangement, cards_text
 
         arrangement = Arrangement.parse(answer)
         hand = to_mask(game.view(seat)["hand"])
