@@ -591,3 +591,66 @@ def test_maubinh_cards_in_one_order_everywhere() -> None:
     typed = "As 2d 3d 4d 5s | 9h 9c Kd Ks 7c | Jh Qd 8c"
     wheel = run("play", "maubinh", "--seed", "2", stdin=f"{typed}\nq\n")
     assert "not in your hand: 2♦ 3♦ 4♦ 7♣ 8♣ 9♣ J♥ Q♦ K♦ A♠ (your hand also holds" in wheel.stdout
+
+
+# ---- issue #35: the words a player types -------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["qua", "bỏ qua", "Bỏ Qua", "bo qua"])
+def test_qua_and_bo_qua_pass(word: str) -> None:
+    out = run("play", "samloc", "--players", "3", "--seed", "4", stdin=f"không\n{word}\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("your move>")[2].lstrip().startswith("you: pass (bỏ lượt)")
+    assert "not a card" not in out.stdout
+
+
+def test_a_wrong_word_at_the_sam_question_asks_for_y_or_n() -> None:
+    out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="maybe\nbỏ qua\nn\nq\n")
+    assert out.returncode == 0, out.stderr
+    answers = out.stdout.split("your move>")
+    for wrong in answers[1:3]:
+        assert wrong.lstrip().startswith("not allowed: type y or n: y (có) to declare Sâm")
+    assert answers[3].lstrip().startswith("you: no Sâm / không báo")
+    assert "not a card" not in out.stdout
+
+
+def test_n_at_the_maubinh_prompt_is_no_engine_error() -> None:
+    out = run("play", "maubinh", "--seed", "2", stdin="n\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert "unknown action type" not in out.stdout and "decline_sam" not in out.stdout
+    assert "not allowed: write the three hands as back | middle | front" in out.stdout
+
+
+def test_tusac_refusals_name_the_piece_typed() -> None:
+    # Seed 4: you discard first (the tỳ), holding no Tượng trắng; then a claim window opens.
+    out = run("play", "tusac", "--seed", "4", stdin="tượng trắng\nEW\nxe đỏ\nsĩ vàng\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("not allowed: you hold no Tượng trắng (EW)") == 2
+    assert "holds no" not in out.stdout and "seat 0" not in _after(out.stdout, "you are seat 0;")
+    assert "not allowed: you do not discard now: claim the card on offer" in out.stdout
+
+
+def test_match_totals_name_the_seats() -> None:
+    out = run("play", "tienlen", "--bots", "greedy", "--seed", "5", "--hands", "2", stdin="1\n" * 900)
+    assert out.returncode == 0, out.stderr
+    totals = re.findall(r"totals: .*", out.stdout)
+    assert len(totals) == 2
+    for line in totals:
+        assert re.fullmatch(
+            r"totals: you [+-]\d+, seat 1 \(greedy\) [+-]\d+, seat 2 \(greedy\) [+-]\d+, seat 3 \(greedy\) [+-]\d+",
+            line,
+        )
+
+
+def test_input_ending_prints_the_error_on_a_line_of_its_own() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "vncards", "play", "tienlen", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        input="1\n",
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "\nvncards play: error: input ended before the game did\n" in done.stdout
+    assert "your move> vncards" not in done.stdout
