@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -654,3 +655,48 @@ def test_input_ending_prints_the_error_on_a_line_of_its_own() -> None:
     assert done.returncode == 2
     assert "\nvncards play: error: input ended before the game did\n" in done.stdout
     assert "your move> vncards" not in done.stdout
+
+
+def _options() -> list[tuple[str, argparse.Action, str]]:
+    """Every option of every subcommand that takes a value (flags are off by default), with
+    its help as ``--help`` prints it (``%(default)s`` filled in)."""
+    from vncards.cli import _parser
+
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    flags = (
+        argparse._HelpAction,
+        argparse._VersionAction,
+        argparse._StoreTrueAction,
+        argparse._StoreFalseAction,
+    )
+    return [
+        (name, a, " ".join(parser._get_formatter()._expand_help(a).split()))
+        for name, parser in sub.choices.items()
+        for a in parser._actions
+        if a.option_strings and a.help != argparse.SUPPRESS and not isinstance(a, flags)
+    ]
+
+
+def test_every_option_help_shows_its_default() -> None:
+    """Issue 35: ``vncards serve --help`` showed no default for --bot-delay. Every option of
+    every subcommand says its default (or that it has none), and a literal default is the one
+    the help names."""
+    options = _options()
+    assert {name for name, _, _ in options} >= {
+        "play",
+        "simulate",
+        "serve",
+        "replay",
+        "arrange",
+        "bench-bots",
+    }
+    for name, a, text in options:
+        assert "default" in text.lower(), f"vncards {name} {a.option_strings[-1]}: {text!r}"
+        if isinstance(a.default, (int, float, str)) and not isinstance(a.default, bool) and a.default != "":
+            assert re.search(rf"\b{re.escape(str(a.default))}\b", text), (
+                f"{name} {a.option_strings[-1]}: {text!r}"
+            )
+    out = run("serve", "--help")
+    assert out.returncode == 0 and re.search(
+        r"--bot-delay BOT_DELAY\s+seconds a bot waits before it\s+acts \(default 0.6\)", out.stdout
+    )

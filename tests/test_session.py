@@ -320,9 +320,10 @@ def test_seat_changes() -> None:
     while s.game.is_over:
         s.next_hand()
     before = s.to_json()
-    with pytest.raises(IllegalMoveError) as e:
-        s.leave(0, bot="greedy")  # a player's seat changes between hands only
-    assert e.value.reason == "hand_in_play"
+    for change in (lambda: s.leave(0), lambda: s.sit(0, "Dũng")):  # during a hand: to a bot only
+        with pytest.raises(IllegalMoveError) as e:
+            change()
+        assert e.value.reason == "hand_in_play"
     with pytest.raises(IllegalMoveError) as e:
         s.sit(3, "An")
     assert e.value.reason == "already_seated"
@@ -351,6 +352,39 @@ def test_seat_changes() -> None:
     assert s.seats[1].total == 0 and s.seats[1].since == 2
     assert s.seats[0].total == result[0] and s.totals == result
     assert s.seat_of == {"An": 0, "Chi": 2}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_player_leaving_mid_hand_hands_the_seat_to_a_bot(name: str) -> None:
+    """Issue 35: the sessions guide says a player who leaves during a hand is played by a bot
+    until it ends and keeps its result; ``leave(seat, bot=...)`` does that."""
+    s = Session(name, players=["An", "Bình", Seat(bot="greedy")][: 2 if name == "maubinh" else 3], seed=6)
+    while s.game.is_over:
+        s.next_hand()
+    g = s.game
+    rng = random.Random(2)
+    gone = s.leave(1, bot="random")  # Bình leaves while the hand is in play
+    assert gone.player == "Bình" and gone.total == 0
+    assert s.seats[1].bot == "random" and s.hand_seats[1] == Seat("Bình")
+    for change in (lambda: s.leave(1), lambda: s.sit(1, "Chi"), lambda: s.sit(1, "Bình")):
+        with pytest.raises(IllegalMoveError) as e:  # the hand stays Bình's until it ends
+            change()
+        assert e.value.reason == "hand_in_play"
+    s.sit(1, bot="greedy")  # another bot may take the hand over, still for Bình
+    restored = Session.from_json(s.to_json(key=KEY), key=KEY)
+    assert restored.hand_seats == s.hand_seats and restored.seats == s.seats
+    while not g.is_over:
+        s.play_bots()  # plays seat 1 now
+        if not g.is_over:
+            assert all(s.seats[p].bot is None for p in g.pending_seats)  # the bot has played seat 1
+            random_step(g, rng)
+    result = s.hand_result
+    assert result is not None and s.seats[1].total == 0  # the bot is credited from the next hand
+    finished = s.next_hand()
+    assert finished.seats[1] == Seat("Bình") and finished.settlement == result
+    assert s.seats[1] == Seat(bot="greedy", total=0, since=2) and s.totals == result
+    again = Session.from_json(s.to_json(), hands=[finished])
+    assert again.seats == s.seats
 
 
 def test_view_carries_the_session() -> None:
@@ -674,3 +708,23 @@ def test_seq_counts_accepted_actions_only_and_snapshots_keep_it(name: str) -> No
     if hasattr(g, "next_hand"):
         g.next_hand()
         assert g.seq == seen + 1
+
+
+def test_hands_verified_but_not_kept_are_counted() -> None:
+    """Issue 35: ``from_json(..., hands=...)`` with ``keep_hands=0`` checks the hands and keeps
+    none; ``verified_hands`` says how many it checked."""
+    s = Session("tienlen", players=3, seed=8)
+    for _ in range(3):
+        play_out(s.game)
+        s.next_hand()
+    record = s.to_json(hands=True)
+    for keep in (0, 1, None):
+        data = json.loads(record)
+        data["keep_hands"] = keep
+        again = Session.from_dict(data)
+        assert again.verified_hands == 3 and len(again.hands) == (3 if keep is None else keep)
+        given = Session.from_dict({k: v for k, v in data.items() if k != "hands"}, hands=s.hands)
+        assert given.verified_hands == 3
+    assert Session.from_json(s.to_json()).verified_hands == 0 and s.verified_hands == 0
+    with pytest.raises(SnapshotError):
+        Session.from_json(s.to_json(), hands=s.hands[:2])

@@ -26,7 +26,9 @@ def register(commands: Commands) -> None:
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     sv.add_argument("--db", default="tables.sqlite", help="SQLite file of the tables (default tables.sqlite)")
-    sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
+    sv.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts (default 0.6)"
+    )
     sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
     sv.add_argument(
         "--create-token",
@@ -38,7 +40,7 @@ def register(commands: Commands) -> None:
         "--idle-close",
         type=float,
         default=None,
-        help="seconds a finished table may sit idle before it closes",
+        help="seconds a finished table may sit idle before it closes (default 1800: half an hour)",
     )
     sv.add_argument("--max-tables", type=int, default=None, help="open tables on the server (default 1000)")
     sv.add_argument(

@@ -62,7 +62,7 @@ def register(commands: Commands) -> None:
         default=None,
         help="number of seats (default 4, or one more than the bots named)",
     )
-    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first; default 0)")
     pl.add_argument(
         "--bots",
         default=None,
