@@ -492,12 +492,11 @@ class Session:
                 self._check_bot(bot)
             over = self._game.is_over
             # The player credited with the hand in play, if the seat is still theirs.
-            credited = self._hand_seats[s] if self._hand_seats[s].player is not None else None
-            handed_over = not over and credited is not None and (player is not None or bot is None)
-            if handed_over:
+            credited = self._hand_seats[s].player
+            if not over and credited is not None and (player is not None or bot is None):
                 raise IllegalMoveError(
                     "hand_in_play",
-                    f"seat {s} plays the hand in play for {credited.player!r} (a player's): during a "
+                    f"seat {s} plays the hand in play for {credited!r} (a player's): during a "
                     "hand it may only be handed to a bot (leave(seat, bot=...)); other changes wait "
                     "for the hand's end",
                 )
