@@ -219,6 +219,9 @@ class TableGame(GameSurface, Journal):
     #: with from the hand before it (Tứ Sắc's ``dealer``, the shedding games' ``leader``).
     #: ``_setup()`` returns them (a game may leave out a keyword at its default).
     SETUP: ClassVar[tuple[str, ...]] = ()
+    #: The ``SETUP`` keywords a version-1 snapshot (which had no ``setup``) keeps in its
+    #: ``state`` under the same name (None: all of them); see :meth:`_upgrade_envelope`.
+    V1_SETUP: ClassVar[tuple[str, ...] | None] = None
     #: Event fields only one seat may see: ``{event type: {field: field naming that seat}}``;
     #: :meth:`events_for` blanks them for every other seat.
     PRIVATE_FIELDS: ClassVar[Mapping[str, Mapping[str, str]]] = {}
@@ -639,7 +642,8 @@ class TableGame(GameSurface, Journal):
         if not isinstance(data.get("rules"), dict):
             return data
         upgraded = dict(data, version=_ENVELOPE_VERSION, origin=None)
-        upgraded["setup"] = {k: data["state"][k] for k in cls.SETUP if k in data["state"]}
+        kept = cls.SETUP if cls.V1_SETUP is None else cls.V1_SETUP
+        upgraded["setup"] = {k: data["state"][k] for k in kept if k in data["state"]}
         cls._rules_from(data["rules"])  # (valid rules, or a SnapshotError now)
         upgraded["rules_sha256"] = _digest(data["rules"])
         return upgraded

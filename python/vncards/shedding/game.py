@@ -139,6 +139,8 @@ class SheddingGame(TableGame):
     #: ``leader``: the seat that won the hand before; ``hand_number``: the number of this
     #: hand in its match (see :meth:`__init__`).
     SETUP: ClassVar[tuple[str, ...]] = ("leader", "hand_number")
+    #: (A version-1 state's ``hand_number`` is the hand it had reached, from 1: no setup.)
+    V1_SETUP: ClassVar[tuple[str, ...] | None] = ("leader",)
 
     def __init__(
         self,
