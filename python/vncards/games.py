@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulesError, SnapshotError
+from .inputs import _short
 from .rules import RulesBase
 from .snapshot import check_key, load_text
 from .table import Seed, TableGame, default_rules
@@ -91,8 +92,8 @@ def spec(name: str) -> GameSpec:
     """The game called ``name`` (``RulesError`` if there is none)."""
     try:
         return GAMES[name]
-    except KeyError:
-        raise RulesError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+    except (KeyError, TypeError):  # TypeError: not even hashable
+        raise RulesError(f"unknown game {_short(name)} (games: {', '.join(GAMES)})") from None
 
 
 def new_game(

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 from .errors import RulesError, SnapshotError, VncardsError
+from .inputs import _short
 from .games import GAMES, spec
 from .session import MAX_HANDS, Hand, Seat, Session
 from .snapshot import (
@@ -122,7 +123,7 @@ def _hands_of(source: Any) -> list[Hand]:
         hands = list(source)
         if all(isinstance(h, Hand) for h in hands):
             return hands
-    raise TypeError(
+    raise RulesError(
         f"history.dumps takes a game, a session, a Hand or a History, not {type(source).__name__}"
     )
 
@@ -209,7 +210,7 @@ def dumps(source: Source, *, format: str = "text", seed: bool = True) -> str:
         body = {"format": _JSON_FORMAT, "version": FORMAT_VERSION, "hands": records}
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
     if format != "text":
-        raise ValueError(f"format must be 'text' or 'json', not {format!r}")
+        raise RulesError(f"format must be 'text' or 'json', not {_short(format)}")
     return "\n".join(_text_hand(r) for r in records)
 
 

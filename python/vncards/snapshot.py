@@ -286,7 +286,7 @@ def expect_dict(value: Any, name: str, keys: Iterable[str] | None = None) -> dic
         want = set(keys)
         if set(value) != want:
             missing = sorted(want - set(value))
-            extra = sorted(set(value) - want)
+            extra = sorted(set(value) - want, key=repr)  # keys of data may be any hashable
             raise SnapshotError(f"{name}: missing keys {missing}, unexpected keys {extra}")
     return value
 
