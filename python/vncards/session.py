@@ -290,6 +290,8 @@ class Session:
             raise RulesError(
                 f"{self._spec.name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {count}"
             )
+        if setup is not None and not isinstance(setup, Mapping):
+            raise RulesError(f"setup must be a mapping of keywords, not {type(setup).__name__}")
         occupants = [None] * players if isinstance(players, int) else list(players)
         seats = [_as_seat(o, i) for i, o in enumerate(occupants)]
         self._init(
@@ -318,7 +320,7 @@ class Session:
         first_setup: dict[str, Any],
         keep_hands: int | None,
     ) -> None:
-        unknown = sorted(set(first_setup) - set(cls.SETUP))
+        unknown = sorted(set(first_setup) - set(cls.SETUP), key=repr)
         if unknown:
             raise RulesError(f"setup: unknown keywords {unknown} (this game takes {list(cls.SETUP)})")
         self._lock = threading.RLock()
