@@ -177,7 +177,7 @@ def test_session_methods(seed: int, data: st.DataObject) -> None:
         else:
             key = data.draw(st.one_of(st.none(), st.just(b"k"), junk))
             _typed_only(
-                lambda: Session.from_json(s.to_json(key=key, hands=data.draw(st.booleans())), key=key)
+                lambda k=key: Session.from_json(s.to_json(key=k, hands=data.draw(st.booleans())), key=k)
             )
 
 

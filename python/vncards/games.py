@@ -56,7 +56,12 @@ class GameSpec:
     def rules(self, options: Mapping[str, Any] | None = None) -> Any:
         """This game's ``Rules`` preset with ``options`` replaced."""
         base = _preset(self)
-        return base.replace(**options) if options else base
+        if not options:
+            return base
+        named = next((k for k in options if not isinstance(k, str)), None)
+        if named is not None:
+            raise RulesError(f"rules options are named by strings, not {_short(named)}")
+        return base.replace(**options)
 
     def rules_from(self, rules: Any) -> RulesBase:
         """``rules`` as this game's ``Rules``: None (the preset), a dict of overrides of the

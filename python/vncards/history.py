@@ -42,9 +42,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, overload, runtime_checkable
 
 from .errors import RulesError, SnapshotError, VncardsError
-from .inputs import _short
 from .games import GAMES, spec
 from .hands import MAX_HANDS, Hand, Seat
+from .inputs import _short
 from .snapshot import (
     bounded_text,
     expect,
