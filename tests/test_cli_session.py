@@ -132,3 +132,23 @@ def test_replay_refuses_a_deeply_nested_line(tmp_path: Path) -> None:
     done = run("replay", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"vncards replay: error: line {at + 1}: nested deeper than 32 levels" in done.stderr
+
+
+def test_each_hand_of_a_match_is_dealt_under_its_number(tmp_path: Path) -> None:
+    """``play --hands 2`` and ``replay`` of a session's third hand say the hand's own number
+    when it is dealt (issue 35: every hand said "hand 1")."""
+    done = run("play", "tienlen", "--bots", "greedy", "--seed", "5", "--hands", "2", stdin="1\n" * 900)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"cards dealt \(chia bài\), hand (\d)", done.stdout) == ["1", "2"]
+    from vncards.session import Session
+
+    s = Session("samloc", players=3, seed=4)
+    for _ in range(3):
+        while not s.game.is_over:
+            s.game.auto_play(s.game.pending_seats[0])
+        s.next_hand()
+    path = tmp_path / "match.txt"
+    path.write_text(history.dumps(s), encoding="utf-8")
+    done = run("replay", str(path), "--hand", "3", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "hand 3, 3 seats" in done.stdout and "cards dealt (chia bài), hand 3" in done.stdout

@@ -40,7 +40,7 @@ snapshot deals exactly the hands it would have dealt.
 >>> finished = s.next_hand()
 >>> finished.number, [seat.label for seat in finished.seats], s.hand_number, sum(s.totals)
 (1, ['An', 'Bình', 'bot greedy', 'bot greedy'], 2, 0)
->>> s.game.setup == {"leader": winner} and s.game.current_seat == winner
+>>> s.game.setup == {"leader": winner, "hand_number": 2} and s.game.current_seat == winner
 True
 >>> s.seats[1].label, s.seats[1].total, s.totals == result
 ('bot greedy', 0, True)
@@ -205,6 +205,8 @@ class Session:
         unknown = sorted(set(first_setup) - set(cls.SETUP), key=repr)
         if unknown:
             raise RulesError(f"setup: unknown keywords {unknown} (this game takes {list(cls.SETUP)})")
+        if "hand_number" in first_setup:
+            raise RulesError("setup: the session numbers its hands itself (no hand_number)")
         self._lock = threading.RLock()
         self._cls = cls
         self._players = players
@@ -218,12 +220,24 @@ class Session:
         self._chain = _GENESIS
         self._hands: list[Hand] = []
         self._dropped = 0
+        self._verified = 0
         self._bots: dict[tuple[int, int, str], Bot] = {}
 
     def _deal(self, setup: Mapping[str, Any]) -> TableGame:
         return self._cls(
-            players=self._players, rules=self._rules, seed=hand_key(self._key, self._number), **setup
+            players=self._players,
+            rules=self._rules,
+            seed=hand_key(self._key, self._number),
+            **self._hand_setup(self._number, setup),
         )
+
+    def _hand_setup(self, number: int, carried: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup hand ``number`` is dealt with: what the hand before ``carried`` over, and
+        the hand's number where the game records one (the shedding games' ``deal`` event)."""
+        setup = dict(carried)
+        if number != 1 and "hand_number" in self._cls.SETUP:
+            setup["hand_number"] = number
+        return setup
 
     # -- what a server reads --------------------------------------------------------------------
 
@@ -308,6 +322,24 @@ class Session:
         return [*self.hands, Hand(self.game, self.name, self.hand_number, tuple(self.hand_seats))]
 
     @property
+    def verified_hands(self) -> int:
+        """How many finished hands :meth:`from_json` replay-checked when it restored this
+        session (its ``hands=`` or those the snapshot holds): all of them, from the first, or
+        it would have raised. It counts them even when ``keep_hands`` keeps fewer (or none)
+        in :attr:`hands`. 0 for a new session, or one restored without its hands.
+
+        >>> s = Session("maubinh", players=2, seed=1, keep_hands=0)
+        >>> for seat in (0, 1):
+        ...     s.game.auto_play(seat)
+        >>> finished = s.next_hand()
+        >>> again = Session.from_json(s.to_json(), hands=[finished])
+        >>> again.verified_hands, again.hands, Session.from_json(s.to_json()).verified_hands
+        (1, [], 0)
+        """
+        with self._lock:
+            return self._verified
+
+    @property
     def seat_of(self) -> dict[str, int]:
         """The seat of each player at the table, by player id."""
         with self._lock:
@@ -339,25 +371,36 @@ class Session:
 
     def sit(self, seat: int, player: str | None = None, *, bot: str | None = None) -> Seat:
         """Put ``player`` (or the ``bot`` of that name, or nobody) in ``seat``; returns the
-        occupant that leaves, with its final ``total``. A seat held by a player changes only
-        between hands (``IllegalMoveError`` reason ``"hand_in_play"``); a player sits at one
-        seat at a time (``"already_seated"``). Taking a bot's or an open seat during a hand
-        takes over that hand, and its result."""
+        occupant that leaves, with its ``total``. A player sits at one seat at a time
+        (``IllegalMoveError`` reason ``"already_seated"``).
+
+        Between hands any seat changes. During a hand, a bot's or an open seat may be taken:
+        the newcomer takes over that hand, and its result. A player's seat may only be handed
+        to a bot (:meth:`leave` with ``bot=``): the bot plays the hand out for the player, who
+        is still credited with it (its history and the seat's result name the player); any
+        other change of a player's seat, or of a seat a bot plays out for a player who left,
+        waits for the hand's end (``"hand_in_play"``), though another bot may take over."""
         with self._lock:
             s = parse_seat(seat, self._players)
             new = Seat(player, bot)
             if bot is not None:
                 self._check_bot(bot)
-            old = self._seats[s]
             over = self._game.is_over
-            if old.player is not None and not over:
+            # The player credited with the hand in play, if the seat is still theirs.
+            credited = self._hand_seats[s].player
+            if not over and credited is not None and (player is not None or bot is None):
                 raise IllegalMoveError(
-                    "hand_in_play", f"seat {s} is a player's: it changes between hands (the hand is in play)"
+                    "hand_in_play",
+                    f"seat {s} plays the hand in play for {credited!r} (a player's): during a "
+                    "hand it may only be handed to a bot (leave(seat, bot=...)); other changes wait "
+                    "for the hand's end",
                 )
             if player is not None and any(o.player == player for i, o in enumerate(self._seats) if i != s):
                 raise IllegalMoveError("already_seated", f"player {player!r} already holds another seat")
             leaving = self.seats[s]
-            if over:
+            if over or credited is not None:
+                # Between hands, or a bot playing a player's hand out: the newcomer is credited
+                # from the next hand on.
                 self._seats[s] = Seat(player, bot, 0, self._number + 1)
             else:
                 self._seats[s] = Seat(player, bot, 0, self._number)
@@ -366,7 +409,13 @@ class Session:
 
     def leave(self, seat: int, *, bot: str | None = None) -> Seat:
         """The occupant of ``seat`` leaves; the seat is open, or the ``bot`` takes it.
-        Returns the occupant that left, with its final ``total`` (see :meth:`sit`)."""
+        Returns the occupant that left, with its ``total`` (see :meth:`sit`).
+
+        During a hand a player leaves only to a bot (``bot=`` the bot's name, e.g. the
+        server's time-out bot): the bot plays the rest of the hand for them
+        (:meth:`play_bots` plays it), the hand's result is still theirs (in
+        :attr:`hand_seats`, the hand's history and its settlement; the ``total`` returned
+        is theirs before this hand), and the bot holds the seat from the next hand on."""
         return self.sit(seat, None, bot=bot)
 
     def _check_bot(self, name: str) -> None:
@@ -518,7 +567,9 @@ class Session:
         to zero. ``hands``: the finished hands (history text, :class:`Hand`\\ s or loaded
         :class:`~vncards.history.History`), or those the snapshot holds: each is replayed and
         they must be the session's own (their deals, their setups, the chain of digests, the
-        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it.
+        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it. The
+        session keeps the last ``keep_hands`` of them in :attr:`hands` (none with
+        ``keep_hands=0``); :attr:`verified_hands` says how many were checked.
         ``require_signature=True`` (a server that signs what it stores): a missing key is a
         :class:`~vncards.errors.SnapshotKeyError` before the text is read, as is a key that
         is not non-empty bytes, so an unsigned match is never accepted for want of a key."""
@@ -613,11 +664,18 @@ class Session:
         expect(
             game.rng_key == hand_key(session._key, number), "hand.rng: not the session's deal for this hand"
         )
-        expect(game.setup == expected_setup, "hand.setup: not what the hand before carried over")
+        expect(
+            game.setup == session._hand_setup(number, expected_setup),
+            "hand.setup: not what the hand before carried over",
+        )
         for i, s in enumerate(seats):
-            expect(
-                s.since <= number + (1 if game.is_over else 0), f"seats[{i}].since: after the hand in play"
-            )
+            # (since = number + 1 during a hand: a bot playing the hand out for a player who left.)
+            expect(s.since <= number + 1, f"seats[{i}].since: after the hand in play")
+            if not game.is_over and s.since == number + 1:
+                expect(
+                    hand_seats[i].player is not None and s.player is None and s.bot is not None,
+                    f"seats[{i}].since: only a bot plays a player's hand out",
+                )
             if s.since <= number:
                 expect(hand_seats[i] == s.occupant, f"hand_seats[{i}]: not the seat's occupant")
         session._game = game
@@ -658,7 +716,10 @@ class Session:
             expect(h.name == self.name and type(g) is self._cls, f"{where}: not a hand of {self.name}")
             expect(g.players == n and g.rules == self._rules, f"{where}: not the session's table")
             expect(g.rng_key == hand_key(self._key, i + 1), f"{where}: not the session's deal")
-            expect(g.setup == setup, f"{where}: setup is not what the hand before carried over")
+            expect(
+                g.setup == self._hand_setup(i + 1, setup),
+                f"{where}: setup is not what the hand before carried over",
+            )
             expect(g.is_over, f"{where}: not finished")
             expect(h.seats is not None and len(h.seats) == n, f"{where}: no seats")
             chain = _chain(chain, h.digest())
@@ -667,7 +728,10 @@ class Session:
             assert result is not None and next_setup is not None
             totals = [t + r for t, r in zip(totals, result, strict=True)]
             setup = next_setup
-        expect(self._game.setup == setup, "hand.setup: not what the last finished hand carried over")
+        expect(
+            self._game.setup == self._hand_setup(self._number, setup),
+            "hand.setup: not what the last finished hand carried over",
+        )
         expect(chain == self._chain, "chain: the hands are not the session's (digests differ)")
         expect(totals == self._base, "totals: not the sum of the hands' settlements")
         if hands:
@@ -685,6 +749,7 @@ class Session:
             won = sum((h.settlement or [0] * n)[s] for h in credited)
             expect(won == seat.total, f"seats[{s}].total: not the sum of its occupant's hands")
         self._hands = hands
+        self._verified = len(hands)
         if self._keep is not None and len(hands) > self._keep:
             self._dropped = len(hands) - self._keep
             self._hands = hands[len(hands) - self._keep :]
