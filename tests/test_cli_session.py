@@ -121,6 +121,19 @@ def test_play_a_match_of_hands() -> None:
     assert run("play", "tienlen", "--hands", "0").returncode == 2
 
 
+def test_replay_refuses_a_deeply_nested_line(tmp_path: Path) -> None:
+    """A 2.4 KB ``rules:`` line nested 1,200 deep is a usage error naming the line, not a
+    RecursionError traceback (issue 37.2)."""
+    path = written(tmp_path, games=1)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("rules: "))
+    lines[at] = "rules: " + "[" * 1200 + "]" * 1200
+    path.write_text("\n".join(lines), encoding="utf-8")
+    done = run("replay", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"vncards replay: error: line {at + 1}: nested deeper than 32 levels" in done.stderr
+
+
 def test_each_hand_of_a_match_is_dealt_under_its_number(tmp_path: Path) -> None:
     """``play --hands 2`` and ``replay`` of a session's third hand say the hand's own number
     when it is dealt (issue 35: every hand said "hand 1")."""

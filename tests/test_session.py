@@ -639,6 +639,46 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
             assert isinstance(info.value, TypeError)
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Session("tienlen", 10**12), "tienlen takes 2–4 players, not 1000000000000"),
+        (lambda: Session("tienlen", -3), "tienlen takes 2–4 players, not -3"),
+        (lambda: Session("tienlen", [None] * 10**6), "tienlen takes 2–4 players, not 1000000"),
+        (
+            lambda: Session("tienlen", 4, keep_hands=2**40),
+            "keep_hands must be None or an int in 0..4294967296",
+        ),
+        (lambda: Session("tienlen", 4, keep_hands=1.5), "keep_hands must be None or an int in 0..4294967296"),
+        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]
+        (lambda: Session("tienlen", 4, seed=1).play_bots(0), "max_actions must be an int in 1..1000000000"),
+    ],
+)
+def test_counts_are_bounded(call: Any, message: str) -> None:
+    """A seat count is checked before the seats are made (10**12 seats was a MemoryError),
+    ``keep_hands`` within what a snapshot can hold (so ``to_json`` text always loads), and
+    ``play_bots`` takes an int cap."""
+    with pytest.raises(RulesError) as e:
+        call()
+    assert message in str(e.value), str(e.value)
+    assert Session("tienlen", 4, seed=1).play_bots(10**30) == 0  # a larger cap is the same cap
+
+
+def test_finished_hands_are_read_no_further_than_the_session_needs() -> None:
+    """``from_json(hands=...)`` stops reading an endless iterable once it holds more hands
+    than the session finished."""
+    import itertools
+
+    s = Session("maubinh", players=2, seed=1)
+    play_out(s.game)
+    s.next_hand()
+    endless = itertools.cycle(s.hands)
+    with pytest.raises(SnapshotError, match="hands: more than 1 given, 1 finished"):
+        Session.from_json(s.to_json(), hands=endless)
+    with pytest.raises(SnapshotError, match="hands: not a list of hands"):
+        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]
+
+
 # -- the hand number each hand's game records ------------------------------------------------------
 
 

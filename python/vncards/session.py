@@ -54,11 +54,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import itertools
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ._args import count_arg
 from ._core import Rng
 from .errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from .games import GameSpec, spec
@@ -84,6 +86,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Seat", "Hand", "Session", "hand_key", "MAX_HANDS", "MAX_NAME"]
 
+#: Most actions one play_bots call makes.
+_MAX_ACTIONS = 10**9
 _FORMAT = "vncards-session"
 _VERSION = 1
 _GENESIS = "00" * 32
@@ -132,7 +136,8 @@ class Session:
     ``seed``: None (the OS CSPRNG) or a seed as the games take it; it keys every hand.
     ``setup``: the first hand's setup keywords (e.g. ``{"dealer": 2}`` in Tứ Sắc).
     ``keep_hands``: how many finished hands :attr:`hands` keeps in memory (None: all; a
-    server that stores each hand :meth:`next_hand` returns may keep none).
+    server that stores each hand :meth:`next_hand` returns may keep none; at most 2**32,
+    the most hands a session plays). The seat count is checked before any seat is made.
     """
 
     _spec: GameSpec
@@ -162,6 +167,13 @@ class Session:
         cls = self._spec.game_class()
         if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
             raise RulesError(f"players must be a seat count or one entry per seat, not {players!r}")
+        count = players if isinstance(players, int) else len(players)
+        if not cls.MIN_PLAYERS <= count <= cls.MAX_PLAYERS:  # before any seat is made
+            raise RulesError(
+                f"{self._spec.name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {count}"
+            )
+        if setup is not None and not isinstance(setup, Mapping):
+            raise RulesError(f"setup must be a mapping of keywords, not {type(setup).__name__}")
         occupants = [None] * players if isinstance(players, int) else list(players)
         seats = [_as_seat(o, i) for i, o in enumerate(occupants)]
         self._init(
@@ -190,11 +202,7 @@ class Session:
         first_setup: dict[str, Any],
         keep_hands: int | None,
     ) -> None:
-        if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
-            raise RulesError(
-                f"{self._spec.name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {players}"
-            )
-        unknown = sorted(set(first_setup) - set(cls.SETUP))
+        unknown = sorted(set(first_setup) - set(cls.SETUP), key=repr)
         if unknown:
             raise RulesError(f"setup: unknown keywords {unknown} (this game takes {list(cls.SETUP)})")
         if "hand_number" in first_setup:
@@ -442,10 +450,12 @@ class Session:
 
     def play_bots(self, max_actions: int = 100_000) -> int:
         """Let the bots act for their seats in the hand in play until no seat that may act
-        is a bot's (a player or an open seat must act, or the hand is over). Returns the
-        number of actions made."""
+        is a bot's (a player or an open seat must act, or the hand is over), at most
+        ``max_actions`` times (an int from 1; caps past 1,000,000,000 count as that).
+        Returns the number of actions made."""
         from .bots import decide
 
+        max_actions = count_arg("max_actions", max_actions, minimum=1, maximum=_MAX_ACTIONS, clamp=True)
         done = 0
         with self._lock:
             game = self._game
@@ -685,7 +695,8 @@ class Session:
         if not isinstance(given, Iterable):
             raise SnapshotError("hands: not a list of hands")
         hands: list[Hand] = []
-        for i, h in enumerate(given):
+        finished = self._number - 1
+        for i, h in enumerate(itertools.islice(given, finished + 1)):
             if isinstance(h, Hand):
                 hands.append(h)
             elif isinstance(h, Mapping):
@@ -693,7 +704,8 @@ class Session:
             else:
                 raise SnapshotError(f"hands[{i}]: not a hand")
         n = self._players
-        expect(len(hands) == self._number - 1, f"hands: {len(hands)} given, {self._number - 1} finished")
+        expect(len(hands) <= finished, f"hands: more than {finished} given, {finished} finished")
+        expect(len(hands) == finished, f"hands: {len(hands)} given, {finished} finished")
         setup = dict(self._first_setup)
         chain = _GENESIS
         totals = [0] * n
@@ -804,6 +816,6 @@ def _check_unique(seats: Sequence[Seat]) -> None:
 def _checked_keep(value: Any) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(f"keep_hands must be None or an int >= 0, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HANDS:
+        raise RulesError(f"keep_hands must be None or an int in 0..{MAX_HANDS}, not {value!r}")
     return value
