@@ -3,9 +3,9 @@ intervals of its figures (Student's t over the deals, Wilson for win rates), eac
 per decision, each bot's figures in a pairing, the pairings and the report with its tables;
 the benchmark plays the deals and this module only counts and prints.
 
->>> mean, ci = t_interval([1.0, 2.0, 3.0])
+>>> mean, ci = t_interval([1.0, 2.0, 3.0])   # three deals tell little
 >>> mean, ci.excludes_zero
-(2.0, True)
+(2.0, False)
 """
 
 from __future__ import annotations
