@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "vncards",
             "vncards._args",
+            "vncards.atomic",
             "vncards.cards",
             "vncards.errors",
             "vncards.inputs",

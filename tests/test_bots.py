@@ -262,3 +262,16 @@ def test_tusac_act_plays_the_same_game_as_choose(seed: int) -> None:
         lazy.apply(decide(lazy_bots[seat], lazy, seat))
         eager.apply(eager_bots[seat].choose(eager.view(seat), eager.legal_actions(seat)))
     assert lazy.is_over and lazy.actions == eager.actions and lazy.settlement == eager.settlement
+
+
+@pytest.mark.parametrize("game", ["tienlen", "samloc", "maubinh", "tusac"])
+def test_every_cheating_bot_refuses_a_view(game: str) -> None:
+    """Issue 36: the cheating variants share one refusal (``CheatingSearch``): no view, no
+    move; through ``act(turn)`` they read the game."""
+    g = new_game(game, players=3 if game != "maubinh" else 2, seed=3)
+    bot = make_bot("cheating", game, seed=1, rules=g.rules, rollouts=20)
+    seat = g.pending_seats[0]
+    assert bot.name == "cheating"
+    with pytest.raises(RulesError, match=r"act\(turn\) only"):
+        bot.choose(g.view(seat), g.legal_actions(seat))
+    assert g.can_apply(decide(bot, g, seat))

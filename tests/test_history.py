@@ -306,3 +306,21 @@ def test_json_lines_refuse_numbers_json_does_not_have(field: str, constant: str)
     snapshot = games.new_game("tienlen", seed=1).to_json().replace('"players":4', f'"players":{constant}', 1)
     with pytest.raises(SnapshotError, match="not a finite number"):
         games.from_json(snapshot)
+
+
+def test_dumps_writes_whatever_offers_its_hands() -> None:
+    """Issue 36: the history does not import the session; it writes anything with
+    ``history_hands()`` (a :class:`Session` is one), and the same text as for those hands."""
+    s = Session("tusac", players=3, seed=5)
+    s.play_bots()
+    while not s.game.is_over:
+        s.game.auto_play(s.game.pending_seats[0])
+    s.next_hand()
+
+    class Holder:
+        def history_hands(self) -> list[Any]:
+            return s.history_hands()
+
+    assert isinstance(s, history.HandSource) and isinstance(Holder(), history.HandSource)
+    assert history.dumps(Holder()) == history.dumps(s) == history.dumps(s.history_hands())
+    assert len(history.loads(history.dumps(Holder()))) == 2

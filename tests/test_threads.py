@@ -206,7 +206,7 @@ def test_lock_wrappers_keep_the_signature_and_defaults() -> None:
     ``__wrapped__`` is the method."""
     import inspect
 
-    from vncards.table import _atomic
+    from vncards.atomic import _atomic
 
     class Probe:
         def __init__(self) -> None:

@@ -630,7 +630,12 @@ def tusac_complete_lenh(
 def tusac_splits(cards_in: _TuSacCards, limit: int) -> list[list[tuple[str, list[TuSacCard]]]]: ...
 def tusac_classify(cards_in: _TuSacCards) -> str | None: ...
 def tusac_legal_claims(
-    packed: int, offer: int, entitled: bool, triple_optional: bool, bung: str
+    packed: int,
+    offer: int,
+    entitled: bool,
+    triple_optional: bool,
+    bung: str,
+    forbidden_no_claim: bool = False,
 ) -> list[tuple[str, list[int]]]: ...
 def tusac_check_claim(
     packed: int, offer: int, meld: str, used: list[int], entitled: bool, bung: str

@@ -41,9 +41,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, overload, runtime_checkable
 
-from .errors import RulesError, SnapshotError, VncardsError
-from .games import GAMES, spec
-from .hands import MAX_HANDS, Hand, Seat
+from .errors import RulesError, SnapshotError
+from .games import spec
+from .hands import (
+    Hand,
+    _compact,
+    _registry_name,
+    _signed,
+    _verified,
+    hand_record,
+    parse_hand_record,
+    start,
+)
 from .inputs import _short
 from .snapshot import (
     bounded_text,
@@ -51,11 +60,9 @@ from .snapshot import (
     expect_dict,
     expect_int,
     expect_list,
-    expect_str,
-    json_copy,
     load_text,
 )
-from .table import TableGame, _rng_key
+from .table import TableGame
 
 __all__ = [
     "FORMAT_VERSION",
@@ -72,24 +79,6 @@ __all__ = [
 FORMAT_VERSION = 1
 _HEADER = f"vncards hand history {FORMAT_VERSION}"
 _JSON_FORMAT = "vncards-history"
-_ZERO_KEY = bytes(32)
-_RECORD_KEYS = (
-    "game",
-    "title",
-    "hand",
-    "players",
-    "seats",
-    "rules",
-    "setup",
-    "seed",
-    "position",
-    "deal",
-    "actions",
-    "outcome",
-    "settlement",
-    "ledger",
-)
-_POSITION_KEYS = ("rng_position", "events", "ledger", "state")
 
 
 @dataclass(frozen=True)
@@ -147,73 +136,6 @@ def _hands_of(source: Any) -> list[Hand]:
     )
 
 
-def _registry_name(game: TableGame) -> str:
-    """The name of :data:`~vncards.games.GAMES` for a game outside a session: the entry of
-    its class whose preset its rules are closest to (Miền Nam or Miền Bắc)."""
-    candidates = [g for g in GAMES.values() if g.game_class() is type(game)]
-    if len(candidates) == 1:
-        return candidates[0].name
-    rules = game.rules.to_dict()
-
-    def likeness(g: Any) -> int:
-        preset = g.rules().to_dict()
-        return sum(preset[k] == v for k, v in rules.items())
-
-    return max(candidates, key=likeness).name
-
-
-def start(game: TableGame) -> TableGame:
-    """``game`` as it was before its first action (a new game from its seed and setup, or
-    from its position): a replay steps it through ``game.actions``."""
-    cls = type(game)
-    if game._origin is None:
-        return cls(players=game.players, rules=game.rules, seed=game.rng_key, **game.setup)
-    return cls._at_origin(game.players, game.rules, game.rng_key, game._origin)
-
-
-def _position(first: TableGame) -> dict[str, Any]:
-    """The deal form's position: the game before its first action, without its key."""
-    if first._origin is not None:
-        return {k: json_copy(first._origin[k]) for k in _POSITION_KEYS}
-    return {
-        "rng_position": first._rng.position,
-        "events": first.events,
-        "ledger": first.ledger,
-        "state": json_copy(first._dump_state()),
-    }
-
-
-def hand_record(hand: Hand | TableGame, *, seed: bool = True) -> dict[str, Any]:
-    """One hand in the JSON form (a dict; :func:`dumps` with ``format="json"`` writes a list
-    of them). ``seed=False`` writes the deal's position instead of the shuffle key (the form a
-    game set up with ``from_position`` always takes); a game that drew randomness after its
-    deal (a second hand dealt in the same game) needs its seed."""
-    if isinstance(hand, TableGame):
-        hand = Hand(hand, _registry_name(hand))
-    game = hand.game
-    first = start(game)
-    by_origin = game._origin is not None
-    if not seed and not by_origin and game._rng.position != first._rng.position:
-        raise RulesError("this game dealt again after its first deal: its history needs the seed")
-    with_seed = seed and not by_origin
-    return {
-        "game": hand.name,
-        "title": spec(hand.name).title,
-        "hand": hand.number,
-        "players": game.players,
-        "seats": None if hand.seats is None else [{"player": s.player, "bot": s.bot} for s in hand.seats],
-        "rules": game.rules.to_dict(),
-        "setup": game.setup if with_seed else None,
-        "seed": game.rng_key.hex() if with_seed else None,
-        "position": None if with_seed else _position(first),
-        "deal": [first._deal_text(s) for s in range(game.players)],
-        "actions": game.actions,
-        "outcome": game.outcome,
-        "settlement": game.settlement,
-        "ledger": game.ledger,
-    }
-
-
 @overload
 def dumps(source: Source, *, format: Literal["text", "json"] = "text", seed: bool = True) -> str: ...
 @overload
@@ -234,10 +156,6 @@ def dumps(source: Source, *, format: str = "text", seed: bool = True) -> str:
 
 
 # -- the text form -------------------------------------------------------------------------------
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def _field_text(value: Any) -> str:
@@ -265,10 +183,6 @@ def _seat_text(seat: Mapping[str, Any]) -> str:
     if seat["bot"] is not None:
         return "bot " + json.dumps(seat["bot"], ensure_ascii=False)
     return "open"
-
-
-def _signed(units: int) -> str:
-    return f"{units:+d}" if units else "0"
 
 
 def _text_hand(r: Mapping[str, Any]) -> str:
@@ -520,135 +434,3 @@ def _loads_json(text: str) -> History:
     hands = expect_list(data["hands"], "hands")
     expect(bool(hands), "hands: no hand in it")
     return History(tuple(parse_hand_record(h, f"hands[{i}]") for i, h in enumerate(hands)))
-
-
-def parse_hand_record(data: Any, name: str = "hand") -> Hand:
-    """A hand from its JSON-form record (:func:`hand_record`), replayed and verified; errors
-    name the path (``hands[3].actions[17]``)."""
-
-    def where(part: Any) -> str:
-        if part is None:
-            return name
-        if isinstance(part, tuple):
-            return f"{name}.{part[0]}[{part[1]}]"
-        return f"{name}.{part}"
-
-    return _verified(json_copy(expect_dict(data, name)), where)
-
-
-def _verified(r: dict[str, Any], where: Callable[[Any], str]) -> Hand:
-    """The hand a record describes, replayed: every part must follow from the seed (or the
-    position) and the actions."""
-
-    def fail(part: Any, message: str) -> SnapshotError:
-        return SnapshotError(f"{where(part)}: {message}")
-
-    try:
-        expect_dict(r, "record", _RECORD_KEYS)
-    except SnapshotError as e:
-        raise fail(None, str(e)) from None
-    name = r["game"]
-    try:
-        game_spec = spec(expect_str(name, "game"))
-        cls = game_spec.game_class()
-    except VncardsError as e:
-        raise fail("game", str(e)) from None
-    if r["title"] != game_spec.title:
-        raise fail("title", f"the title of {name} is {game_spec.title!r}")
-    number = r["hand"]
-    if number is not None:
-        try:
-            expect_int(number, "hand", 1, MAX_HANDS)
-        except SnapshotError as e:
-            raise fail("hand", str(e)) from None
-    try:
-        players = expect_int(r["players"], "players", cls.MIN_PLAYERS, cls.MAX_PLAYERS)
-    except SnapshotError as e:
-        raise fail("players", str(e)) from None
-    seats = None
-    if r["seats"] is not None:
-        try:
-            items = expect_list(r["seats"], "seats", players)
-            seats = tuple(
-                Seat.from_dict({**expect_dict(s, f"seats[{i}]", ("player", "bot")), "total": 0, "since": 1})
-                for i, s in enumerate(items)
-            )
-        except SnapshotError as e:
-            raise fail("seats", str(e)) from None
-    try:
-        rules = cls._rules_from(r["rules"])
-    except SnapshotError as e:
-        raise fail("rules", str(e)) from None
-    if r["seed"] is not None:
-        if r["position"] is not None:
-            raise fail("position", "a hand has a seed or a position, not both")
-        try:
-            key = _rng_key(r["seed"])
-        except SnapshotError as e:
-            raise fail("seed", str(e).replace("rng.key", "seed")) from None
-        try:
-            setup = expect_dict(r["setup"], "setup")
-            unknown = sorted(set(setup) - set(cls.SETUP))
-            expect(not unknown, f"setup: unknown keywords {unknown}")
-            game = cls(players=players, rules=rules, seed=key, **setup)
-        except VncardsError as e:
-            raise fail("setup", str(e)) from None
-        if game.setup != setup:
-            raise fail("setup", f"not in canonical form (write {_compact(game.setup)})")
-    else:
-        if r["setup"] is not None:
-            raise fail("setup", "a hand written from its position has no setup")
-        try:
-            position = expect_dict(r["position"], "position", _POSITION_KEYS)
-            game = cls._at_origin(players, rules, _ZERO_KEY, position)
-        except SnapshotError as e:
-            raise fail("position", str(e)) from None
-        if (game.events, game.ledger, game._dump_state()) != (
-            position["events"],
-            position["ledger"],
-            position["state"],
-        ):
-            raise fail("position", "not in canonical form (as the game writes it)")
-    deal = r["deal"]
-    if not isinstance(deal, list) or len(deal) != players:
-        raise fail("deal", f"one line of cards per seat ({players})")
-    for s in range(players):
-        want = game._deal_text(s)
-        if deal[s] != want:
-            raise fail(("deal", s), f"seat {s} was not dealt these cards (the seed deals {want})")
-    actions = r["actions"]
-    if not isinstance(actions, list):
-        raise fail("actions", "not a list")
-    for i, action in enumerate(actions):
-        try:
-            game.apply(action)
-        except (VncardsError, TypeError) as e:
-            raise fail(("actions", i), f"action {i + 1} does not follow: {e}") from None
-    if r["settlement"] is None:
-        if game.is_over:
-            raise fail("settlement", "the actions end the hand: its result is missing")
-        if r["outcome"] is not None:
-            raise fail("outcome", "a hand in play has no result")
-    else:
-        if not game.is_over:
-            raise fail("settlement", "the hand is not over after its actions")
-        if r["outcome"] != game.outcome:
-            raise fail(
-                "outcome",
-                f"the result does not follow from the actions (the replay gives {_compact(game.outcome)})",
-            )
-        if r["settlement"] != game.settlement:
-            shown = " ".join(_signed(u) for u in game.settlement or [])
-            raise fail("settlement", f"does not follow from the actions (the replay gives {shown})")
-    ledger = r["ledger"]
-    derived = game.ledger
-    if not isinstance(ledger, list):
-        raise fail("ledger", "not a list")
-    for i, (a, b) in enumerate(zip(ledger, derived, strict=False)):
-        if a != b:
-            raise fail(
-                ("ledger", i), f"payment {i + 1} does not follow from the actions (the replay pays {b})"
-            )
-    if len(ledger) != len(derived):
-        raise fail("ledger", f"{len(ledger)} payments written, the replay makes {len(derived)}")
-    return Hand(game, game_spec.name, number, seats)

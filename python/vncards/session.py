@@ -1,3 +1,8 @@
+# Why this module is over 600 lines: it is one class, Session, and its snapshot restore
+# (from_dict, _verify_hands) checks every invariant that play keeps (the deal of each hand, the
+# chain of hand digests, the totals, each seat's credits). The checks stay beside the state they
+# check, so a reader sees that each is checked. The records the session shares with the
+# history (Seat, Hand, a hand's record) are in vncards.hands.
 """A match of many hands at one table: who sits where, the running totals, and what the rules
 carry from one hand to the next.
 
@@ -64,8 +69,8 @@ from ._args import count_arg
 from ._core import Rng
 from .errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from .games import GameSpec, spec
-from .hands import _MAX_UNITS, MAX_HANDS, MAX_NAME, Hand, Seat
-from .history import History, dumps, hand_record, loads, parse_hand_record
+from .hands import _MAX_UNITS, MAX_HANDS, MAX_NAME, Hand, Seat, hand_record, parse_hand_record
+from .history import History, dumps, loads
 from .inputs import parse_seat
 from .snapshot import (
     check_key,

@@ -326,26 +326,34 @@ fn tusac_classify(cards_in: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>>
     guard(|| Ok(tusac::classify(&kinds_from_py(cards_in)?).map(MeldKind::name)))
 }
 
-/// The legal non-win claims of `offer` (kind index) for a packed hand: `(meld, used kinds)`.
+/// The legal non-win claims of `offer` (kind index) for a packed hand: `(meld, used kinds)`;
+/// `forbidden_no_claim`: the rules' `forbidden_triple="no_claim"` (see `offered_claims`).
 #[pyfunction]
+#[pyo3(signature = (packed, offer, entitled, triple_optional, bung, forbidden_no_claim=false))]
 fn tusac_legal_claims(
     packed: u128,
     offer: u8,
     entitled: bool,
     triple_optional: bool,
     bung: &str,
+    forbidden_no_claim: bool,
 ) -> PyResult<Vec<(&'static str, Vec<u8>)>> {
     guard(|| {
         let bung = bung_rule(bung)?;
         let h = searched(unpack(packed)?)?;
         let offer = kind_index(offer)?;
         h.check_offer(offer).map_err(to_py)?;
-        Ok(
-            tusac::legal_claims(&h, offer, entitled, triple_optional, bung)
-                .into_iter()
-                .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
-                .collect(),
+        Ok(tusac::offered_claims(
+            &h,
+            offer,
+            entitled,
+            triple_optional,
+            forbidden_no_claim,
+            bung,
         )
+        .into_iter()
+        .map(|c| (c.meld.name(), c.used.iter().map(|k| k.index()).collect()))
+        .collect())
     })
 }
 

@@ -201,6 +201,29 @@ pub fn legal_claims(
     out
 }
 
+/// The claims a seat may answer an offer of `offer` with: [`legal_claims`], and under
+/// `forbidden_triple="no_claim"` (`forbidden_no_claim`, the triple mandatory) none at all when
+/// the seat holds a pair of `offer` whose triple is forbidden (the pair bars every claim of the
+/// card). The one place of that rule: the flow and the Python API both ask it.
+pub fn offered_claims(
+    hidden: &Hand,
+    offer: Kind,
+    entitled: bool,
+    triple_optional: bool,
+    forbidden_no_claim: bool,
+    bung: BungRule,
+) -> Vec<Claim> {
+    let mut claims = legal_claims(hidden, offer, entitled, triple_optional, bung);
+    if forbidden_no_claim
+        && !triple_optional
+        && hidden.count(offer) == 2
+        && !claims.iter().any(|c| c.meld == MeldKind::ClaimedTriple)
+    {
+        claims.clear();
+    }
+    claims
+}
+
 /// The kinds whose discard is a rác: removing one copy lowers the fewest rác.
 pub fn rac_kinds(hidden: &Hand) -> Vec<Kind> {
     let base = min_rac(hidden);

@@ -11,7 +11,7 @@
 //! action (the turn-up is no decision).
 
 use super::cards::{Hand, Kind, COPIES, KINDS};
-use super::claims::{check_claim, legal_claims, priority, rac_kinds, BungRule, Claim};
+use super::claims::{check_claim, offered_claims, priority, rac_kinds, BungRule, Claim};
 use super::melds::{classify, min_rac, win_total, MeldKind, Scoring};
 use crate::error::Error;
 use crate::table::Draw;
@@ -398,15 +398,15 @@ impl Flow {
             }
             let win = win_total(hand, self.exposed_lenh(t), Some(o.card), r.scoring);
             let is_entitled = Some(t) == entitled;
-            let mut claims = legal_claims(hand, o.card, is_entitled, r.triple_optional, r.bung);
+            let claims = offered_claims(
+                hand,
+                o.card,
+                is_entitled,
+                r.triple_optional,
+                r.forbidden_no_claim,
+                r.bung,
+            );
             let held = hand.count(o.card);
-            if r.forbidden_no_claim
-                && !r.triple_optional
-                && held == 2
-                && !claims.iter().any(|c| c.meld == MeldKind::ClaimedTriple)
-            {
-                claims.clear(); // the forbidden triple's pair bars every claim of the card
-            }
             if win.is_none() && claims.is_empty() && !r.every_seat {
                 continue;
             }

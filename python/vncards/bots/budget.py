@@ -1,4 +1,5 @@
-"""What a search bot may spend on one decision, and the seed of each decision.
+"""What every search bot shares: what it may spend on one decision, the seed of each
+decision, the decisions that need no search, and the cheating variant's refusal of a view.
 
 A search bot is given ``rollouts`` (evaluations per decision: a candidate move played out on
 one sampled deal), ``think_ms`` (a wall-clock budget per decision), or both: the search stops
@@ -20,13 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from .._core import Rng
 from ..errors import RulesError
 from ..table import Seed
 
-__all__ = ["SearchBudget", "SAFETY_MS"]
+__all__ = ["SearchBudget", "SAFETY_MS", "CheatingSearch", "forced"]
 
 #: Milliseconds kept back from ``think_ms`` for what follows the search (building the
 #: action, returning it): the Rust search gets the rest as its deadline.
@@ -62,6 +64,38 @@ class SearchBudget:
         spent = (time.perf_counter() - start) * 1000.0
         return max(0.0, self.think_ms - spent - SAFETY_MS)
 
-    def search_args(self, start: float) -> dict[str, Any]:
-        """``rollouts`` and ``think_ms`` keyword arguments of the Rust searches."""
-        return {"rollouts": self.rollouts, "think_ms": self.remaining(start)}
+    def search_args(self, start: float, *facts: Any) -> dict[str, Any]:
+        """The ``seed`` (of the decision that reads ``facts``), ``rollouts`` and ``think_ms``
+        keyword arguments of the Rust search of a decision begun at ``start``."""
+        return {"seed": self.seed(*facts), "rollouts": self.rollouts, "think_ms": self.remaining(start)}
+
+
+def forced(legal: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The action of a decision that needs no search: the only legal one (None when there are
+    several; :class:`~vncards.errors.RulesError` when there is none).
+
+    >>> forced([{"type": "pass", "seat": 0}])
+    {'type': 'pass', 'seat': 0}
+    """
+    if not legal:
+        raise RulesError("a bot was asked to act with no legal action")
+    return legal[0] if len(legal) == 1 else None
+
+
+class CheatingSearch:
+    """The cheating variant of a search bot (a mixin listed before the bot it varies): it
+    reads every seat's true hand from the game, so it plays only through ``act(turn)`` and
+    refuses a view; the benchmarks' upper bound, which no table seats."""
+
+    name = "cheating"
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Refused: the cheating bot reads the game, not a view."""
+        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
+
+    @staticmethod
+    def _game(turn: Any) -> Any:
+        """The game of ``turn``, which the cheating bot reads (None: refused)."""
+        if turn is None:
+            raise RulesError("the cheating bot needs the game (act(turn))")
+        return turn.game

@@ -28,7 +28,7 @@ from .. import _core
 from ..errors import RulesError
 from ..maubinh.core import Arrangement, Objective, Rules, best_arrangement, instant_win, ranked_arrangements
 from ..table import Seed
-from .budget import SearchBudget
+from .budget import CheatingSearch, SearchBudget
 
 __all__ = [
     "MAUBINH_BOTS",
@@ -145,20 +145,14 @@ class SearchBot(SolverBot):
             len(view["confirmed"]),
             cands,
             *r.core_options,
-            seed=self.budget.seed("maubinh", mask, len(view["confirmed"])),
             known=known,
-            **self.budget.search_args(start),
+            **self.budget.search_args(start, "maubinh", mask, len(view["confirmed"])),
         )
         return _arrange(by_type["arrange"], Arrangement._from_masks(*cands[best]))
 
 
-class CheatingBot(SearchBot):
+class CheatingBot(CheatingSearch, SearchBot):
     """The search against the other seats' true hands (benchmarks only)."""
-
-    name = "cheating"
-
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
 
     def act(self, turn: Any) -> dict[str, Any]:
         return self._decide(turn.view, turn.legal_actions, turn)

@@ -49,7 +49,7 @@ from ..errors import RulesError
 from ..samloc.game import SAM_UNITS
 from ..table import Seed
 from .base import Turn
-from .budget import SearchBudget
+from .budget import CheatingSearch, SearchBudget, forced
 from .shedding import (
     _TWOS,
     Facts,
@@ -216,10 +216,9 @@ class _SearchMixin(_SheddingBot):
 
     def _decide(self, view: dict[str, Any] | None, legal: Sequence[Action], turn: Turn | None) -> Action:
         start = time.perf_counter()
-        if not legal:
-            raise RulesError("a bot was asked to act with no legal action")
-        if len(legal) == 1:
-            return legal[0]
+        only = forced(legal)
+        if only is not None:
+            return only
         if view is None:
             assert turn is not None
             first = legal[0]["type"] if not hasattr(legal, "play_masks") else "play"
@@ -296,7 +295,7 @@ class _SearchMixin(_SheddingBot):
         if not self.infer:
             obs = []  # deals drawn uniformly; the seat's own báo 1 record still counts
         violators = self._violators(v, turn, violators)
-        seed = self.budget.seed(
+        facts = (
             "play",
             v.hand,
             v.table,
@@ -313,12 +312,11 @@ class _SearchMixin(_SheddingBot):
             setup,
             rollout_position(v),
             candidates=cands,
-            seed=seed,
             violators=violators,
             observations=obs,
             known=self._known(turn),
             tree=self.tree,
-            **self.budget.search_args(start),
+            **self.budget.search_args(start, *facts),
         )
         return actions[best]
 
@@ -382,18 +380,12 @@ class SamLocSearchBot(_SearchMixin, SamLocGreedyBot):
     BAO_MOT_RECORD = True
 
 
-class _Cheating:
+class _Cheating(CheatingSearch):
     """Sees every hand (``turn.game``'s): the search's upper bound. Benchmarks only."""
 
-    name = "cheating"
-
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
-        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
-
     def _known(self, turn: Turn | None) -> list[int] | None:
-        if turn is None:
-            raise RulesError("the cheating bot needs the game (act(turn))")
-        return [turn.game.hand_mask(s) for s in range(turn.game.players)]
+        game = self._game(turn)
+        return [game.hand_mask(s) for s in range(game.players)]
 
     def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
         # Every seat's violations, from the game's own log.

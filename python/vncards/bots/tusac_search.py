@@ -26,7 +26,7 @@ from .._core import TuSacCard, TuSacRolloutSetup, tusac_pack, tusac_search
 from ..errors import RulesError
 from ..table import Seed
 from .base import Turn
-from .budget import SearchBudget
+from .budget import CheatingSearch, SearchBudget, forced
 
 __all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go"]
 
@@ -131,10 +131,9 @@ class TuSacSearchBot:
         turn: Turn | None,
     ) -> Action:
         start = time.perf_counter()
-        if not legal:
-            raise RulesError("a bot was asked to act with no legal action")
-        if len(legal) == 1:
-            return legal[0]
+        only = forced(legal)
+        if only is not None:
+            return only
         win = next((a for a in legal if a["type"] == "win"), None)
         if win is not None:
             return win
@@ -173,7 +172,7 @@ class TuSacSearchBot:
         setup = self._setup(n)
         greedy, *_ = tusac_search(setup, candidates=cands, seed=0, rollouts=1, greedy_only=True, **args)
         order = [greedy, *(i for i in range(len(cands)) if i != greedy)]
-        seed = self.budget.seed(
+        facts = (
             "tusac",
             hand,
             public,
@@ -185,23 +184,15 @@ class TuSacSearchBot:
         best, _means, _samples, _spent = tusac_search(
             setup,
             candidates=[cands[i] for i in order],
-            seed=seed,
             known=self._known(turn),
             **args,
-            **self.budget.search_args(start),
+            **self.budget.search_args(start, *facts),
         )
         return legal[order[best]]
 
 
-class TuSacCheatingBot(TuSacSearchBot):
+class TuSacCheatingBot(CheatingSearch, TuSacSearchBot):
     """The Tứ Sắc search on the true hidden hands (the stock stays unknown): benchmarks only."""
 
-    name = "cheating"
-
-    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
-        raise RulesError("the cheating bot reads every hand from the game: it plays through act(turn) only")
-
     def _known(self, turn: Turn | None) -> list[int] | None:
-        if turn is None:
-            raise RulesError("the cheating bot needs the game (act(turn))")
-        return list(turn.game._hands)
+        return list(self._game(turn)._hands)

@@ -417,17 +417,13 @@ def legal_claims(
 
 def offer_claims(packed: int, offer: int, entitled: bool, rules: Rules) -> list[tuple[str, tuple[int, ...]]]:
     """The legal (non-win) claims of the card kind ``offer`` for the packed hidden hand, as
-    ``(meld, kinds used)``: the core's, with ``forbidden_triple="no_claim"`` applied (a held
-    pair whose triple is forbidden bars every other claim of that card)."""
-    claims = [
+    ``(meld, kinds used)``, from the core, which also applies ``forbidden_triple="no_claim"``
+    (a held pair whose triple is forbidden bars every other claim of that card), as the game
+    flow does."""
+    no_claim = rules.forbidden_triple == "no_claim"
+    return [
         (m, tuple(u))
-        for m, u in _core.tusac_legal_claims(packed, offer, entitled, rules.triple_optional, rules.bung_rule)
+        for m, u in _core.tusac_legal_claims(
+            packed, offer, entitled, rules.triple_optional, rules.bung_rule, no_claim
+        )
     ]
-    if (
-        rules.forbidden_triple == "no_claim"
-        and not rules.triple_optional
-        and (packed >> (3 * offer)) & 7 == 2
-        and not any(m == "claimed_triple" for m, _ in claims)
-    ):
-        return []
-    return claims

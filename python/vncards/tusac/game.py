@@ -1,3 +1,7 @@
+# Why this module is over 600 lines: it is one class, Game, and about 170 of its lines are
+# _load_state, which checks a client-editable position field by field against the Rust flow
+# (hands, melds, the offer and its penalty, the responses, the result and its payments). It
+# reads and sets the flow's state, so it stays with the class that owns that state.
 """The Tứ Sắc game: deal, the tỳ, offers, claim windows with priority, settlement. The flow is
 the Rust core's (``_core.TuSacFlow``), which the batched learning environment runs too; this
 class checks the input, hands each action to it, and logs what it reports.
