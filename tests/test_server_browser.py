@@ -11,9 +11,11 @@ showdown); the whole hands of the other three are marked ``slow`` (``make test-s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -289,11 +291,36 @@ def game_list(driver: Any) -> list[dict[str, Any]]:
     return list(driver.execute_script("return GAMES"))
 
 
+Move = Callable[[Any, str, list[dict[str, Any]]], bool]
+
+
 def _play_hand(driver: Any, server: Server, game: str) -> int:
     """A whole hand from the lobby: the number of clicks it asked for (every prompt a real
     decision: a forced move is made by the table, never offered)."""
     table = {"id": create_from_lobby(driver, server, game)}
-    decisions, explained = 0, game not in ("tienlen", "tienlen-north", "samloc")
+    decisions = _play_to_the_end(driver, game)
+    if game == "tusac":  # claim windows that offered only a pass: made by the table, and said so
+        assert driver.find_elements(By.CSS_SELECTOR, "#log .forced-done")
+    settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
+    assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
+    assert driver.find_element(By.ID, "next-hand").is_displayed()
+    _shows_the_end_of_the_hand(driver, game)
+    screenshots(driver, f"{game}-over")
+    stored = server.get("/api/tables")
+    row = next(t for t in stored if t["id"] == table["id"])
+    assert row["is_over"] and sum(row["totals"]) == 0
+    assert row["seats"][0]["kind"] == "player" and row["seats"][0]["name"] == "Lan"
+    # Back in the lobby, the table is listed.
+    driver.get(server.url + "/")
+    _wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{table["id"]}"]'))
+    screenshots(driver, "lobby")
+    return decisions
+
+
+def _play_to_the_end(driver: Any, game: str, move: Move = _my_move, explain: bool = True) -> int:
+    """Click through the hand at the page until it is over, each decision made by ``move``
+    (once, with ``explain``, an illegal selection explained first): the number of decisions."""
+    decisions, explained = 0, not explain or game not in ("tienlen", "tienlen-north", "samloc")
     dealt_over = 0
     for _ in range(600):
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
@@ -322,7 +349,7 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
         try:
             if not explained and "play" in {a["type"] for a in legal}:
                 explained = _explains_an_illegal_selection(driver, legal)
-            if not _my_move(driver, game, legal):
+            if not move(driver, game, legal):
                 continue
             decisions += 1
         except (StaleElementReferenceException, WebDriverException):
@@ -332,21 +359,6 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
     else:
         raise AssertionError(f"{game}: the hand did not end")
     assert explained, "an illegal selection was explained"
-    if game == "tusac":  # claim windows that offered only a pass: made by the table, and said so
-        assert driver.find_elements(By.CSS_SELECTOR, "#log .forced-done")
-    settlement = _wait(driver, lambda: driver.find_element(By.ID, "settlement-table"))
-    assert len(settlement.find_elements(By.CSS_SELECTOR, "tr[data-seat]")) == 4
-    assert driver.find_element(By.ID, "next-hand").is_displayed()
-    _shows_the_end_of_the_hand(driver, game)
-    screenshots(driver, f"{game}-over")
-    stored = server.get("/api/tables")
-    row = next(t for t in stored if t["id"] == table["id"])
-    assert row["is_over"] and sum(row["totals"]) == 0
-    assert row["seats"][0]["kind"] == "player" and row["seats"][0]["name"] == "Lan"
-    # Back in the lobby, the table is listed.
-    driver.get(server.url + "/")
-    _wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'#tables a[href="/t/{table["id"]}"]'))
-    screenshots(driver, "lobby")
     return decisions
 
 
@@ -444,3 +456,126 @@ def test_names_spectators_seats_and_closing(browser: Any, server: Server) -> Non
     _wait(browser, lambda: browser.find_element(By.ID, "closed").is_displayed())  # the spectator is told too
     browser.close()
     browser.switch_to.window(first)
+
+
+# -- what players tripped on (issue 35) ------------------------------------------------------------
+
+
+def _keep_cards(driver: Any, game: str, legal: list[dict[str, Any]]) -> bool:
+    """A player who keeps cards: passes whenever the table lets them, else as :func:`_my_move`."""
+    if any(a["type"] == "pass" for a in legal):
+        driver.find_element(By.CSS_SELECTOR, '#actions button[data-type="pass"]').click()
+        return True
+    return _my_move(driver, game, legal)
+
+
+def _next_hand(driver: Any) -> None:
+    before = _seq(driver)
+    driver.find_element(By.ID, "next-hand").click()
+    _wait(driver, lambda: _seq(driver) != before)
+
+
+def _phone(driver: Any) -> None:
+    """The viewport of a phone (390×844) until ``Emulation.clearDeviceMetricsOverride``."""
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def test_a_forced_move_is_logged_before_what_followed_it(browser: Any, server: Server) -> None:
+    """The table's note of a forced move made for the player follows the player's own move at
+    once, before the new round that move opened (both came in one change). Hands are played
+    until a forced pass closed a round: the note and the round's line share the change."""
+    create_from_lobby(browser, server, "tienlen")
+    closing = "S.history.filter(h => h.cls === 'forced-done').some(h => S.history.some(x => x.seq === h.seq && x.cls === 'ev-new_round'))"
+    for _ in range(8):
+        _play_to_the_end(browser, "tienlen", _keep_cards, explain=False)
+        if _page(browser, closing):
+            break
+        _next_hand(browser)
+    else:
+        raise AssertionError(
+            "eight hands without a forced-move note in the change of a new round (missing notes?)"
+        )
+    lines = [(e.get_attribute("class"), e.text) for e in browser.find_elements(By.CSS_SELECTOR, "#log > div")]
+    notes = [k for k, (cls, _) in enumerate(lines) if cls == "forced-done"]
+    for k in notes:
+        assert lines[k - 1][1].startswith("bạn (you): "), lines[k - 2 : k + 2]
+
+
+def test_a_maubinh_settlement_ends_with_no_null(browser: Any, server: Server) -> None:
+    """The end of a Mậu Binh hand (which carries nothing to the next hand) ends with its
+    payments, not with the word "null"."""
+    create_from_lobby(browser, server, "maubinh")
+    _play_to_the_end(browser, "maubinh")
+    text = browser.find_element(By.ID, "settlement").text
+    assert "null" not in text and "undefined" not in text, text[-200:]
+
+
+def test_the_settlement_fits_a_phone(browser: Any, server: Server) -> None:
+    """At 390 px the settlement table, cards still held included, fits its panel: the running
+    totals are on screen without scrolling sideways (a player who kept most cards)."""
+    create_from_lobby(browser, server, "tienlen")
+    _play_to_the_end(browser, "tienlen", _keep_cards, explain=False)
+    held = _page(browser, "Math.max(...S.frame.view.revealed.map(c => (c || []).length))")
+    assert held >= 6, held
+    _phone(browser)
+    try:
+        fit = _page(
+            browser,
+            "(() => { const p = document.getElementById('settlement'), t = document.getElementById('settlement-table');"
+            " return [p.scrollWidth, p.clientWidth, t.getBoundingClientRect().right, p.getBoundingClientRect().right]; })()",
+        )
+        browser.execute_script("document.getElementById('settlement').scrollIntoView()")
+        OUTPUT.mkdir(exist_ok=True)
+        browser.save_screenshot(str(OUTPUT / "settlement-390x844.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert fit[0] <= fit[1] and fit[2] <= fit[3], fit
+
+
+#: Every visible hint inside an enabled button, its text and its contrast with the button
+#: (WCAG's ratio of relative luminances), from the computed styles.
+CONTRAST = """
+const rgb = (s) => s.match(/[\\d.]+/g).map(Number);
+const lum = (c) => { const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+                     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+return [...document.querySelectorAll("button:not(:disabled) .hint")].filter((h) => h.getClientRects().length).map((h) => {
+  let n = h, bg = [255, 255, 255];
+  for (; n; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c.length < 4 || c[3] > 0) { bg = c; break; } }
+  const a = lum(rgb(getComputedStyle(h).color)), b = lum(bg);
+  return [h.closest("button").id || h.closest("button").dataset.type, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+});
+"""
+
+
+def test_hints_in_buttons_meet_wcag_aa(browser: Any, server: Server) -> None:
+    """The small hint words inside buttons (the lobby's, a turn's, the end of a hand's) have a
+    contrast of at least 4.5:1 with the button, at a phone's size and a desktop's."""
+    seen: dict[str, float] = {}
+
+    def measure() -> None:
+        for phone in (False, True):
+            if phone:
+                _phone(browser)
+            for button, ratio in browser.execute_script(CONTRAST):
+                seen[button] = min(ratio, seen.get(button, ratio))
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    browser.get(server.url + "/")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+    measure()
+    create_from_lobby(browser, server, "tienlen")
+    for _ in range(200):
+        if {"hint", "next-hand"} <= seen.keys():
+            break
+        measure()
+        legal = _legal(browser)
+        if browser.find_element(By.TAG_NAME, "body").get_attribute("data-over") != "1" and len(legal) > 1:
+            before = _seq(browser)
+            with contextlib.suppress(StaleElementReferenceException, WebDriverException):
+                _keep_cards(browser, "tienlen", legal)
+                _wait(browser, lambda before=before: _seq(browser) != before)
+        time.sleep(0.03)
+    assert {"create-btn", "hint", "pass", "next-hand", "leave"} <= seen.keys(), seen
+    low = {k: round(v, 2) for k, v in seen.items() if v < 4.5}
+    assert not low, low

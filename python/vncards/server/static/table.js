@@ -107,18 +107,23 @@ function onFrame(f) {
   if (S.hand !== key) { S.hand = key; S.events = []; }
   // The log in time order: each entry stamped with the change (seq) that brought it; the
   // table's notes of a change before its game events ("hand begins", "joined"), "hand over" after.
-  f.events.forEach((e, k) => {
-    const n = f.events_from + k;
-    if (n < S.events.length) return; // each event once
+  const fresh = f.events.filter((e, k) => f.events_from + k >= S.events.length); // each event once
+  // The table made this seat's forced move in this change: its note goes right after the
+  // seat's own move (before what followed it: a new round, the next seat's turn), or before
+  // the change's events when the move left none.
+  const forcedDone = S.wasForced && S.frame && f.seq !== S.frame.seq && (!f.forced || fresh.some((e) => e.seat === S.seat));
+  const forcedNote = forcedDone && { seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" };
+  const after = forcedDone ? fresh.findIndex((e) => e.seat === S.seat) : -1;
+  if (forcedNote && after < 0) S.history.push(forcedNote);
+  fresh.forEach((e, k) => {
     S.events.push(e);
     S.history.push({ seq: f.seq, rank: 1, event: e, cls: "ev-" + e.type });
+    if (k === after) S.history.push(forcedNote);
   });
   for (const e of f.log) if (e.n > S.logSeen) {
     S.logSeen = e.n;
     S.history.push({ seq: e.seq, rank: e.type === "hand_over" ? 2 : 0, note: e, cls: "log-" + e.type });
   }
-  if (S.wasForced && !f.forced && S.frame && f.seq !== S.frame.seq)
-    S.history.push({ seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" });
   S.wasForced = f.forced ? f.forced.action : null;
   S.frame = f; S.seat = f.seat; S.received = Date.now();
   render();
@@ -477,7 +482,8 @@ function renderSettlement(f) {
   if (!(t.payments || []).length) pay.append(el("div", { class: "hint", text: "không ai trả (no payments)" }));
   const note = nextHandNote(v);
   box.replaceChildren(el("h2", {}, ...both(["Kết quả ván " + t.hand_number, "settlement"])), el("table", { class: "grid", id: "settlement-table" }, head, ...rows),
-    el("h3", {}, ...both(["Thanh toán", "payments"])), pay, note ? el("p", { class: "carry", id: "carry", text: note }) : null);
+    el("h3", {}, ...both(["Thanh toán", "payments"])), pay);
+  if (note) box.append(el("p", { class: "carry", id: "carry", text: note })); // (replaceChildren writes a null as "null")
 }
 
 async function leave() {
