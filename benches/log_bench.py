@@ -71,7 +71,7 @@ def _measures() -> dict[str, Callable[[], float]]:
         out[f"{name} to_json"] = lambda g=game: _per_call(g.to_json, 100)
         out[f"{name} from_json"] = lambda c=cls, t=text: _per_call(lambda: c.from_json(t), 20)
     try:
-        from vncards.server.session import TableSession
+        from vncards.server.table import TableSession
     except ImportError:  # no server extra: no frame figure
         return out
     session = TableSession.create("bench", "tienlen")

@@ -386,8 +386,8 @@ def startup(rows: int, bad: int) -> dict[str, Any]:
     """Start-up time of ``vncards serve`` on a database of ``rows`` signed tables (each a few
     moves into its hand), ``bad`` of them edited so that they cannot be resumed."""
     from vncards.server import load_key
-    from vncards.server.session import TableSession
     from vncards.server.store import TableStore
+    from vncards.server.table import TableSession
 
     tmp = Path(tempfile.mkdtemp(prefix="vncards-startup-"))
     db = tmp / "tables.sqlite"

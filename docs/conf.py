@@ -245,7 +245,7 @@ def _absolute_module_refs(
 ) -> None:
     """A relative ``:mod:`.name``` reference means what a relative import means: the module
     ``name`` of the documented object's package (Sphinx would search every module ending in
-    ``.name``, and warn when two do, e.g. ``vncards.session`` and ``vncards.server.session``)."""
+    ``.name``, and warn when two do, e.g. ``vncards.session`` and ``vncards.server.table``)."""
     module = name if what == "module" else getattr(obj, "__module__", None) or name.rpartition(".")[0]
     package = module if what == "module" and hasattr(obj, "__path__") else module.rpartition(".")[0]
     for i, line in enumerate(lines):

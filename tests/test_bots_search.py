@@ -120,7 +120,7 @@ def test_cheating_is_for_benchmarks_only() -> None:
         with pytest.raises(RulesError, match="cheating bot"):
             bot.choose(g.view(seat), g.legal_actions(seat))
         assert decide(bot, g, seat) in g.legal_actions(seat)
-    from vncards.server.session import TableSession
+    from vncards.server.table import TableSession
 
     with pytest.raises(RulesError, match="no bot 'cheating'"):
         TableSession.create("t1", "tienlen", seats=["cheating", None, None, None])

@@ -30,8 +30,8 @@ from support.server_client import TestClient, hello, join, live, new_table, play
 from support.server_proc import running_server  # noqa: E402
 from vncards import history  # noqa: E402
 from vncards.server import create_app  # noqa: E402
-from vncards.server.session import SEAT_ACTIONS_LIMIT, TableSession  # noqa: E402
 from vncards.server.store import TableStore  # noqa: E402
+from vncards.server.table import SEAT_ACTIONS_LIMIT, TableSession  # noqa: E402
 
 KEY = b"a test key of the server, 32 b."
 

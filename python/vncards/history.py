@@ -39,11 +39,11 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Any, Literal, Protocol, overload, runtime_checkable
 
 from .errors import RulesError, SnapshotError, VncardsError
 from .games import GAMES, spec
-from .session import MAX_HANDS, Hand, Seat, Session
+from .hands import MAX_HANDS, Hand, Seat
 from .snapshot import (
     bounded_text,
     expect,
@@ -56,7 +56,16 @@ from .snapshot import (
 )
 from .table import TableGame, _rng_key
 
-__all__ = ["FORMAT_VERSION", "History", "dumps", "loads", "start", "hand_record", "parse_hand_record"]
+__all__ = [
+    "FORMAT_VERSION",
+    "History",
+    "HandSource",
+    "dumps",
+    "loads",
+    "start",
+    "hand_record",
+    "parse_hand_record",
+]
 
 #: The version of the history format this module writes (and the only one it reads).
 FORMAT_VERSION = 1
@@ -85,7 +94,7 @@ _POSITION_KEYS = ("rng_position", "events", "ledger", "state")
 @dataclass(frozen=True)
 class History:
     """Hands read back by :func:`loads` (each replayed and verified): a sequence of
-    :class:`~vncards.session.Hand`."""
+    :class:`~vncards.hands.Hand`."""
 
     hands: tuple[Hand, ...]
 
@@ -106,7 +115,17 @@ class History:
         return self.hands[0].game
 
 
-Source = TableGame | Hand | Session | History | Sequence[Hand]
+@runtime_checkable
+class HandSource(Protocol):
+    """Anything that holds hands to write, such as a :class:`~vncards.session.Session` (this
+    module does not import the session, which imports this one to restore its hands)."""
+
+    def history_hands(self) -> list[Hand]:
+        """The hands :func:`dumps` writes, in order."""
+        ...
+
+
+Source = TableGame | Hand | HandSource | History | Sequence[Hand]
 
 
 def _hands_of(source: Any) -> list[Hand]:
@@ -114,8 +133,8 @@ def _hands_of(source: Any) -> list[Hand]:
         return [source]
     if isinstance(source, TableGame):
         return [Hand(source, _registry_name(source))]
-    if isinstance(source, Session):
-        return [*source.hands, Hand(source.game, source.name, source.hand_number, tuple(source.hand_seats))]
+    if isinstance(source, HandSource):
+        return source.history_hands()
     if isinstance(source, History):
         return list(source.hands)
     if isinstance(source, Sequence) and not isinstance(source, (str, bytes)):
@@ -200,7 +219,7 @@ def dumps(source: Source, *, format: Literal["text", "json"] = "text", seed: boo
 def dumps(source: Source, *, format: str = "text", seed: bool = True) -> str: ...
 def dumps(source: Source, *, format: str = "text", seed: bool = True) -> str:
     """The history of ``source``: a game (one hand; several if it dealt again with
-    ``next_hand``), a :class:`~vncards.session.Hand`, a
+    ``next_hand``), a :class:`~vncards.hands.Hand`, a
     :class:`~vncards.session.Session` (its kept finished hands, then the hand in play) or a
     :class:`History`. ``format``: ``"text"`` (default) or ``"json"``. ``seed=False`` writes
     each hand's deal instead of its shuffle key."""

@@ -9,7 +9,7 @@ share a place), and every rating moves by how surprising that order was. A ratin
 rank by.
 
 Results come from anything that holds finished hands: a :class:`~vncards.session.Session`, its
-:class:`~vncards.session.Hand`\\ s, a loaded :class:`~vncards.history.History`, a finished game
+:class:`~vncards.hands.Hand`\\ s, a loaded :class:`~vncards.history.History`, a finished game
 (its seats named ``seat 0``, ``seat 1``…), or plain mappings ``{player: units}`` of one hand
 each (what a benchmark of bot levels produces):
 
@@ -76,7 +76,7 @@ Identify = Callable[[int, Seat | None], str | None]
 
 def hand_results(source: Any, identify: Identify = seat_id) -> Iterator[dict[str, int]]:
     """The finished hands of ``source`` as ``{player: units}`` mappings, in order (unfinished
-    hands are skipped). ``source``: a mapping of one hand, a :class:`~vncards.session.Hand`, a
+    hands are skipped). ``source``: a mapping of one hand, a :class:`~vncards.hands.Hand`, a
     finished game, a session or history (their finished hands), or an iterable of any of
     these. ``identify(seat, occupant)`` names who is rated at a seat (None: not rated); one
     player at two seats of one hand is refused."""

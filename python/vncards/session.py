@@ -57,15 +57,15 @@ import hmac
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._core import Rng
 from .errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from .games import GameSpec, spec
+from .hands import _MAX_UNITS, MAX_HANDS, MAX_NAME, Hand, Seat
+from .history import History, dumps, hand_record, loads, parse_hand_record
 from .inputs import parse_seat
 from .snapshot import (
-    canonical_text,
     check_key,
     expect,
     expect_dict,
@@ -82,14 +82,8 @@ from .table import Seed, TableGame, _digest, _rng_key, _rules_digest
 if TYPE_CHECKING:
     from .bots import Bot
 
-__all__ = ["Seat", "Hand", "Session", "hand_key", "MAX_NAME"]
+__all__ = ["Seat", "Hand", "Session", "hand_key", "MAX_HANDS", "MAX_NAME"]
 
-#: Longest player id or bot name a seat accepts (characters).
-MAX_NAME = 64
-#: Most hands a session plays (the hand number stays a small int everywhere).
-MAX_HANDS = 2**32
-#: Largest absolute total a snapshot may hold.
-_MAX_UNITS = 2**53
 _FORMAT = "vncards-session"
 _VERSION = 1
 _GENESIS = "00" * 32
@@ -124,118 +118,6 @@ def hand_key(session_key: bytes, number: int) -> bytes:
     return hmac.new(
         session_key, b"vncards/session/hand/" + number.to_bytes(8, "big"), hashlib.sha256
     ).digest()
-
-
-def _checked_name(value: Any, what: str) -> str | None:
-    """A player id or bot name: None, or printable text of 1..MAX_NAME characters that
-    encodes as UTF-8 (no lone surrogates, no control characters)."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise RulesError(f"{what} must be a string or None, not {type(value).__name__}")
-    if not 0 < len(value) <= MAX_NAME or value != value.strip():
-        raise RulesError(f"{what} must be 1..{MAX_NAME} characters without surrounding spaces")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RulesError(f"{what} is not valid text (lone surrogate)") from None
-    if not value.isprintable():
-        raise RulesError(f"{what} holds a control character")
-    return value
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who holds a seat: a ``player`` (an id the server chooses), a ``bot`` (its name, as
-    :func:`vncards.bots.make_bot` takes it), or neither (an open seat). ``total``: the units
-    this occupant has won at the seat since hand ``since``, the first hand it was credited
-    with.
-
-    >>> Seat("An").kind, Seat(bot="greedy").label, Seat().kind
-    ('player', 'bot greedy', 'open')
-    """
-
-    player: str | None = None
-    bot: str | None = None
-    total: int = 0
-    since: int = 1
-
-    def __post_init__(self) -> None:
-        _checked_name(self.player, "player")
-        _checked_name(self.bot, "bot")
-        if self.player is not None and self.bot is not None:
-            raise RulesError("a seat holds a player or a bot, not both")
-        for name in ("total", "since"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"Seat.{name} must be an int, not {value!r}")
-
-    @property
-    def kind(self) -> str:
-        """``"player"``, ``"bot"`` or ``"open"``."""
-        if self.player is not None:
-            return "player"
-        return "open" if self.bot is None else "bot"
-
-    @property
-    def label(self) -> str:
-        """Short text: the player's id, ``bot NAME`` or ``open``."""
-        if self.player is not None:
-            return self.player
-        return "open" if self.bot is None else f"bot {self.bot}"
-
-    @property
-    def occupant(self) -> Seat:
-        """The occupant alone (no total): what a hand history records."""
-        return Seat(self.player, self.bot)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe data: ``{"player", "bot", "total", "since"}``."""
-        return {"player": self.player, "bot": self.bot, "total": self.total, "since": self.since}
-
-    @classmethod
-    def from_dict(cls, data: Any, name: str = "seat") -> Seat:
-        """A seat from :meth:`to_dict` data (``SnapshotError`` naming ``name`` if malformed)."""
-        d = expect_dict(data, name, ("player", "bot", "total", "since"))
-        total = expect_int(d["total"], f"{name}.total", -_MAX_UNITS, _MAX_UNITS)
-        since = expect_int(d["since"], f"{name}.since", 1, MAX_HANDS)
-        try:
-            return cls(d["player"], d["bot"], total, since)
-        except RulesError as e:
-            raise SnapshotError(f"{name}: {e}") from None
-
-
-@dataclass(frozen=True)
-class Hand:
-    """One hand of a match: its ``game`` (the engine game, replayable from its seed), the
-    registry ``name`` of the game (``"tienlen-north"``…), its ``number`` in the session and
-    the ``seats`` credited with its result (``None`` for both outside a session)."""
-
-    game: TableGame
-    name: str
-    number: int | None = None
-    seats: tuple[Seat, ...] | None = None
-
-    @property
-    def settlement(self) -> list[int] | None:
-        """Units won per seat in this hand once it is over (sums to zero)."""
-        settlement: list[int] | None = self.game.settlement
-        return settlement
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand is settled."""
-        return bool(self.game.is_over)
-
-    def digest(self) -> str:
-        """SHA-256 (hex) of the hand's canonical record (number, seats, the game's snapshot):
-        the link of the session's chain of finished hands."""
-        record = {
-            "hand": self.number,
-            "seats": None if self.seats is None else [s.occupant.to_dict() for s in self.seats],
-            "game": self.game.to_dict(),
-        }
-        return hashlib.sha256(canonical_text(record).encode("ascii")).hexdigest()
 
 
 def _chain(previous: str, hand_digest: str) -> str:
@@ -411,6 +293,11 @@ class Session:
         """The finished hands kept in memory (the last ``keep_hands``), oldest first."""
         with self._lock:
             return list(self._hands)
+
+    def history_hands(self) -> list[Hand]:
+        """What :func:`vncards.history.dumps` writes of the session: the kept finished hands,
+        then the hand in play."""
+        return [*self.hands, Hand(self.game, self.name, self.hand_number, tuple(self.hand_seats))]
 
     @property
     def seat_of(self) -> dict[str, int]:
@@ -594,8 +481,6 @@ class Session:
                     raise RulesError(
                         f"{self._dropped} finished hands are no longer kept: store each hand next_hand returns"
                     )
-                from .history import hand_record
-
                 data["hands"] = [hand_record(h) for h in self._hands]
             return data
 
@@ -735,8 +620,6 @@ class Session:
 
     def _verify_hands(self, given: Any) -> None:
         """Replay-check the finished hands against the session (every hand from the first)."""
-        from .history import History, loads, parse_hand_record
-
         if isinstance(given, (str, bytes)):
             given = loads(given)
         if isinstance(given, History):
@@ -812,8 +695,6 @@ class Session:
     def __reduce__(self) -> tuple[Callable[..., Session], tuple[Any, ...]]:
         """Pickles through the snapshot and the kept hands' histories (verified again when
         unpickled)."""
-        from .history import dumps
-
         with self._lock:
             kept = [dumps(h, format="json") for h in self._hands]
             return (_unpickle, (self.to_json(), kept, self._dropped))
@@ -823,8 +704,6 @@ class Session:
 
 
 def _unpickle(text: str, kept: list[str], dropped: int) -> Session:
-    from .history import loads
-
     hands = [h for t in kept for h in loads(t).hands]
     if dropped:  # the first hands are gone: the kept ones are replayed, not chained
         session = Session.from_json(text)

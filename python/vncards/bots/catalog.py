@@ -1,6 +1,8 @@
-"""The bots of each game by name, as each game module re-exports them (``BOTS``), and the four
-levels of each game (``LEVELS``: ``easy``, ``normal``, ``hard``, ``expert``), each a bot and
-its options; ``random`` is common to all and lives in :mod:`vncards.bots`.
+"""The bots of each game by name (``BOTS``, keyed by the game's module, as
+:func:`vncards.games.spec` names it) and the four levels of each game (``LEVELS``: ``easy``,
+``normal``, ``hard``, ``expert``), each a bot and its options; ``random`` is common to all and
+lives in :mod:`vncards.bots.base`. The games know nothing of their bots: this is where a new
+bot is listed.
 
 The levels are what a server offers: ``easy`` is the greedy policy (no search, well under a
 millisecond a decision); ``normal``, ``hard`` and ``expert`` search with growing budgets
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .maubinh import MAUBINH_BOTS, MAUBINH_LEVELS
 from .montecarlo import SamLocMonteCarloBot, TienLenMonteCarloBot
 from .search import SamLocCheatingBot, SamLocSearchBot, TienLenCheatingBot, TienLenSearchBot
 from .shedding import SamLocGreedyBot, TienLenGreedyBot
@@ -21,6 +24,8 @@ from .tusac import TuSacGreedyBot
 from .tusac_search import TuSacCheatingBot, TuSacSearchBot
 
 __all__ = [
+    "BOTS",
+    "LEVELS",
     "TIENLEN_BOTS",
     "SAMLOC_BOTS",
     "TUSAC_BOTS",
@@ -74,4 +79,19 @@ TUSAC_LEVELS: dict[str, Level] = {
     "normal": ("search", {"rollouts": 100, "infer": False}),
     "hard": ("search", {"rollouts": 300}),
     "expert": ("search", {"rollouts": 900}),
+}
+
+#: The bots by name of each game, keyed by its module (``spec(game).module``).
+BOTS: dict[str, dict[str, Any]] = {
+    "vncards.tienlen": TIENLEN_BOTS,
+    "vncards.samloc": SAMLOC_BOTS,
+    "vncards.maubinh": MAUBINH_BOTS,
+    "vncards.tusac": TUSAC_BOTS,
+}
+#: The levels of each game, keyed by its module.
+LEVELS: dict[str, dict[str, Level]] = {
+    "vncards.tienlen": TIENLEN_LEVELS,
+    "vncards.samloc": SAMLOC_LEVELS,
+    "vncards.maubinh": MAUBINH_LEVELS,
+    "vncards.tusac": TUSAC_LEVELS,
 }

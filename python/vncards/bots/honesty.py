@@ -26,7 +26,7 @@ from typing import Any
 
 from .._core import TuSacCard, mask_to_text, tusac_pack, tusac_rac_kinds
 from ..errors import SnapshotError
-from . import Bot, decide
+from .base import Bot, decide
 
 __all__ = ["redeal", "decides_honestly"]
 

@@ -46,8 +46,9 @@ from typing import Any, ClassVar, Literal
 
 from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
 from ..errors import RulesError
+from ..samloc.game import SAM_UNITS
 from ..table import Seed
-from . import Turn
+from .base import Turn
 from .budget import SearchBudget
 from .shedding import (
     _TWOS,
@@ -343,8 +344,6 @@ class _SearchMixin(_SheddingBot):
         return p, dict(leads)
 
     def _declare_sam(self, view: dict[str, Any], legal: Sequence[Action], turn: Turn | None) -> Action:
-        from ..samloc import SAM_UNITS  # (the game package imports the bots)
-
         v = SheddingView.read(view)
         p, _ = self._plan(v, turn, "declare")
         n = v.players

@@ -25,7 +25,7 @@ from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rol
 from ..errors import RulesError
 from ..shedding.game import PlayMoves
 from ..table import Seed
-from . import Turn
+from .base import Turn
 
 __all__ = [
     "SheddingView",

@@ -22,7 +22,7 @@ bot's decisions (wall-clock milliseconds: mean, median, 99th percentile).
   part of the cheating bot's advantage over ``greedy`` (units per game, same field) that it
   recovers, with a bootstrap interval over the deals.
 
-Each deal's cards and each seat's bot seed come from :func:`vncards.simulate.game_seeds`
+Each deal's cards and each seat's bot seed come from :func:`vncards.runs.game_seeds`
 (``seed``, deal index), so a run's figures are the same on any machine, for any number of
 processes. The ``quick`` profile (:data:`PROFILES`) plays 200 deals per pairing, the
 ``full`` profile 10,000; ``vncards bench-bots`` is the command line.
@@ -50,8 +50,9 @@ from typing import Any
 from ..errors import RulesError
 from ..games import new_game, spec
 from ..parallel import batch_ranges, run_batches
-from ..simulate import game_seeds, wilson_interval
-from . import Turn, bot_factory
+from ..runs import game_seeds, wilson_interval
+from . import bot_factory
+from .base import Turn
 
 __all__ = [
     "PROFILES",

@@ -18,7 +18,7 @@ from typing import Any
 from .._core import TuSacCard, tusac_min_rac
 from ..errors import RulesError
 from ..table import Seed
-from . import Turn
+from .base import Turn
 
 __all__ = ["TuSacGreedyBot"]
 

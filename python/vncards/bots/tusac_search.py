@@ -25,7 +25,7 @@ from typing import Any
 from .._core import TuSacCard, TuSacRolloutSetup, tusac_pack, tusac_search
 from ..errors import RulesError
 from ..table import Seed
-from . import Turn
+from .base import Turn
 from .budget import SearchBudget
 
 __all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go"]

@@ -11,7 +11,6 @@ settlement (:func:`settle`, :func:`settle_itemised`) and the table flow :class:`
 1
 """
 
-from .bots import BOTS, LEVELS, SolverBot
 from .core import (
     CATEGORIES,
     INSTANT_WINS,
@@ -42,8 +41,6 @@ from .exploit import Exploitability, exploitability
 from .game import Game
 
 __all__ = [
-    "BOTS",
-    "LEVELS",
     "CATEGORIES",
     "INSTANT_WINS",
     "MAX_ARRANGEMENTS",
@@ -55,7 +52,6 @@ __all__ = [
     "Objective",
     "Rules",
     "Settlement",
-    "SolverBot",
     "arrangement_report",
     "best_arrangement",
     "best_arrangements",

@@ -8,8 +8,6 @@ báo Sâm, báo 1 and instant wins (tới trắng).
 
 from __future__ import annotations
 
-from ..bots.catalog import SAMLOC_BOTS as BOTS  # bots by name, for make_bot
-from ..bots.catalog import SAMLOC_LEVELS as LEVELS  # easy .. expert, for make_bot
 from .combos import (
     INSTANT_WINS,
     Combo,
@@ -24,8 +22,6 @@ from .game import CONG_UNITS, SAM_UNITS, TWO_UNITS, Game
 from .rules import PENALTIES, Rules
 
 __all__ = [
-    "BOTS",
-    "LEVELS",
     "CONG_UNITS",
     "INSTANT_WINS",
     "PENALTIES",

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .app import GameServer, ServerConfig, create_app
-from .session import ActionRefused, TableSession
 from .store import TableStore
+from .table import TableSession
+from .wire import ActionRefused
 
 __all__ = [
     "create_app",

@@ -32,11 +32,14 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = [
     "Refused",
+    "ActionRefused",
+    "EngineFault",
+    "dumps",
     "MAX_DEPTH",
     "MAX_NAME",
     "loads",
@@ -60,6 +63,24 @@ class Refused(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class ActionRefused(Exception):
+    """A client message that changed nothing: ``code`` is a short snake_case reason (the
+    engine's ``IllegalMoveError.reason`` where the engine refused it)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class EngineFault(ActionRefused):
+    """The engine raised something other than its typed errors: the action is refused and
+    the table must be reloaded from its stored row (its in-memory state is not trusted)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_action", f"the engine refused this action ({message})")
 
 
 def _no_constant(name: str) -> Any:
@@ -236,3 +257,8 @@ def check_int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Refused(f"{what}: an integer in [{low}, {high}]")
     return value
+
+
+def dumps(frame: Mapping[str, Any] | list[Any]) -> str:
+    """A frame as compact JSON text (strict: no NaN, valid text only)."""
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

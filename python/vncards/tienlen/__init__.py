@@ -31,8 +31,6 @@ from .._core import (
     shedding_legal_plays,
     tienlen_instant_win,
 )
-from ..bots.catalog import TIENLEN_BOTS as BOTS  # bots by name, for make_bot
-from ..bots.catalog import TIENLEN_LEVELS as LEVELS  # easy .. expert, for make_bot
 from ..shedding import core_of
 from .game import Game
 from .rules import Rules
@@ -42,8 +40,6 @@ if TYPE_CHECKING:  # numpy is optional (the `numpy` extra): only legal_play_mask
     import numpy.typing as npt
 
 __all__ = [
-    "BOTS",
-    "LEVELS",
     "Combo",
     "Game",
     "Rules",

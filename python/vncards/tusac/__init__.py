@@ -9,8 +9,6 @@ the rules page :doc:`/rules/tusac`. Functions over card multisets: :func:`parse_
 True
 """
 
-from ..bots.catalog import TUSAC_BOTS as BOTS  # bots by name, for make_bot
-from ..bots.catalog import TUSAC_LEVELS as LEVELS  # easy .. expert, for make_bot
 from .core import (
     MAX_SPLITS,
     MELD_LENH,
@@ -30,8 +28,6 @@ from .core import (
 from .game import Game
 
 __all__ = [
-    "BOTS",
-    "LEVELS",
     "MAX_SPLITS",
     "MELD_LENH",
     "TOI",

@@ -27,6 +27,12 @@ field of the server's record (types, ranges, finite numbers, seats that match th
 ``Session.from_json`` verifies the match (its signature, a replay of the hand in play, zero-sum
 totals); either raises naming the first field that is wrong.
 
+Why one module of ~750 lines: :class:`TableSession` is one object whose parts share its
+invariants (the seat tokens, the deadlines and the forced-move timers change together with
+every action, and the stored record is read back into exactly those fields); what stands apart
+is elsewhere: a seat's stored state and tokens in :mod:`.seats`, what crosses the wire in
+:mod:`.wire`, the store in :mod:`.store`.
+
 >>> session = TableSession.create("t1", "tienlen", players=4, seats=[None, "greedy", "greedy", "greedy"])
 >>> token = session.join(0, "An")
 >>> session.seat_of(token)
@@ -36,15 +42,12 @@ totals); either raises naming the first field that is wrong.
 >>> session.join(2, "\\udcff")
 Traceback (most recent call last):
 ...
-vncards.server.session.ActionRefused: name: text is not valid Unicode (a lone surrogate)
+vncards.server.wire.ActionRefused: name: text is not valid Unicode (a lone surrogate)
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import json
-import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -55,20 +58,16 @@ from .. import games
 from ..bots import Bot, bot_names, make_bot
 from ..errors import IllegalMoveError, RulesError, VncardsError
 from ..session import Hand, Seat, Session
-from .wire import Fields, Refused, check_int, check_name, finite
+from .seats import HEX64, SeatState, hash_token, timeout_bot_for, token_hash, token_matches
+from .wire import ActionRefused, EngineFault, Fields, Refused, check_int, check_name, finite
 
 __all__ = [
     "TableSession",
-    "SeatState",
-    "ActionRefused",
-    "EngineFault",
     "DEFAULT_TURN_SECONDS",
     "MAX_TURN_SECONDS",
     "FORCED_DELAY",
     "RESUME_MINIMUM",
     "SEAT_ACTIONS_LIMIT",
-    "timeout_bot_for",
-    "hash_token",
 ]
 
 #: Seconds a seat has for one turn unless the table or the game's rules say otherwise.
@@ -93,7 +92,6 @@ SEAT_ACTIONS_LIMIT = 200
 #: Largest running total a stored record may hold (units).
 TOTAL_BOUND = 10**12
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 #: Fields of the session record, as :meth:`TableSession.to_record` writes them.
 _RECORD = (
     "rules",
@@ -111,87 +109,8 @@ _RECORD = (
 )
 
 
-class ActionRefused(Exception):
-    """A client message that changed nothing: ``code`` is a short snake_case reason (the
-    engine's ``IllegalMoveError.reason`` where the engine refused it)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class EngineFault(ActionRefused):
-    """The engine raised something other than its typed errors: the action is refused and
-    the table must be reloaded from its stored row (its in-memory state is not trusted)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("invalid_action", f"the engine refused this action ({message})")
-
-
-def timeout_bot_for(game: str) -> str:
-    """The bot that plays a seat whose time ran out: the solver in Mậu Binh, else greedy."""
-    return "solver" if "solver" in bot_names(game) else "greedy"
-
-
-def hash_token(token: str) -> str:
-    """What is stored of a token: its SHA-256, in hex."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _token_hash(token: Any) -> str | None:
-    """The hash of a token a client presented (``None``: not a token)."""
-    if not isinstance(token, str) or not 0 < len(token) <= 100:
-        return None
-    return hash_token(token)
-
-
-def _token_matches(token: Any, stored: str | None) -> bool:
-    h = _token_hash(token)
-    return h is not None and stored is not None and hmac.compare_digest(stored, h)
-
-
 def _refused(e: VncardsError) -> ActionRefused:
     return ActionRefused(getattr(e, "reason", None) or "invalid_action", str(e))
-
-
-@dataclass
-class SeatState:
-    """What the server keeps of a seat beside the match's :class:`~vncards.session.Seat`:
-    the hash of its player's token, the bot that plays it when its time runs out, the bot
-    that takes it when its player leaves, and the creator's replacement waiting for the hand
-    to end (``""``: the seat opens)."""
-
-    token_hash: str | None = None
-    timeout_bot: str = "greedy"
-    fallback_bot: str | None = None
-    replacement: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The seat as stored (the token's hash, never the token)."""
-        return {
-            "token": self.token_hash,
-            "timeout_bot": self.timeout_bot,
-            "fallback_bot": self.fallback_bot,
-            "replacement": self.replacement,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Any, where: str, bots: Sequence[str]) -> SeatState:
-        """A seat from :meth:`to_dict` data, checked (``Refused`` naming the field)."""
-        f = Fields(d, where, exact=("token", "timeout_bot", "fallback_bot", "replacement"))
-        token = f.optional_text("token", 64)
-        if token is not None and not _HEX64.fullmatch(token):
-            raise Refused(f"{where}.token: a SHA-256 in hex")
-        names = {}
-        for key in ("timeout_bot", "fallback_bot", "replacement"):
-            name = f.optional_text(key, 32)
-            if name is not None and name not in bots and not (key == "replacement" and name == ""):
-                raise Refused(f"{where}.{key}: no bot {name!r} for this game")
-            names[key] = name
-        if names["timeout_bot"] is None:
-            raise Refused(f"{where}.timeout_bot: a bot name")
-        return cls(token, names["timeout_bot"], names["fallback_bot"], names["replacement"])
 
 
 @dataclass
@@ -321,7 +240,7 @@ class TableSession:
 
     def is_creator(self, token: Any) -> bool:
         """Is ``token`` this table's creator token?"""
-        return _token_matches(token, self.creator_hash)
+        return token_matches(token, self.creator_hash)
 
     def to_record(self) -> tuple[dict[str, Any], str]:
         """The session record and the match snapshot (signed with the table's key), as stored."""
@@ -399,7 +318,7 @@ class TableSession:
                 raise Refused(f"meta.deadlines[{k!r}]: seat {seat} is not due to act")
             deadlines[seat] = finite(v, f"meta.deadlines[{k!r}]", 0, 1e11)
         creator = f.optional_text("creator", 64)
-        if creator is not None and not _HEX64.fullmatch(creator):
+        if creator is not None and not HEX64.fullmatch(creator):
             raise Refused("meta.creator: a SHA-256 in hex")
         session = cls(
             id=table_id,
@@ -535,7 +454,7 @@ class TableSession:
 
     def seat_of(self, token: Any) -> int | None:
         """The seat ``token`` names, or ``None``."""
-        h = _token_hash(token)
+        h = token_hash(token)
         if h is None:
             return None
         for i, st in enumerate(self.seats):
@@ -837,8 +756,3 @@ class TableSession:
             "is_over": bool(self.game.is_over),
             "seq": self.seq,
         }
-
-
-def dumps(frame: Mapping[str, Any] | list[Any]) -> str:
-    """A frame as compact JSON text (strict: no NaN, valid text only)."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

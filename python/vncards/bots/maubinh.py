@@ -26,10 +26,19 @@ from typing import Any
 
 from .. import _core
 from ..errors import RulesError
+from ..maubinh.core import Arrangement, Objective, Rules, best_arrangement, instant_win, ranked_arrangements
 from ..table import Seed
-from .core import Arrangement, Objective, Rules, best_arrangement, instant_win, ranked_arrangements
+from .budget import SearchBudget
 
-__all__ = ["BOTS", "LEVELS", "CheatingBot", "GreedyBot", "ObjectiveBot", "SearchBot", "SolverBot"]
+__all__ = [
+    "MAUBINH_BOTS",
+    "MAUBINH_LEVELS",
+    "CheatingBot",
+    "GreedyBot",
+    "ObjectiveBot",
+    "SearchBot",
+    "SolverBot",
+]
 
 
 class ObjectiveBot:
@@ -95,8 +104,6 @@ class SearchBot(SolverBot):
         think_ms: float | None = None,
         candidates: int = 6,
     ) -> None:
-        from ..bots.budget import SearchBudget  # (vncards.bots imports the games)
-
         super().__init__(seed)
         self._search_rules = rules or Rules()
         self.budget = SearchBudget(seed, rollouts, think_ms)
@@ -160,10 +167,15 @@ class CheatingBot(SearchBot):
         return [game._hands[s] for s in range(game.players) if s != seat]
 
 
-BOTS = {"solver": SolverBot, "greedy": GreedyBot, "search": SearchBot, "cheating": CheatingBot}
+MAUBINH_BOTS: dict[str, Any] = {
+    "solver": SolverBot,
+    "greedy": GreedyBot,
+    "search": SearchBot,
+    "cheating": CheatingBot,
+}
 
 #: The four levels (see :mod:`vncards.bots.catalog`): the objectives' ladder, then search.
-LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+MAUBINH_LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "normal": ("solver", {}),
     "hard": ("search", {"rollouts": 160, "candidates": 4}),

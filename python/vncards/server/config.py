@@ -1,0 +1,89 @@
+"""The limits and defaults of one server (:class:`ServerConfig`), and the limits a client is
+shown (``GET /api/server``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .table import FORCED_DELAY, MAX_TURN_SECONDS, RESUME_MINIMUM, SEAT_ACTIONS_LIMIT
+from .wire import MAX_NAME
+
+__all__ = ["ServerConfig"]
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Limits and defaults of one server."""
+
+    #: SQLite file (``":memory:"`` keeps nothing).
+    db: str = "tables.sqlite"
+    #: HMAC key for the stored rows and snapshots (``None``: unsigned).
+    key: bytes | None = None
+    #: Seconds a bot seat waits before acting (lets people follow the play).
+    bot_delay: float = 0.6
+    #: Turn time for new tables unless the request or the game's rules say otherwise.
+    turn_seconds: float | None = None
+    #: Seconds a seat's forced move waits before the table makes it.
+    forced_delay: float = FORCED_DELAY
+    #: After a restart, the least time the seat to act gets.
+    resume_minimum: float = RESUME_MINIMUM
+    #: Open tables on the server, all clients together.
+    max_tables: int = 1000
+    #: If set, ``POST /api/tables`` needs ``Authorization: Bearer <create_token>`` (an
+    #: operator's token; its holder is not held to the per-client limits below).
+    create_token: str | None = None
+    #: Tables one client may create per second on average, and the burst above that.
+    create_rate: float = 10 / 60
+    create_burst: float = 5.0
+    #: Open tables one client may have created.
+    tables_per_client: int = 20
+    #: Other HTTP writes (join, leave, seat changes) per client per second, and the burst.
+    write_rate: float = 1.0
+    write_burst: float = 20.0
+    #: WebSocket connections one client may hold at once.
+    conns_per_client: int = 64
+    #: Connections sharing one seat token (a new one beyond closes the oldest).
+    conns_per_seat: int = 4
+    #: Spectator connections per table.
+    spectators_per_table: int = 100
+    #: Longest client frame accepted, in characters.
+    max_message: int = 4096
+    #: Client frames per second a connection may send on average, and the burst above that.
+    rate: float = 10.0
+    burst: float = 30.0
+    #: Moves (act, next_hand) per second one seat may send, across all its connections.
+    seat_rate: float = 4.0
+    seat_burst: float = 8.0
+    #: Refused frames in a row (flooding) after which the connection is closed.
+    flood_close: int = 100
+    #: Seconds a new connection has to say hello.
+    hello_timeout: float = 10.0
+    #: Seconds a table whose hand is over may sit unchanged before it closes (row kept).
+    idle_close: float = 1800.0
+    #: Seconds between the server's notes that it is alive (turn clocks after a crash).
+    heartbeat: float = 2.0
+
+    def limits(self) -> dict[str, Any]:
+        """The limits a client meets, as ``GET /api/server`` shows them."""
+        return {
+            "tables_per_minute": round(self.create_rate * 60, 3),
+            "tables_burst": self.create_burst,
+            "tables_per_client": self.tables_per_client,
+            "max_tables": self.max_tables,
+            "writes_per_second": self.write_rate,
+            "connections_per_client": self.conns_per_client,
+            "connections_per_seat": self.conns_per_seat,
+            "spectators_per_table": self.spectators_per_table,
+            "frame_characters": self.max_message,
+            "frames_per_second": self.rate,
+            "frames_burst": self.burst,
+            "moves_per_second_per_seat": self.seat_rate,
+            "moves_burst_per_seat": self.seat_burst,
+            "moves_per_seat_per_hand": SEAT_ACTIONS_LIMIT,
+            "name_characters": MAX_NAME,
+            "max_turn_seconds": MAX_TURN_SECONDS,
+            "forced_delay_seconds": self.forced_delay,
+            "idle_close_seconds": self.idle_close,
+            "resume_minimum_seconds": self.resume_minimum,
+        }

@@ -1,0 +1,419 @@
+"""Every table one server process serves (:class:`GameServer`): resuming the stored tables at
+start-up, creating, joining, leaving and closing tables, and each accepted change stored (one
+transaction) before every connection of the table is sent its new state. The WebSocket
+protocol (:mod:`.protocol`) and the HTTP routes (:mod:`.routes`) call in here; each table's
+bots and clock run in :mod:`.driver`.
+
+A stored table that cannot be loaded or shown is reported and skipped; the others are served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import Counter
+from typing import Any
+
+from .. import games, history
+from ..errors import VncardsError
+from .config import ServerConfig
+from .driver import TableDriver
+from .limits import Buckets
+from .live import Connection, LiveTable, send_error
+from .store import StoredTable, TableStore
+from .table import MAX_TURN_SECONDS, TableSession
+from .wire import ActionRefused, EngineFault, Refused, check_int, dumps, finite
+
+__all__ = ["GameServer", "CREATE_FIELDS"]
+
+_log = logging.getLogger("vncards.server")
+
+#: Fields a ``POST /api/tables`` body may hold.
+CREATE_FIELDS = ("game", "players", "rules", "seats", "turn_seconds", "auto_forced")
+
+
+class GameServer(TableDriver):
+    """Every table of one server, their store, and the protocol."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.store: TableStore | None = None
+        self.tables: dict[str, LiveTable] = {}
+        #: Stored tables this server cannot serve, with the reason (kept, reported).
+        self.broken: dict[str, dict[str, Any]] = {}
+        self.owned: Counter[str] = Counter()
+        self.client_conns: Counter[str] = Counter()
+        self.create_buckets = Buckets(config.create_rate, config.create_burst)
+        self.write_buckets = Buckets(config.write_rate, config.write_burst)
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.started_in: float = 0.0
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the store and resume every stored open table where it stopped; a row that
+        cannot be resumed is kept, logged and listed in the lobby as broken."""
+        t0 = time.perf_counter()
+        self.store = TableStore(self.config.db, self.config.key)
+        alive = self.store.last_alive()
+        now = time.time()
+        for row in self.store.load_all():
+            session = self._resume(row)
+            if session is None:
+                continue
+            # The downtime does not count against the seat to act.
+            session.resume_clocks(now, min(alive or row.updated, now), self.config.resume_minimum)
+            self._launch(session)
+        self.store.beat()
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
+        self.started_in = time.perf_counter() - t0
+        _log.info(
+            "%d tables resumed, %d not resumed, in %.2f s",
+            len(self.tables),
+            len(self.broken),
+            self.started_in,
+        )
+
+    def _session(self, row: StoredTable) -> TableSession:
+        """The table of a stored row (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
+        return TableSession.from_record(
+            row.id,
+            row.game,
+            row.seq,
+            row.meta,
+            row.snapshot,
+            self.config.key,
+            forced_delay=self.config.forced_delay,
+        )
+
+    def _resume(self, row: StoredTable) -> TableSession | None:
+        problem = row.problem
+        if problem is None:
+            try:
+                return self._session(row)
+            except (VncardsError, Refused) as e:
+                problem = str(e)
+            except Exception as e:  # a record no check foresaw: still only this table
+                problem = f"{type(e).__name__}: {e}"
+        self.report_broken(row.id, row.game, problem)
+        return None
+
+    def report_broken(self, table_id: str, game: str, problem: str) -> None:
+        """Take note (logged, listed in the lobby) that table ``table_id`` cannot be served."""
+        _log.error("table %s not served: %s", table_id, problem)
+        self.broken[table_id] = {
+            "id": table_id,
+            "game": game if game in games.GAMES else None,
+            "broken": problem[:300],
+        }
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.heartbeat)
+            if self.store is not None:
+                try:
+                    self.store.beat()
+                except Exception:
+                    _log.exception("heartbeat not stored")
+
+    async def stop(self) -> None:
+        """Stop every table's task and close the store (their rows hold everything)."""
+        tasks = [live.task for live in self.tables.values() if live.task is not None]
+        if self._heartbeat is not None:
+            tasks.append(self._heartbeat)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.store is not None:
+            with contextlib.suppress(Exception):
+                self.store.beat()
+            self.store.close()
+
+    def _launch(self, session: TableSession) -> LiveTable:
+        live = LiveTable(session, seat_buckets=Buckets(self.config.seat_rate, self.config.seat_burst))
+        self.tables[session.id] = live
+        if session.owner is not None:
+            self.owned[session.owner] += 1
+        live.task = asyncio.create_task(self._drive(live), name=f"table-{session.id}")
+        return live
+
+    def _save(self, session: TableSession, new_row: bool = False, closed: float | None = None) -> None:
+        """Store the table's row, and the hands that finished since, in one transaction."""
+        assert self.store is not None
+        meta, snapshot = session.to_record()
+        if new_row:
+            self.store.insert(session.id, session.game_name, meta, snapshot)
+            return
+        hands = [(h.number or 0, history.dumps(h)) for h in session.finished]
+        self.store.update(session.id, session.game_name, session.seq, meta, snapshot, closed, hands)
+        session.finished.clear()
+
+    async def close_table(self, live: LiveTable, reason: str) -> None:
+        """Close a table: its row is kept (marked closed), its clients are told and let go."""
+        session = live.session
+        self._save(session, closed=time.time())
+        self.forget(live)
+        for conn in list(live.conns):
+            await send_error(conn.ws, "table_closed", f"the table closed ({reason})")
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=4410)
+        live.conns.clear()
+        _log.info("table %s closed (%s)", session.id, reason)
+
+    def forget(self, live: LiveTable) -> None:
+        """Stop serving ``live`` (its task is cancelled; its row is kept as it is)."""
+        if self.tables.get(live.session.id) is live:
+            del self.tables[live.session.id]
+            owner = live.session.owner
+            if owner is not None:
+                self.owned[owner] -= 1
+                if self.owned[owner] <= 0:
+                    del self.owned[owner]
+        if live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def create_table(
+        self, body: dict[str, Any], client: str = "?", operator: bool = False
+    ) -> tuple[TableSession, str]:
+        """A new stored table from a lobby request, and its creator token (``Refused``,
+        ``ActionRefused`` or ``RulesError`` if the request is bad or over a limit)."""
+        unknown = set(body) - set(CREATE_FIELDS)
+        if unknown:
+            raise ActionRefused(
+                "malformed", f"unknown fields {sorted(unknown)} (fields: {', '.join(CREATE_FIELDS)})"
+            )
+        game, players, rules = body.get("game"), body.get("players"), body.get("rules")
+        seats, turn = body.get("seats"), body.get("turn_seconds", self.config.turn_seconds)
+        auto_forced = body.get("auto_forced", True)
+        if not isinstance(game, str) or game not in games.GAMES:
+            raise ActionRefused("unknown_game", f"games: {', '.join(games.GAMES)}")
+        if players is not None:
+            players = check_int(players, "players", 1, 16)
+        if rules is not None and not isinstance(rules, dict):
+            raise ActionRefused("malformed", "rules is an object of option values")
+        if seats is not None and (
+            not isinstance(seats, list) or not all(s is None or isinstance(s, str) for s in seats)
+        ):
+            raise ActionRefused("malformed", "seats is a list of bot names or null")
+        if turn is not None:
+            turn = finite(turn, "turn_seconds", 1e-3, MAX_TURN_SECONDS)
+        if not isinstance(auto_forced, bool):
+            raise ActionRefused("malformed", "auto_forced is true or false")
+        if len(self.tables) >= self.config.max_tables:
+            raise ActionRefused("too_many_tables", "this server has no room for another table")
+        if not operator:
+            if self.owned[client] >= self.config.tables_per_client:
+                raise ActionRefused(
+                    "client_table_limit",
+                    f"you have {self.config.tables_per_client} open tables, the most one client may "
+                    "(close one, or wait until one closes)",
+                )
+            if not self.create_buckets.take(client):
+                raise ActionRefused("rate_limited", "too many tables created; wait a little")
+        table_id = secrets.token_urlsafe(6)
+        session = TableSession.create(
+            table_id,
+            game,
+            players=players,
+            rules=rules,
+            seats=seats,
+            turn_seconds=turn,
+            bot_delay=self.config.bot_delay,
+            auto_forced=auto_forced,
+            forced_delay=self.config.forced_delay,
+            owner=client,
+            key=self.config.key,
+        )
+        token = session.issue_creator_token()
+        self._save(session, new_row=True)
+        self._launch(session)
+        return session, token
+
+    async def join(self, table_id: str, seat: Any, name: Any) -> tuple[str, str]:
+        """Give ``seat`` of table ``table_id`` to a player: the new seat token (stored) and
+        the name the seat shows."""
+        live = self.live_table(table_id)
+        async with live.lock:
+            session = live.session
+            token = session.join(seat, name)
+            self._commit(live)
+            await self._broadcast(live)
+            shown = session.match.seats[seat].player or ""
+        return token, shown
+
+    async def leave(self, table_id: str, token: Any) -> dict[str, Any]:
+        """The player holding ``token`` leaves its seat (between hands): a bot takes it."""
+        live = self.live_table(table_id)
+        async with live.lock:
+            seat = live.session.seat_of(token)
+            if seat is None:
+                raise ActionRefused("bad_token", "that token holds no seat at this table")
+            live.session.leave(seat)
+            self._unseat(live, seat)
+            self._commit(live)
+            await self._broadcast(live)
+            return live.session.public_seat(seat)
+
+    async def replace(self, table_id: str, token: Any, seat: Any, bot: Any) -> dict[str, Any]:
+        """The creator hands ``seat`` to ``bot`` (or opens it: ``None``)."""
+        live = self.live_table(table_id)
+        async with live.lock:
+            if not live.session.is_creator(token):
+                raise ActionRefused("not_creator", "only the table's creator token may change seats")
+            index = live.session.replace(seat, bot)
+            self._unseat(live, index)
+            self._commit(live)
+            await self._broadcast(live)
+            return live.session.public_seat(index)
+
+    async def close_by_creator(self, table_id: str, token: Any) -> None:
+        """The creator closes the table (its row is kept)."""
+        live = self.live_table(table_id)
+        async with live.lock:
+            if not live.session.is_creator(token):
+                raise ActionRefused("not_creator", "only the table's creator token may close it")
+            await self.close_table(live, "closed by its creator")
+
+    def _unseat(self, live: LiveTable, seat: int) -> None:
+        """The connections of a seat whose token stopped working watch on as spectators."""
+        for conn in live.conns:
+            if conn.seat == seat:
+                conn.seat, conn.generation = None, -1
+
+    def live_table(self, table_id: str) -> LiveTable:
+        """The served table ``table_id`` (``no_table`` or ``table_broken`` if there is none)."""
+        live = self.tables.get(table_id)
+        if live is None:
+            if table_id in self.broken:
+                raise ActionRefused("table_broken", f"table {table_id!r} cannot be served")
+            raise ActionRefused("no_table", f"no table {table_id!r}")
+        return live
+
+    # -- changes -------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: Any,
+        by: str = "player",
+        origin: Connection | None = None,
+        ack: Any = None,
+    ) -> None:
+        """One accepted action: apply, store (one transaction), then tell every client (the
+        sender's frame carries ``ack``)."""
+        try:
+            live.session.act(seat, action, by=by)
+        except EngineFault:
+            self._reload(live)
+            raise
+        self._commit(live)
+        await self._broadcast(live, origin, ack)
+
+    async def next_hand(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
+        """Deal the table's next hand, store it, tell every client."""
+        live.session.next_hand()
+        self._commit(live)
+        await self._broadcast(live, origin, ack)
+
+    def _commit(self, live: LiveTable) -> None:
+        """Store the session; if the store refuses, the table goes back to its stored state."""
+        try:
+            self._save(live.session)
+        except Exception:
+            self._reload(live)
+            raise
+        live.changed = time.monotonic()
+        live.wake.set()
+
+    def _reload(self, live: LiveTable) -> None:
+        """Put the table back to its stored row (after a failed write or an engine fault)."""
+        assert self.store is not None
+        row = self.store.load(live.session.id)
+        if row is not None and row.problem is None:
+            live.session = self._session(row)
+
+    def public_table(self, live: LiveTable) -> dict[str, Any]:
+        """The session's public table with who is connected: ``spectators`` (a count) and
+        each seat's ``connected``."""
+        table = live.session.public_table()
+        here = {c.seat for c in live.conns}
+        table["spectators"] = sum(1 for c in live.conns if c.seat is None)
+        for seat in table["seats"]:
+            seat["connected"] = seat["seat"] in here
+        return table
+
+    async def _broadcast(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
+        try:
+            table = dumps(self.public_table(live))  # the same for everyone: encoded once
+            table.encode("utf-8")
+        except Exception as e:
+            await self._unrenderable(live, e)
+            return
+        for conn in list(live.conns):
+            await self.send_state(live, conn, ack if conn is origin else None, table)
+
+    async def _unrenderable(self, live: LiveTable, e: Exception) -> None:
+        """A table whose data cannot be shown: reported, taken out of service, row kept."""
+        self.report_broken(
+            live.session.id, live.session.game_name, f"cannot be shown: {type(e).__name__}: {e}"
+        )
+        self.forget(live)
+        for conn in list(live.conns):
+            await send_error(
+                conn.ws, "table_broken", "this table cannot be shown; the server operator was told"
+            )
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1011)
+        live.conns.clear()
+
+    async def send_state(
+        self, live: LiveTable, conn: Connection, ack: Any = None, table: str | None = None
+    ) -> None:
+        """Send ``conn`` its state frame (``ack`` if it answers one of its frames; ``table``: the
+        public table, already encoded)."""
+        session = live.session
+        if conn.generation != session.generation:
+            conn.generation, conn.events_sent = session.generation, 0
+        frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
+        if ack is not None:
+            frame["ack"] = ack
+        try:
+            if table is None:
+                table = dumps(self.public_table(live))
+            text = dumps(frame)[:-1] + ',"table":' + table + "}"
+            text.encode("utf-8")
+        except Exception as e:
+            await self._unrenderable(live, e)
+            return
+        conn.events_sent += len(frame["events"])
+        if frame["log"]:
+            conn.log_sent = frame["log"][-1]["n"]
+        try:
+            await conn.ws.send_text(text)
+        except Exception:
+            with contextlib.suppress(ValueError):
+                live.conns.remove(conn)
+
+    async def send_presence(self, live: LiveTable) -> None:
+        """Tell every client who is connected (after a connection came or went)."""
+        table = self.public_table(live)
+        text = dumps(
+            {
+                "type": "presence",
+                "spectators": table["spectators"],
+                "connected": [s["connected"] for s in table["seats"]],
+            }
+        )
+        for conn in list(live.conns):
+            with contextlib.suppress(Exception):
+                await conn.ws.send_text(text)
+
+    # -- bots, forced moves, time-outs, idle tables --------------------------------------------
