@@ -167,12 +167,13 @@ def _my_move(driver: Any, game: str, legal: list[dict[str, Any]]) -> bool:
         _click_cards(driver, play["cards"].split())
         driver.find_element(By.ID, "play-selected").click()
         return True
-    if "discard" in types:
+    if "discard" in types:  # a click selects the piece, the button discards it
         card = next(a for a in legal if a["type"] == "discard")["card"]
         pieces = driver.find_elements(By.CSS_SELECTOR, f'#hand .piece.legal[data-card="{card}"]')
         if not pieces:
             return False
         pieces[0].click()
+        driver.find_element(By.ID, "discard-selected").click()
         return True
     preferred = [t for t in ("win", "claim", "decline_sam", "pass") if t in types]
     pick = preferred[0] if preferred else types[0]
@@ -212,7 +213,9 @@ def _shows_the_end_of_the_hand(driver: Any, game: str) -> None:
     for seat in range(4):
         row = driver.find_element(By.CSS_SELECTOR, f'#settlement-table tr[data-seat="{seat}"]')
         assert str(table["totals"][seat]) == row.find_elements(By.TAG_NAME, "td")[-1].text
-    lines = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#payments .payment")]
+    lines = [
+        e.get_attribute("textContent") for e in driver.find_elements(By.CSS_SELECTOR, "#payments .payment")
+    ]
     assert len(lines) == len(table["payments"] or [])
     assert all("_" not in line and ": " in line for line in lines), lines
     if game == "maubinh":
@@ -317,12 +320,17 @@ def _play_hand(driver: Any, server: Server, game: str) -> int:
     return decisions
 
 
-def _play_to_the_end(driver: Any, game: str, move: Move = _my_move, explain: bool = True) -> int:
-    """Click through the hand at the page until it is over, each decision made by ``move``
-    (once, with ``explain``, an illegal selection explained first): the number of decisions."""
+def _play_to_the_end(
+    driver: Any, game: str, move: Move = _my_move, explain: bool = True, until: Any = None
+) -> int:
+    """Click through the hand at the page until it is over (or ``until()`` holds), each
+    decision made by ``move`` (once, with ``explain``, an illegal selection explained first):
+    the number of decisions."""
     decisions, explained = 0, not explain or game not in ("tienlen", "tienlen-north", "samloc")
     dealt_over = 0
     for _ in range(600):
+        if until is not None and until():
+            return decisions
         if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
             if decisions:
                 break
@@ -579,3 +587,281 @@ def test_hints_in_buttons_meet_wcag_aa(browser: Any, server: Server) -> None:
     assert {"create-btn", "hint", "pass", "next-hand", "leave"} <= seen.keys(), seen
     low = {k: round(v, 2) for k, v in seen.items() if v < 4.5}
     assert not low, low
+
+
+def _click(driver: Any, selector: str) -> None:
+    """Click what ``selector`` finds, found again if a frame redrew it under the click."""
+    for _ in range(20):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{selector}: redrawn under every click")
+
+
+def _dealt_in_play(driver: Any) -> None:
+    """Deal on past hands over at the deal (a dealt instant win): a hand in play."""
+    for _ in range(5):
+        if driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") != "1":
+            return
+        _next_hand(driver)
+    raise AssertionError("five hands over at the deal")
+
+
+def _rows(driver: Any) -> list[list[str]]:
+    """The Mậu Binh rows on the page, back to front, as their cards."""
+    return [
+        [c.get_attribute("data-card") for c in row.find_elements(By.CSS_SELECTOR, ".card")]
+        for row in driver.find_elements(By.CSS_SELECTOR, ".rows .row")
+    ]
+
+
+def test_a_reload_keeps_the_maubinh_rows_placed(browser: Any, server: Server) -> None:
+    """Cards placed in the Mậu Binh rows are back after a reload, while the clock runs on."""
+    create_from_lobby(browser, server, "maubinh")
+    _dealt_in_play(browser)
+    hand = list(_page(browser, "S.frame.view.hand"))
+    for card in hand[:3]:
+        _click(browser, f'#hand [data-card="{card}"]')
+    _click(browser, '.rows .row[data-row="2"] .rowname')
+    for card in hand[3:5]:
+        _click(browser, f'#hand [data-card="{card}"]')
+    placed = _rows(browser)
+    assert placed == [hand[:3], [], hand[3:5]], placed
+    browser.refresh()
+    _wait(browser, lambda: _seq(browser) != "" and _rows(browser) == placed)
+    assert _page(browser, "S.target") == 2, "the marked row is kept too"
+    assert sorted(
+        c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#hand .card")
+    ) == sorted(hand[5:])
+
+
+def test_maubinh_payments_are_grouped_by_pair(browser: Any, server: Server) -> None:
+    """The end of a Mậu Binh hand groups the payments per pair of players (the viewer's
+    pairs first): each hand, the bonuses, the net, as the ledger adds them up; the itemised
+    lines are kept, folded; the grouped table fits a phone."""
+    create_from_lobby(browser, server, "maubinh")
+    _play_to_the_end(browser, "maubinh")
+    table = _page(browser, "S.frame.table")
+    if not table["payments"]:
+        return  # nobody paid (every seat tied or equal instant wins): nothing to group
+    pairs = browser.find_elements(By.CSS_SELECTOR, "#payments-grouped tr[data-pair]")
+    assert [p.get_attribute("data-pair") for p in pairs] == ["0-1", "0-2", "0-3", "1-2", "1-3", "2-3"]
+    for row in pairs:
+        a, b = map(int, row.get_attribute("data-pair").split("-"))
+        net = sum(
+            p["units"] if p["to"] == a else -p["units"]
+            for p in table["payments"]
+            if {p["from"], p["to"]} == {a, b}
+        )
+        assert row.find_element(By.CSS_SELECTOR, "td[data-net]").text == f"{net:+d}".replace("+0", "0")
+    folded = browser.find_element(By.ID, "payments-all")
+    assert folded.get_attribute("open") is None
+    assert len(folded.find_elements(By.CSS_SELECTOR, ".payment")) == len(table["payments"])
+    folded.find_element(By.TAG_NAME, "summary").click()
+    assert all(line.is_displayed() for line in folded.find_elements(By.CSS_SELECTOR, ".payment"))
+    _phone(browser)
+    try:
+        browser.execute_script("document.getElementById('payments-grouped').scrollIntoView()")
+        OUTPUT.mkdir(exist_ok=True)
+        browser.save_screenshot(str(OUTPUT / "maubinh-payments-390x844.png"))
+        fit = _page(
+            browser,
+            "(() => { const p = document.getElementById('settlement');"
+            " return [p.scrollWidth, p.clientWidth]; })()",
+        )
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert fit[0] <= fit[1], fit
+
+
+def _a_fouled_arrangement(hand: list[str]) -> list[list[str]] | None:
+    """Rows of ``hand`` that foul (binh lủng), back to front, the first of a fixed sequence
+    of shuffles (no luck: the same hand gives the same rows); None if none fouls."""
+    import random
+
+    from vncards.maubinh import is_fouled
+
+    shuffle = random.Random(35)
+    cards = list(hand)
+    for _ in range(2000):
+        shuffle.shuffle(cards)
+        rows = [cards[:5], cards[5:10], cards[10:]]
+        if is_fouled([" ".join(r) for r in rows]):
+            return rows
+    return None
+
+
+def test_a_fouled_maubinh_hand_is_shown_and_confirmed_twice(browser: Any, server: Server) -> None:
+    """While cards are placed each full row shows its category; a fouled set of rows is marked
+    before it is sent; "Báo xong" on a fouled hand asks a second time (as ``vncards play``)."""
+    from vncards.maubinh import hand_category
+
+    create_from_lobby(browser, server, "maubinh")
+    for _ in range(5):
+        _dealt_in_play(browser)
+        rows = _a_fouled_arrangement(list(_page(browser, "S.frame.view.hand")))
+        if rows:
+            break
+        _next_hand(browser)  # no fouled rows in these 13 cards: the next deal
+    else:
+        raise AssertionError("five deals without a fouled arrangement")
+    for r, row in enumerate(rows):
+        _click(browser, f'.rows .row[data-row="{r}"] .rowname')
+        for card in row:
+            _click(browser, f'#hand [data-card="{card}"]')
+        shown = f'.rows .row[data-row="{r}"] .category'
+        want = hand_category(" ".join(row))
+        _wait(
+            browser,
+            lambda shown=shown, want=want: (
+                browser.find_element(By.CSS_SELECTOR, shown).get_attribute("data-category") == want
+            ),
+        )
+        assert browser.find_element(By.CSS_SELECTOR, shown).text
+        if r < 2:
+            assert not browser.find_elements(By.ID, "foul-warning"), "no foul before the rows are full"
+    warning = _wait(browser, lambda: browser.find_element(By.ID, "foul-warning"))
+    assert "binh lủng" in warning.text.lower()
+    assert _page(browser, "S.frame.view.arrangement") is None, "marked before it is sent"
+    screenshots(browser, "maubinh-fouled")
+    before = _seq(browser)
+    _click(browser, "#arrange")
+    _wait(
+        browser,
+        lambda: (
+            _seq(browser) != before
+            and browser.find_elements(By.CSS_SELECTOR, '#actions button[data-type="confirm"]')
+        ),
+    )
+    _click(browser, '#actions button[data-type="confirm"]')
+    armed = _wait(
+        browser,
+        lambda: browser.find_element(By.CSS_SELECTOR, '#actions button[data-type="confirm"][data-armed]'),
+    )
+    assert "binh lủng" in armed.text.lower()
+    assert _page(browser, "S.frame.view.confirmed[S.seat]") is False, (
+        "one click does not confirm a fouled hand"
+    )
+    _click(browser, '#actions button[data-type="confirm"][data-armed]')
+    _wait(browser, lambda: _page(browser, "S.frame.view.confirmed[S.seat] || S.frame.table.is_over"))
+
+
+def _play_tusac_until(driver: Any, until: Any, what: str) -> None:
+    """Play Tứ Sắc hands at the page (as :func:`_my_move`) until ``until()`` holds, a few
+    hands at most (the next one dealt when a hand ends first)."""
+    for _ in range(4):
+        _play_to_the_end(driver, "tusac", until=until)
+        if until():
+            return
+        _next_hand(driver)
+    raise AssertionError(f"four Tứ Sắc hands without {what}")
+
+
+def _visible_widths(driver: Any, selector: str) -> list[float]:
+    """Each matching card's visible width: to the next card's left edge on its line, else its own."""
+    return list(
+        driver.execute_script(
+            "const n = [...document.querySelectorAll(arguments[0])].map((e) => e.getBoundingClientRect());"
+            "return n.map((r, k) => { const next = n[k + 1];"
+            " return next && Math.abs(next.top - r.top) < 2 && next.left > r.left ? Math.min(r.width, next.left - r.left) : r.width; });",
+            selector,
+        )
+    )
+
+
+def test_tusac_a_click_selects_and_a_button_discards(browser: Any, server: Server) -> None:
+    """In Tứ Sắc a click on a piece selects it (the page says so), and only the discard
+    button throws it away: a mis-tap discards nothing."""
+    create_from_lobby(browser, server, "tusac")
+    my_discard = "S.frame && !S.frame.forced && S.frame.legal_actions.some((a) => a.type === 'discard')"
+    _play_tusac_until(browser, lambda: _page(browser, my_discard), "a discard to make")
+    card = next(a for a in _legal(browser) if a["type"] == "discard")["card"]
+    before, held = _seq(browser), len(_page(browser, "S.frame.view.hand"))
+    help_text = browser.find_element(By.ID, "discard-help").text
+    assert help_text and "_" not in help_text
+    assert browser.find_element(By.ID, "discard-selected").get_attribute("disabled") is not None
+    _click(browser, f'#hand .piece.legal[data-card="{card}"]')
+    assert _seq(browser) == before and len(_page(browser, "S.frame.view.hand")) == held, (
+        "a click discards nothing"
+    )
+    assert browser.find_elements(By.CSS_SELECTOR, f'#hand .piece.selected[data-card="{card}"]')
+    _click(browser, "#discard-selected")
+    _wait(
+        browser,
+        lambda: _page(
+            browser, f"S.events.some((e) => e.type === 'discard' && e.seat === S.seat && e.card === '{card}')"
+        ),
+    )
+
+
+def test_tusac_melds_and_the_dead_pile_are_legible_on_a_phone(browser: Any, server: Server) -> None:
+    """At 390 px every piece of another seat's melds and of the dead pile shows at least
+    24 px of itself (a fan of overlapping pieces left about 15 px)."""
+    create_from_lobby(browser, server, "tusac")
+    both = "S.frame.view.exposed.some((m, i) => i !== S.seat && m.length) && S.frame.view.dead.length > 0 && !S.frame.table.is_over"
+    _play_tusac_until(browser, lambda: _page(browser, both), "a meld laid and a dead card")
+    _phone(browser)
+    try:
+        melds = _visible_widths(browser, ".seat:not(.me) .meld svg.piece")
+        dead = _visible_widths(browser, "#center > .cards svg.piece")
+        OUTPUT.mkdir(exist_ok=True)
+        browser.save_screenshot(str(OUTPUT / "tusac-melds-390x844.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert melds and dead
+    assert min(melds) >= 24 and min(dead) >= 24, (melds, dead)
+
+
+def test_tusac_the_end_of_a_hand_shows_how_the_winner_won(browser: Any, server: Server) -> None:
+    """The end of a Tứ Sắc hand won: the winner, the card and score, the melds laid down
+    and the hand shown, each meld named, every piece shown whole."""
+    create_from_lobby(browser, server, "tusac")
+    won = "S.frame.table.is_over && S.events.some((e) => e.type === 'win' && e.hand)"
+    _play_tusac_until(browser, lambda: _page(browser, won), "a hand won")
+    win = _page(browser, "S.events.find((e) => e.type === 'win' && e.hand)")
+    box = _wait(browser, lambda: browser.find_element(By.ID, "winning-hand"))
+    assert f"{win['score']} lệnh" in box.text
+    names = [m.text for m in box.find_elements(By.CSS_SELECTOR, ".meldname")]
+    assert names and all(n and "_" not in n for n in names), names
+    exposed = _page(browser, f"S.frame.view.exposed[{win['seat']}]")
+    assert len(box.find_elements(By.CSS_SELECTOR, "#win-exposed .meld")) == len(exposed)
+    shown = [
+        c.get_attribute("data-card") for c in box.find_elements(By.CSS_SELECTOR, "#win-hand [data-card]")
+    ]
+    assert sorted(shown) == sorted(win["hand"])
+    split = _page(browser, "S.frame.table.showdown.melds")  # the server's split of the hand shown
+    concealed = box.find_elements(By.CSS_SELECTOR, "#win-hand .meld.concealed")
+    assert [m.get_attribute("data-meld") for m in concealed] == [m["meld"] for m in split]
+    assert min(_visible_widths(browser, "#winning-hand svg.piece")) >= 20
+    browser.execute_script("document.getElementById('winning-hand').scrollIntoView()")
+    screenshots(browser, "tusac-won")
+
+
+def test_a_seat_link_in_the_lobby_joins_with_the_typed_name(browser: Any, server: Server) -> None:
+    """The lobby's seat links join with the name typed in "Tên của bạn"; with no name the
+    table asks for one before it seats the player."""
+    table = server.post("/api/tables", {"game": "tienlen", "seats": [None, None, "greedy", "greedy"]})["id"]
+    browser.get(server.url + "/")
+    link = f'#tables tr[data-table="{table}"] a.sit[href="/t/{table}?seat=1"]'
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, link))
+    field = browser.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys("Mai")
+    browser.find_element(By.CSS_SELECTOR, link).click()
+    _wait(browser, lambda: _seq(browser) != "")
+    assert "Mai" in browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .name').text
+    # The other seat with the name field cleared: asked for a name, then seated with it.
+    browser.execute_script("localStorage.removeItem('vncards:' + TABLE_ID)")
+    browser.get(server.url + "/")
+    link0 = f'#tables tr[data-table="{table}"] a.sit[href="/t/{table}?seat=0"]'
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, link0))
+    browser.find_element(By.ID, "name").clear()
+    browser.find_element(By.CSS_SELECTOR, link0).click()
+    ask = _wait(browser, lambda: browser.find_element(By.ID, "join-name"))
+    assert browser.find_element(By.ID, "joinbox").is_displayed()
+    ask.send_keys("Bình")
+    browser.find_element(By.CSS_SELECTOR, '#joinbox button.join[data-seat="0"]').click()
+    _wait(browser, lambda: _seq(browser) != "")
+    assert "Bình" in browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .name').text
