@@ -490,24 +490,21 @@ def _phone(driver: Any) -> None:
 
 
 def test_a_forced_move_is_logged_before_what_followed_it(browser: Any, server: Server) -> None:
-    """The table's note of a forced move made for the player follows the player's own move at
-    once, before the new round that move opened (both came in one change). Hands are played
-    until a forced pass closed a round: the note and the round's line share the change."""
-    create_from_lobby(browser, server, "tienlen")
-    closing = "S.history.filter(h => h.cls === 'forced-done').some(h => S.history.some(x => x.seq === h.seq && x.cls === 'ev-new_round'))"
-    for _ in range(8):
-        _play_to_the_end(browser, "tienlen", _keep_cards, explain=False)
-        if _page(browser, closing):
-            break
-        _next_hand(browser)
-    else:
-        raise AssertionError(
-            "eight hands without a forced-move note in the change of a new round (missing notes?)"
-        )
-    lines = [(e.get_attribute("class"), e.text) for e in browser.find_elements(By.CSS_SELECTOR, "#log > div")]
-    notes = [k for k, (cls, _) in enumerate(lines) if cls == "forced-done"]
-    for k in notes:
-        assert lines[k - 1][1].startswith("bạn (you): "), lines[k - 2 : k + 2]
+    """The table's note of a forced move made for the player (Tứ Sắc: a claim window that
+    offered only a pass, a few in every hand) comes before what that change brought after the
+    move (a claim, a dead card, the next turn-up), right after the player's own move if it
+    has a line. Played until two notes shared their change with other lines."""
+    create_from_lobby(browser, server, "tusac")
+    shared = "S.history.filter(h => h.cls === 'forced-done' && S.history.some(x => x.seq === h.seq && x.event)).length >= 2"
+    _play_tusac_until(browser, lambda: _page(browser, shared), "two forced moves among other events")
+    lines = [
+        (e.get_attribute("class"), int(e.get_attribute("data-seq")), e.text)
+        for e in browser.find_elements(By.CSS_SELECTOR, "#log > div")
+    ]
+    for k, (cls, seq, _) in enumerate(lines):
+        if cls == "forced-done":
+            _, before, text = lines[k - 1]
+            assert before < seq or text.startswith("bạn (you)"), lines[k - 2 : k + 2]
 
 
 def test_a_maubinh_settlement_ends_with_no_null(browser: Any, server: Server) -> None:

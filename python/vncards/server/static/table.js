@@ -115,9 +115,10 @@ function onFrame(f) {
   // The table made this seat's forced move in this change: its note goes right after the
   // seat's own move (before what followed it: a new round, the next seat's turn), or before
   // the change's events when the move left none.
-  const forcedDone = S.wasForced && S.frame && f.seq !== S.frame.seq && (!f.forced || fresh.some((e) => e.seat === S.seat));
+  const made = (e) => e.seat === S.seat && e.type === S.wasForced.type; // the forced move's own event, if it has one
+  const forcedDone = S.wasForced && S.frame && f.seq !== S.frame.seq && (!f.forced || fresh.some(made));
   const forcedNote = forcedDone && { seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" };
-  const after = forcedDone ? fresh.findIndex((e) => e.seat === S.seat) : -1;
+  const after = forcedDone ? fresh.findIndex(made) : -1;
   if (forcedNote && after < 0) S.history.push(forcedNote);
   fresh.forEach((e, k) => {
     S.events.push(e);
@@ -624,7 +625,7 @@ function renderLog() {
   const box = document.getElementById("log");
   const items = S.history.map((h, k) => [h.seq, h.rank, k, h]).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   const text = (h) => h.text || (h.event ? describeEvent(h.event) : describeLog(h.note));
-  box.replaceChildren(...items.map((x) => el("div", { class: x[3].cls, text: text(x[3]) })));
+  box.replaceChildren(...items.map((x) => el("div", { class: x[3].cls, "data-seq": String(x[0]), text: text(x[3]) })));
   box.scrollTop = box.scrollHeight;
 }
 
