@@ -357,8 +357,13 @@ def test_arrange_reports_an_instant_win_alone() -> None:
     )
     plain = run("arrange", "AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d")
     assert "straight flush / thùng phá sảnh" in plain.stdout and "expected" in plain.stdout
+    # The equilibrium objective by default (issue 38); expected by name.
+    assert plain.stdout.startswith('Mậu Binh, objective "equilibrium"')
+    by_name = run("arrange", "AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d", "--objective", "expected")
+    assert by_name.stdout.startswith('Mậu Binh, objective "expected"')
     text = " ".join(run("arrange", "--help").stdout.split())
     assert "--objective" in text and "strongest: the strongest back" in text
+    assert "equilibrium: the arrangement an opponent who knows it exploits least (default)" in text
 
 
 # ---- issue #29: what a newcomer tripped on -------------------------------------------------------

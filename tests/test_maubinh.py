@@ -445,3 +445,31 @@ def test_many_random_games() -> None:
             play_out(game, [seed % 7, 3, 1])
             assert sum(game.settlement or []) == 0
             assert Game.from_json(game.to_json()).to_json() == game.to_json()
+
+
+def _differing_seed() -> int:
+    """A seed whose seat 0 the equilibrium and the expected objectives arrange differently."""
+    for seed in range(200):
+        hand = Game(2, seed=seed).hand(0)
+        if best_arrangement(hand) != best_arrangement(hand, objective="equilibrium"):
+            return seed
+    raise AssertionError("no differing hand in 200 deals")
+
+
+def test_the_table_helps_with_the_equilibrium_and_expected_stays_available_by_name() -> None:
+    """Issue 38 item 4: the suggestion (the browser's "Gợi ý", the command line's), auto_arrange
+    and auto_play arrange with the equilibrium objective."""
+    seed = _differing_seed()
+    game = Game(2, seed=seed)
+    hand = game.hand(0)
+    equilibrium = best_arrangement(hand, objective="equilibrium")
+    suggested = next(a for a in game.legal_actions(0) if a["type"] == "arrange")
+    assert Arrangement(suggested["back"], suggested["middle"], suggested["front"]) == equilibrium
+    game.auto_arrange(0)
+    assert game.arrangement(0) == equilibrium
+    timed_out = Game(2, seed=seed)
+    timed_out.auto_play(0)
+    assert timed_out.arrangement(0) == equilibrium
+    by_name = Game(2, seed=seed)
+    by_name.auto_arrange(0, objective="expected")
+    assert by_name.arrangement(0) == best_arrangement(hand) != equilibrium

@@ -220,7 +220,7 @@ def test_bad_input_raises_typed_errors() -> None:
         hand_ranks(np.array([[0, 1, 2, 3, 60]], dtype=np.uint8))
     with pytest.raises(InvalidCardError):
         hand_ranks(np.array([[0, 1, 2, 3, 3]], dtype=np.uint8))
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidCardError):
         hand_ranks(np.array([[0, 1, 2, 3, 4]], dtype=np.int64))
 
 

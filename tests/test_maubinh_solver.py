@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vncards import Card, IllegalMoveError, RulesError
+from vncards import Card, IllegalMoveError, InvalidCardError, RulesError
 from vncards.cards import from_mask
 from vncards.maubinh import (
     Arrangement,
@@ -154,7 +154,7 @@ def test_batch_equals_single_and_accepts_numpy() -> None:
     batch = best_arrangements(array)
     assert batch == singles
     assert [a.value for a in batch] == [a.value for a in singles]
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidCardError):
         best_arrangements(array[:, :12])
 
 

@@ -9,9 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support.interrupt import Stopped, interrupted_after
 from support.tree import source_tree
-from vncards import _core
-from vncards.maubinh.tables import CLASSES3, CLASSES5, Histograms, generate, sample, shipped_header
+from vncards import RulesError, _core
+from vncards.maubinh.tables import (
+    CLASSES3,
+    CLASSES5,
+    MAX_TABLE_DEALS,
+    Histograms,
+    equilibrium,
+    generate,
+    sample,
+    shipped_header,
+)
 from vncards.parallel import worker_context
 
 SHIPPED = Path(__file__).resolve().parent.parent / "src" / "maubinh" / "position_tables.bin"
@@ -92,3 +102,31 @@ def test_generate_records_its_run_and_is_reproducible() -> None:
     assert len(lines) == 3 and lines[-1].startswith("iteration 2 (expected)")
     with pytest.raises(ValueError):
         generate(0)
+
+
+def test_generation_bounds_its_total_work() -> None:
+    with pytest.raises(RulesError, match="at most 1,000,000,000"):
+        generate(500_000_000, 6)
+    with pytest.raises(RulesError, match="at most 1,000,000,000"):
+        equilibrium(200_000_000, 16)
+    for bad in ({"deals": 0}, {"deals": 1.5}, {"iterations": 10**6}, {"patience": 0}):
+        with pytest.raises(RulesError):
+            equilibrium(**{"deals": 10, "iterations": 1, **bad})  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        sample(MAX_TABLE_DEALS + 1, seed=0, objective="strongest")
+
+
+def test_a_long_sampling_batch_stops_on_ctrl_c() -> None:
+    """SIGINT inside one core call of table sampling raises at once (the handler's error)."""
+
+    with interrupted_after(0.3), pytest.raises(Stopped):
+        sample(2_000_000, seed=0, objective="strongest", batch_size=2_000_000)  # minutes
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [b"MBT2\x05\x00\x00\x00\xff\xfe{}x", b"MBT2\x02\x00\x00\x00{}abc", "MBT2", b"MBT2\x02\x00\x00\x00[]"],
+)
+def test_damaged_files_are_rules_errors(blob: bytes) -> None:
+    with pytest.raises(RulesError):
+        Histograms.from_bytes(blob)

@@ -7,6 +7,7 @@ use super::solver::{best_with_tables, Objective};
 use super::Rules;
 use crate::rng::Rng;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The 13-card hands of deal `index` under `seed`: a ChaCha20 stream keyed by both, so every
 /// deal is reproducible on its own and deals can run in any order.
@@ -27,6 +28,7 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
 /// other seat's arrangement counts in the class of each seat's own hand (the opponents that
 /// hand meets). Instant-win hands are left out: they are never compared. Every deal is seeded
 /// on its own, so the histograms of consecutive ranges add up to those of the whole range.
+/// Once `stop` is set the remaining deals are skipped (the counts are then incomplete).
 pub fn position_histograms(
     deals: std::ops::Range<u64>,
     seed: u64,
@@ -34,6 +36,7 @@ pub fn position_histograms(
     objective: Objective,
     population: &Population,
     scheme: Scheme,
+    stop: &AtomicBool,
 ) -> Census {
     let second = Rules {
         wheel: super::Wheel::Second,
@@ -45,6 +48,9 @@ pub fn position_histograms(
         .fold(
             || Census::empty(scheme),
             |mut c, d| {
+                if stop.load(Ordering::Relaxed) {
+                    return c; // interrupted: the caller discards the counts
+                }
                 let hands = deal(seed, d, 4);
                 let played: Vec<Option<[usize; 3]>> = hands
                     .iter()

@@ -364,6 +364,103 @@ impl Best {
     }
 }
 
+/// What a pruned search collects: the best split ([`Best`]) or the best few with distinct
+/// strengths ([`TopK`]). A split worth less than `threshold` (minus the search's margin) can
+/// change nothing, so the search skips every back whose bound is below it.
+trait Answer {
+    fn threshold(&self) -> f64;
+    fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16);
+}
+
+impl Answer for Best {
+    #[inline(always)]
+    fn threshold(&self) -> f64 {
+        self.value
+    }
+    #[inline(always)]
+    fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16) {
+        Best::offer(self, value, key, back, middle)
+    }
+}
+
+/// The `k` best splits with distinct strengths (classes of the three hands, the key's top
+/// bits), each the best split of its strengths under the value-then-key order: exactly the
+/// first `k` of every split sorted best first with repeated strengths dropped.
+struct TopK {
+    k: usize,
+    items: Vec<(f64, u128, u16, u16)>,
+    /// The worst item once `k` are held (the bar a new strength must pass).
+    floor: (f64, u128),
+}
+
+impl TopK {
+    fn new(k: usize) -> TopK {
+        TopK {
+            k,
+            items: Vec::with_capacity(k),
+            floor: (f64::NEG_INFINITY, 0),
+        }
+    }
+
+    fn above(a: (f64, u128), b: (f64, u128)) -> bool {
+        a.0 > b.0 || (a.0 == b.0 && a.1 > b.1)
+    }
+
+    fn refloor(&mut self) {
+        if self.items.len() == self.k {
+            let worst =
+                self.items
+                    .iter()
+                    .map(|x| (x.0, x.1))
+                    .fold((f64::INFINITY, u128::MAX), |w, x| {
+                        if TopK::above(w, x) {
+                            x
+                        } else {
+                            w
+                        }
+                    });
+            self.floor = worst;
+        }
+    }
+
+    /// Best first.
+    fn sorted(mut self) -> Vec<(f64, u128, u16, u16)> {
+        self.items
+            .sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
+        self.items
+    }
+}
+
+impl Answer for TopK {
+    #[inline(always)]
+    fn threshold(&self) -> f64 {
+        self.floor.0
+    }
+    #[inline]
+    fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16) {
+        let full = self.items.len() == self.k;
+        if full && !TopK::above((value, key), self.floor) {
+            return;
+        }
+        let strengths = key >> 48;
+        if let Some(i) = self.items.iter().position(|x| x.1 >> 48 == strengths) {
+            if TopK::above((value, key), (self.items[i].0, self.items[i].1)) {
+                self.items[i] = (value, key, back, middle);
+            }
+        } else if !full {
+            self.items.push((value, key, back, middle));
+        } else {
+            let worst = self
+                .items
+                .iter()
+                .position(|x| (x.0, x.1) == self.floor)
+                .expect("the floor is an item");
+            self.items[worst] = (value, key, back, middle);
+        }
+        self.refloor();
+    }
+}
+
 #[inline(always)]
 fn tie_key(cb: u16, cm: u16, cf: u16, back: u16, middle: u16) -> u128 {
     (cb as u128) << 80
@@ -470,6 +567,16 @@ fn search_strongest(s: &Subsets) -> Best {
 }
 
 fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) -> Best {
+    search_expected_into(s, t, combine, ev, Best::NONE)
+}
+
+fn search_expected_into<A: Answer>(
+    s: &Subsets,
+    t: &Tables,
+    combine: Combine,
+    ev: &Evaluator,
+    mut best: A,
+) -> A {
     let c = combos();
     // Every term of the value is monotone in each hand's class (gains grow, losses shrink), so
     // the value at upper bounds of the classes bounds every split below them. The front never
@@ -478,8 +585,7 @@ fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) ->
         let cf = cf.min(ev.front_ceiling(cm));
         split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], combine)
     };
-    let mut best = Best::NONE;
-    let search = |b: usize, best: &mut Best| {
+    let search = |b: usize, best: &mut A| {
         let cb = s.class5[b];
         let eb = &t.back[cb as usize];
         let back = c.five[b];
@@ -507,7 +613,7 @@ fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) ->
     let (mut lo, mut hi) = (0u16, s.class5[strongest]);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        if cap(mid) + EPS < best.value {
+        if cap(mid) + EPS < best.threshold() {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -529,7 +635,7 @@ fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) ->
             middle_cap(rest, ev).min(cb)
         };
         let ub = rest_value(&t.back[cb as usize], cm, front_cap(rest, ev));
-        if ub + EPS >= best.value {
+        if ub + EPS >= best.threshold() {
             bound.push((ub, b as u16));
         }
     }
@@ -570,10 +676,10 @@ fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) ->
     };
     bound.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     for &(ub, b) in &bound {
-        if ub + EPS < best.value {
+        if ub + EPS < best.threshold() {
             break;
         }
-        if fine_bound(b as usize) + EPS < best.value {
+        if fine_bound(b as usize) + EPS < best.threshold() {
             continue;
         }
         search(b as usize, &mut best);
@@ -652,9 +758,15 @@ pub fn best_exhaustive(
 /// No hand has more ranked arrangements, so every `count` is clamped to it.
 pub const MAX_ARRANGEMENTS: usize = 72_072;
 
+/// Most arrangements [`ranked_arrangements`] finds by the pruned search (more: by sorting
+/// every split).
+const TOP_K_SEARCH: usize = 64;
+
 /// The `count` best arrangements by `objective` with distinct (back, middle, front) classes,
-/// best first, each with its model value: the answer and its runner-ups, for reports. Plain
-/// enumeration (about a millisecond); instant wins are not considered.
+/// best first, each with its model value: the answer and its runner-ups, for reports and the
+/// vector environment's legal list. Up to [`TOP_K_SEARCH`] of them by the solver's pruned
+/// search (a few times one solve), more by plain enumeration and a sort (about a
+/// millisecond); the two give the same list. Instant wins are not considered.
 pub fn ranked_arrangements(
     mask: u64,
     rules: &Rules,
@@ -666,6 +778,30 @@ pub fn ranked_arrangements(
     let tables = population.for_hand(mask);
     let s = Subsets::of(mask, rules);
     let c = combos();
+    let arrangement = |back: u16, middle: u16| {
+        let (back, middle) = (s.global(back), s.global(middle));
+        Arrangement {
+            back,
+            middle,
+            front: mask & !back & !middle,
+        }
+    };
+    if count <= TOP_K_SEARCH && objective != Objective::Strongest {
+        // The pruned search, keeping the best `count` strengths: a few times one solve, where
+        // sorting every split costs some 25 solves.
+        let top = search_expected_into(
+            &s,
+            tables,
+            Combine::of(rules),
+            rules.evaluator(),
+            TopK::new(count),
+        );
+        return Ok(top
+            .sorted()
+            .into_iter()
+            .map(|(v, _, back, middle)| (arrangement(back, middle), v))
+            .collect());
+    }
     let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
     for b in 0..N5 {
         let cb = s.class5[b];
@@ -698,15 +834,7 @@ pub fn ranked_arrangements(
             break;
         }
         if seen.insert(key >> 48) {
-            let (back, middle) = (s.global(back), s.global(middle));
-            out.push((
-                Arrangement {
-                    back,
-                    middle,
-                    front: mask & !back & !middle,
-                },
-                v,
-            ));
+            out.push((arrangement(back, middle), v));
         }
     }
     Ok(out)
@@ -819,6 +947,32 @@ mod tests {
                 assert!(ranked
                     .windows(2)
                     .all(|w| obj == Objective::Strongest || w[0].1 >= w[1].1));
+            }
+        }
+    }
+
+    #[test]
+    fn the_pruned_ranking_is_the_sorted_one() {
+        // Up to TOP_K_SEARCH by the pruned search, beyond by sorting every split: the first
+        // `count` of a long sorted list are the pruned search's list, in order.
+        let four_two = Rules {
+            scoring: crate::maubinh::Scoring::FourTwo,
+            ..Rules::default()
+        };
+        for (k, rules) in [Rules::default(), four_two].into_iter().enumerate() {
+            for mask in random_hands(25, 11 + k as u8) {
+                for obj in [Objective::Expected, Objective::Equilibrium] {
+                    let sorted = ranked_arrangements(mask, &rules, obj, TOP_K_SEARCH + 1).unwrap();
+                    for count in [1, 2, 4, 16, TOP_K_SEARCH] {
+                        let pruned = ranked_arrangements(mask, &rules, obj, count).unwrap();
+                        let want = &sorted[..count.min(sorted.len())];
+                        assert_eq!(pruned.len(), want.len(), "{mask:#x} {count}");
+                        for (p, w) in pruned.iter().zip(want) {
+                            assert_eq!(p.0, w.0, "{mask:#x} {count} {obj:?}");
+                            assert!((p.1 - w.1).abs() < 1e-12);
+                        }
+                    }
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ use super::guard::guard;
 use super::{mask_from_py, to_py};
 use crate::error::Error;
 use crate::maubinh::eval::class5_of_row;
-use crate::maubinh::exploit::{exploitability, shown_of, Options};
+use crate::maubinh::exploit::{exploitability_until, shown_of, Options};
 use crate::maubinh::instant::instant_win;
 use crate::maubinh::population::{Census, Population, Scheme};
 use crate::maubinh::settle::{settle, Shown};
@@ -20,7 +20,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 pub(super) fn rules(
@@ -64,6 +64,42 @@ pub(super) fn rules(
 const MAX_DEALS: u64 = 1_000_000_000;
 
 /// A number of deals for a simulation: `1..=MAX_DEALS`.
+/// Runs `work` without the GIL on a scoped thread while this thread checks for signals every
+/// 50 ms, so a long run stops on Ctrl-C as `simulate` does: a signal sets the flag `work` reads
+/// (it then returns soon) and its error (`KeyboardInterrupt`) is raised instead of the result.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let mut signal: Option<PyErr> = None;
+    let joined = py.detach(|| {
+        let caller = std::thread::current();
+        std::thread::scope(|scope| {
+            let running = scope.spawn(|| {
+                let out = work(&stop);
+                caller.unpark();
+                out
+            });
+            while !running.is_finished() {
+                std::thread::park_timeout(std::time::Duration::from_millis(50));
+                if signal.is_none() && !running.is_finished() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        signal = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            running.join()
+        })
+    });
+    let out = joined.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    match signal {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
 fn deals_arg(deals: u64) -> PyResult<u64> {
     if !(1..=MAX_DEALS).contains(&deals) {
         return Err(to_py(Error::Rules(format!(
@@ -535,8 +571,9 @@ fn maubinh_position_histograms<'py>(
         let end = start
             .checked_add(deals)
             .ok_or_else(|| to_py(Error::Rules("start + deals must be below 2**64".into())))?;
-        let census =
-            py.detach(|| position_histograms(start..end, seed, &r, obj, &population, scheme));
+        let census = interruptible(py, |stop| {
+            position_histograms(start..end, seed, &r, obj, &population, scheme, stop)
+        })?;
         let header = format!(
             r#"{{"start": {start}, "deals": {deals}, "seed": {seed}, "objective": "{objective}", "rules": "{r:?}"}}"#
         );
@@ -679,7 +716,7 @@ fn maubinh_exploitability(
         };
         // A Python error inside the callable stops the run and is raised as it was.
         let raised: Mutex<Option<PyErr>> = Mutex::new(None);
-        let report = py.detach(|| match &strategy {
+        let report = interruptible(py, |stop| match &strategy {
             PyStrategy::Objective(obj) => {
                 let shipped = Population::shipped(&r, obj.model());
                 let tables = model.as_ref().unwrap_or(&shipped);
@@ -687,7 +724,7 @@ fn maubinh_exploitability(
                     let s = best_with_tables(hand, &r, *obj, tables)?;
                     Ok(Shown::with_instant(&s.arrangement, s.instant, &r))
                 };
-                exploitability(&solve, &r, &options)
+                exploitability_until(&solve, &r, &options, stop)
             }
             PyStrategy::Callable(f) => {
                 let solve = |hand: u64| -> Result<Shown, Error> {
@@ -711,9 +748,9 @@ fn maubinh_exploitability(
                         }
                     }
                 };
-                exploitability(&solve, &r, &options)
+                exploitability_until(&solve, &r, &options, stop)
             }
-        });
+        })?;
         if let Some(e) = raised.into_inner().unwrap_or_else(|p| p.into_inner()) {
             return Err(e);
         }

@@ -3,6 +3,10 @@
 //! strengths, best first; choosing one arranges and confirms it), fouls and the settlement are
 //! [`crate::maubinh::settle`]'s. The seats act one after the other, seat 0 first, as the
 //! PettingZoo environment asks them; the hand is settled when the last has chosen.
+//!
+//! Every seat's ranked arrangements are computed once per deal, when the cards are dealt (the
+//! solver's pruned search for the best 16, a few times the cost of one solve), in the vector
+//! core's parallel pass over the tables with the GIL released; a step then only picks one.
 
 use super::{Game, MAX_SEATS as MAX};
 use crate::encode::observation::{maubinh, maubinh_size, MauBinhView};
@@ -26,7 +30,8 @@ pub struct MauBinhTable {
     arranged: [Option<Arrangement>; MAX_SEATS],
     /// The seat to choose next (`players` once every seat has).
     next: usize,
-    choices: Vec<Arrangement>,
+    /// Each seat's ranked arrangements, computed when the hand is dealt.
+    choices: [Vec<Arrangement>; MAX_SEATS],
     totals: [i32; MAX],
 }
 
@@ -44,23 +49,14 @@ impl MauBinhTable {
             hands: [0; MAX_SEATS],
             arranged: [None; MAX_SEATS],
             next: players,
-            choices: Vec::new(),
+            choices: Default::default(),
             totals: [0; MAX],
         })
     }
 
-    fn refresh(&mut self) {
-        self.choices.clear();
-        if self.next < self.players {
-            let ranked = ranked_arrangements(
-                self.hands[self.next],
-                &self.rules,
-                Objective::Expected,
-                ARRANGEMENTS,
-            )
-            .expect("a dealt 13-card hand");
-            self.choices.extend(ranked.into_iter().map(|(a, _)| a));
-        }
+    /// The legal list of the seat to choose now (empty once every seat has).
+    fn current(&self) -> &[Arrangement] {
+        self.choices.get(self.next).map_or(&[], |c| c.as_slice())
     }
 }
 
@@ -90,7 +86,19 @@ impl Game for MauBinhTable {
         self.arranged = [None; MAX_SEATS];
         self.totals = [0; MAX];
         self.next = 0;
-        self.refresh();
+        for (seat, choices) in self.choices.iter_mut().enumerate() {
+            choices.clear();
+            if seat < self.players {
+                let ranked = ranked_arrangements(
+                    self.hands[seat],
+                    &self.rules,
+                    Objective::Expected,
+                    ARRANGEMENTS,
+                )
+                .expect("a dealt 13-card hand");
+                choices.extend(ranked.into_iter().map(|(a, _)| a));
+            }
+        }
     }
 
     fn is_over(&self) -> bool {
@@ -103,11 +111,11 @@ impl Game for MauBinhTable {
         (self.next < self.players).then_some(self.next)
     }
     fn num_actions(&self) -> usize {
-        self.choices.len()
+        self.current().len()
     }
 
     fn apply(&mut self, index: usize) {
-        self.arranged[self.next] = Some(self.choices[index]);
+        self.arranged[self.next] = Some(self.current()[index]);
         self.next += 1;
         if self.next == self.players {
             let s =
@@ -116,11 +124,11 @@ impl Game for MauBinhTable {
                 *t = i32::try_from(u).unwrap_or(0);
             }
         }
-        self.refresh();
     }
 
     fn heap_bytes(&self) -> usize {
-        self.choices.capacity() * std::mem::size_of::<Arrangement>()
+        let held: usize = self.choices.iter().map(Vec::capacity).sum();
+        held * std::mem::size_of::<Arrangement>()
     }
 
     fn observe(&self, seat: usize, out: &mut [f32]) {

@@ -25,9 +25,10 @@ def register(commands: Commands) -> None:
     a.add_argument("cards", help='13 cards, e.g. "AS KS QS JS TS 9h 9d 4c 4d 7s 7h 2c 3d"')
     a.add_argument(
         "--objective",
-        choices=["expected", "strongest"],
-        default="expected",
-        help="expected: the most units expected against opponents who arrange well (default); "
+        choices=["equilibrium", "expected", "strongest"],
+        default="equilibrium",
+        help="equilibrium: the arrangement an opponent who knows it exploits least (default); "
+        "expected: the most units expected against opponents who arrange well; "
         "strongest: the strongest back, then middle, then front that is not fouled",
     )
     a.add_argument("--alternatives", type=int, default=3, help="runner-up arrangements to show (default 3)")

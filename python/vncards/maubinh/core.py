@@ -15,9 +15,10 @@ False
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
 from .. import _core
 from .._args import count_arg
@@ -143,6 +144,25 @@ class Rules(RulesBase):
 _DEFAULT = Rules()
 
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _typed_cards(f: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Card arguments of a wrong type (a number, None, a list of lists) raise
+    :class:`~vncards.InvalidCardError` saying what was wrong, a ``VncardsError`` like every other
+    bad input of the Mậu Binh functions, instead of the core's bare ``TypeError``."""
+
+    @functools.wraps(f)
+    def typed(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return f(*args, **kwargs)
+        except TypeError as e:
+            raise InvalidCardError(f"{f.__name__}: {e}") from None
+
+    return typed
+
+
 def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _DEFAULT
@@ -181,6 +201,14 @@ def _checked_hand_masks(parts: Sequence[Any], to_mask: Callable[[Any, str], int]
     return back, middle, front
 
 
+def _hand_mask(part: Any, name: str) -> int:
+    """The card mask of one hand of an arrangement (``name``: back, middle or front)."""
+    try:
+        return int(_core.cards_to_mask(part))
+    except TypeError as e:
+        raise InvalidCardError(f"the {name}: {e}") from None
+
+
 @dataclass(frozen=True)
 class Arrangement:
     """Three hands: ``back`` (5 cards), ``middle`` (5 cards), ``front`` (3 cards).
@@ -214,9 +242,7 @@ class Arrangement:
     value: float | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        masks = _checked_hand_masks(
-            (self.back, self.middle, self.front), lambda part, _name: _core.cards_to_mask(part)
-        )
+        masks = _checked_hand_masks((self.back, self.middle, self.front), _hand_mask)
         for name, mask in zip(("back", "middle", "front"), masks, strict=True):
             object.__setattr__(self, name, _cards(mask))
         object.__setattr__(self, "_masks", masks)
@@ -229,6 +255,10 @@ class Arrangement:
         >>> Arrangement.parse("A♠ A♥ K♦ K♣ 2♠ | Q♠ Q♥ 3♦ 4♣ 5♠ | J♦ 9♣ 7♠").front
         (Card('7♠'), Card('9♣'), Card('J♦'))
         """
+        if not isinstance(text, str):
+            raise IllegalMoveError(
+                "invalid_arrangement", f"an arrangement's text is a str, not {type(text).__name__}"
+            )
         parts = text.split("|")
         if len(parts) != 3:
             raise IllegalMoveError(
@@ -312,6 +342,7 @@ def _arrangement(value: Any) -> Arrangement:
     )
 
 
+@_typed_cards
 def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:
     """Strength of a 5-card hand or a 3-card front (higher is stronger; equal is a tie).
 
@@ -327,6 +358,7 @@ def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:
     return int(_core.maubinh_hand_rank(cards, _rules(rules).wheel))
 
 
+@_typed_cards
 def hand_category(cards: CardsLike, rules: Rules | None = None) -> str:
     """The category of a 5- or 3-card hand, one of :data:`CATEGORIES`.
 
@@ -338,6 +370,7 @@ def hand_category(cards: CardsLike, rules: Rules | None = None) -> str:
     return str(_core.maubinh_hand_category(cards, _rules(rules).wheel))
 
 
+@_typed_cards
 def hand_ranks(
     hands: npt.NDArray[np.uint8] | Iterable[CardsLike], rules: Rules | None = None
 ) -> npt.NDArray[np.int32]:
@@ -354,6 +387,7 @@ def hand_ranks(
     return ranks
 
 
+@_typed_cards
 def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int:
     """1 if ``a`` beats ``b``, -1 if it loses, 0 for a tie (two 5-card or two 3-card hands).
 
@@ -365,6 +399,7 @@ def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int
     return int(_core.maubinh_compare_hands(a, b, _rules(rules).wheel))
 
 
+@_typed_cards
 def is_fouled(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | None = None) -> bool:
     """Whether an arrangement is fouled (binh lủng): back weaker than middle, or front stronger
     than middle. The front is compared with the middle by category, then only as many ranks as
@@ -378,6 +413,7 @@ def is_fouled(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | Non
     return bool(_core.maubinh_is_fouled(*_arrangement(arrangement).masks, _rules(rules).wheel))
 
 
+@_typed_cards
 def instant_win(cards: CardsLike, rules: Rules | None = None) -> str | None:
     """The strongest instant win (mậu binh trắng) of 13 cards, or None; see :data:`INSTANT_WINS`.
 
@@ -398,6 +434,7 @@ def _check_objective(objective: str) -> None:
         raise RulesError(f"objective must be 'expected', 'strongest' or 'equilibrium', not {objective!r}")
 
 
+@_typed_cards
 def best_arrangement(
     cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected"
 ) -> Arrangement:
@@ -425,6 +462,7 @@ def best_arrangement(
     return _solution(_core.maubinh_best_arrangement(cards, *r.core_options, objective))
 
 
+@_typed_cards
 def best_arrangements(
     hands: npt.NDArray[np.uint8] | Iterable[CardsLike],
     rules: Rules | None = None,
@@ -452,6 +490,7 @@ def best_arrangements(
     return [_solution(t) for t in raw]
 
 
+@_typed_cards
 def expected_value(
     arrangement: Arrangement | Sequence[CardsLike],
     rules: Rules | None = None,
@@ -511,6 +550,7 @@ def _seat(value: Any, rules: Rules) -> tuple[int, int, int] | None:
     return best_arrangement(value, rules).masks
 
 
+@_typed_cards
 def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules | None = None) -> Settlement:
     """Settles 2–4 seats: each an :class:`Arrangement` (or ``(back, middle, front)``), 13 cards
     (arranged by :func:`best_arrangement`), or None (left mid-hand: fouled).
@@ -579,6 +619,7 @@ def head_to_head(
     return float(units) / float(seat_deals)
 
 
+@_typed_cards
 def ranked_arrangements(
     cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", count: int = 4
 ) -> list[Arrangement]:
@@ -597,6 +638,7 @@ def ranked_arrangements(
     return [Arrangement._from_masks(b, m, f, None, v) for b, m, f, v in raw]
 
 
+@_typed_cards
 def arrangement_report(
     cards: CardsLike, rules: Rules | None = None, objective: Objective = "expected", alternatives: int = 3
 ) -> str:

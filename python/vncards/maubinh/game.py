@@ -15,6 +15,11 @@ revealed and settled.
 ``legal_actions`` does not list the 72,072 ways to split 13 cards: for a seat still arranging it
 offers the solver's suggestion (``"arrange"``), ``"confirm"`` once the seat has an arrangement,
 and ``"forfeit"``. ``apply`` also accepts any other ``"arrange"`` and ``"auto_arrange"``.
+
+Wherever the table helps a player (the suggestion, :meth:`~Game.auto_arrange`,
+:meth:`~Game.auto_play`, and so the browser's "Gợi ý" and the command line's suggestion, which
+show the suggested ``arrange``), the solver plays :data:`HELP_OBJECTIVE`, the equilibrium
+objective: what an opponent who knows it exploits least.
 """
 
 from __future__ import annotations
@@ -29,10 +34,16 @@ from ..inputs import LATER, SEAT, ActionSpec, check_text, parse_cards, plain_dic
 from ..journal import BOOL, CARDS, INT, JSON, LIST, Codec
 from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect_mask, json_copy
 from ..table import Seed, TableGame
-from .core import Arrangement, _cards, _checked_hand_masks, best_arrangement, is_fouled
+from .core import Arrangement, Objective, _cards, _checked_hand_masks, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
 
-__all__ = ["Game"]
+__all__ = ["HELP_OBJECTIVE", "Game"]
+
+#: The objective the solver helps a player with: the suggested ``arrange`` of
+#: ``legal_actions``, ``auto_arrange`` and ``auto_play``. The equilibrium objective loses least
+#: to an opponent who knows it (:func:`~vncards.maubinh.exploitability`) and wins against
+#: ``"expected"`` head to head; ``"expected"`` stays available by name.
+HELP_OBJECTIVE: Objective = "equilibrium"
 
 _POSITIONS = ("back", "middle", "front")
 
@@ -178,13 +189,16 @@ class Game(TableGame):
         self._emit("confirmed", seat=seat)
         self._maybe_finish()
 
-    def auto_arrange(self, seat: int) -> None:
-        """Arrange ``seat`` with the solver (``objective="expected"``) and confirm."""
-        self._auto_arrange(seat)
+    def auto_arrange(self, seat: int, objective: Objective = HELP_OBJECTIVE) -> None:
+        """Arrange ``seat`` with the solver and confirm: by default the equilibrium objective,
+        the arrangement an opponent who knows it exploits least (see
+        :func:`~vncards.maubinh.exploitability`); ``objective="expected"`` (or
+        ``"strongest"``) asks for another."""
+        self._auto_arrange(seat, objective)
 
-    def _auto_arrange(self, seat: Any) -> None:
+    def _auto_arrange(self, seat: Any, objective: Objective = HELP_OBJECTIVE) -> None:
         seat = self._check_open(seat)
-        best = best_arrangement(_cards(self._hands[seat]), self._rules)
+        best = best_arrangement(_cards(self._hands[seat]), self._rules, objective)
         self._set_arrangement(seat, best.masks)
         self._confirm(seat)
 
@@ -262,7 +276,7 @@ class Game(TableGame):
         s = self._check_seat(seat)
         if self._all_in() or self._confirmed[s]:
             return []
-        best = best_arrangement(_cards(self._hands[s]), self._rules)
+        best = best_arrangement(_cards(self._hands[s]), self._rules, HELP_OBJECTIVE)
         out: list[dict[str, Any]] = [
             {"type": "arrange", "seat": s, **dict(zip(_POSITIONS, best.to_text(), strict=False))}
         ]

@@ -64,6 +64,8 @@ except ImportError as e:  # numpy is optional (the `numpy` extra); table generat
     ) from e
 
 from .. import _core
+from .._args import count_arg
+from ..errors import RulesError
 from ..parallel import batch_ranges, run_batches
 
 __all__ = ["CLASSES5", "CLASSES3", "Histograms", "shipped_header", "sample", "generate", "equilibrium"]
@@ -75,6 +77,30 @@ _MAGIC, _SPLIT = b"MBT2", b"MBT3"
 SCHEMES = {0: 1, 1: 24}
 #: Deals per batch at most (a few seconds of solving per core).
 BATCH_DEALS = 20_000
+#: Most deals one generation run plays, over all its iterations (``deals × iterations``):
+#: about a day on two idle cores (some 10,000 four-player deals a second), minutes on a cluster.
+MAX_TABLE_DEALS = 1_000_000_000
+#: Most iterations of :func:`generate` and :func:`equilibrium`.
+MAX_ITERATIONS = 1_000
+
+
+def _work_args(deals: object, iterations: object, rounds: int) -> tuple[int, int]:
+    """``deals`` and ``iterations`` checked, with their product (``rounds`` dealings of
+    ``deals`` per iteration, plus ``rounds - 1`` fixed ones) within :data:`MAX_TABLE_DEALS`."""
+    deals = count_arg("deals", deals, minimum=1, maximum=MAX_TABLE_DEALS)
+    iterations = count_arg("iterations", iterations, minimum=1, maximum=MAX_ITERATIONS)
+    total = deals * (iterations + rounds - 1)
+    if total > MAX_TABLE_DEALS:
+        raise RulesError(
+            f"deals × iterations = {total:,} deals; one generation plays at most {MAX_TABLE_DEALS:,}"
+        )
+    return deals, iterations
+
+
+def _counts(blob: bytes, dtype: str, offset: int) -> npt.NDArray[np.uint64]:
+    if (len(blob) - offset) % np.dtype(dtype).itemsize:
+        raise RulesError("Mậu Binh tables end inside a count")
+    return np.frombuffer(blob, dtype=dtype, offset=offset).astype(np.uint64)
 
 
 @dataclass
@@ -91,22 +117,28 @@ class Histograms:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Histograms:
-        """Reads the file formats (see the module docs)."""
-        if blob[:4] not in (_MAGIC, _SPLIT) or len(blob) < 8:
-            raise ValueError("Mậu Binh tables must start with MBT2 or MBT3")
+        """Reads the file formats (see the module docs); a damaged file raises
+        :class:`~vncards.RulesError`."""
+        if not isinstance(blob, (bytes, bytearray)) or blob[:4] not in (_MAGIC, _SPLIT) or len(blob) < 8:
+            raise RulesError("Mậu Binh tables must start with MBT2 or MBT3")
         (size,) = struct.unpack_from("<I", blob, 4)
-        header = json.loads(blob[8 : 8 + size].decode())
+        try:
+            header = json.loads(blob[8 : 8 + size].decode())
+        except ValueError as e:  # not UTF-8, not JSON
+            raise RulesError(f"Mậu Binh tables have a damaged header: {e}") from None
+        if not isinstance(header, dict) or len(blob) < 8 + size:
+            raise RulesError("Mậu Binh tables have a damaged header")
         if blob[:4] == _MAGIC:
-            counts = np.frombuffer(blob, dtype="<u8", offset=8 + size).astype(np.uint64)
+            counts = _counts(blob, "<u8", 8 + size)
             scheme, parts = 0, 1
         else:
             if len(blob) < 9 + size or blob[8 + size] not in SCHEMES:
-                raise ValueError("Mậu Binh split tables need a known scheme after the header")
+                raise RulesError("Mậu Binh split tables need a known scheme after the header")
             scheme = blob[8 + size]
             parts = SCHEMES[scheme]
-            counts = np.frombuffer(blob, dtype="<u4", offset=9 + size).astype(np.uint64)
+            counts = _counts(blob, "<u4", 9 + size)
         if counts.size != parts * _PER:
-            raise ValueError(f"Mậu Binh tables hold {parts * _PER} counts, not {counts.size}")
+            raise RulesError(f"Mậu Binh tables hold {parts * _PER} counts, not {counts.size}")
         return cls(header, counts, scheme)
 
     def to_bytes(self) -> bytes:
@@ -199,7 +231,7 @@ def sample(
     progress: Callable[[int], None] | None = None,
 ) -> Histograms:
     """Histograms of deals ``0 .. deals - 1`` under ``seed``, every hand arranged with
-    ``objective`` under the default rules with ``scoring`` (``model`` replaces the objective's
+    ``objective`` (at most :data:`MAX_TABLE_DEALS`) under the default rules with ``scoring`` (``model`` replaces the objective's
     shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes, see
     :class:`Histograms`). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
     core). ``progress`` is called with the deals of each batch as it completes. The counts do
@@ -209,6 +241,7 @@ def sample(
     >>> h.header["deals"], int(h.positions()[2].sum()) <= 16
     (4, True)
     """
+    deals = count_arg("deals", deals, minimum=1, maximum=MAX_TABLE_DEALS)
     size = batch_size or max(1, min(BATCH_DEALS, math.ceil(deals / 64)))
     blob = model.to_bytes() if model is not None else None
     batches = [_Deals(r, seed, objective, blob, scoring, split) for r in batch_ranges(deals, size)]
@@ -241,10 +274,11 @@ def generate(
     iteration, one ``"strongest"`` iteration then ``iterations`` ``"expected"`` ones, all on
     the same deals of ``seed``. The header records ``deals``, ``iterations``, ``seed``,
     ``hands`` (per position) and ``rules``; ``log`` receives one line per iteration, with how
-    far the averaged tables moved.
+    far the averaged tables moved. ``deals × (iterations + 1)`` is at most
+    :data:`MAX_TABLE_DEALS` (1,000,000,000), ``iterations`` at most 1,000; Ctrl-C stops a run
+    within a fraction of a second (``KeyboardInterrupt``).
     """
-    if deals < 1 or iterations < 1:
-        raise ValueError("need at least one deal and one iteration")
+    deals, iterations = _work_args(deals, iterations, 2)
     draw = functools.partial(
         sample,
         deals,
@@ -347,10 +381,13 @@ def equilibrium(
     ``patience`` in a row have not improved on the best. Returns the best tables; their header
     records ``deals``, ``iterations`` (run), ``best`` (the iteration kept), ``seed``, ``rules``,
     the ``steps``, the ``exploitability`` measured at every iteration (``[points,
-    half-width]``, iteration 0 = ``start``) and the evaluation's size.
+    half-width]``, iteration 0 = ``start``) and the evaluation's size. ``deals × iterations``
+    is at most :data:`MAX_TABLE_DEALS` (1,000,000,000), ``iterations`` and ``patience`` at most
+    1,000, and each measurement is bounded as :func:`~vncards.maubinh.exploitability` is; Ctrl-C
+    stops a run within a fraction of a second (``KeyboardInterrupt``).
     """
-    if deals < 1 or iterations < 1 or patience < 1:
-        raise ValueError("need at least one deal, one iteration and a patience of one")
+    deals, iterations = _work_args(deals, iterations, 1)
+    patience = count_arg("patience", patience, minimum=1, maximum=MAX_ITERATIONS)
     draw = functools.partial(
         sample,
         deals,
