@@ -19,6 +19,8 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --tables 1 --think 0.2 --flood    # another table's pings while one seat floods
     python benches/server_load.py --open-tables 60             # tables one client (no token) opens in 60 s
     python benches/server_load.py --largest-row                # the largest row one Mậu Binh seat can cause
+    python benches/server_load.py --record 2000                # bytes per action, restore time, one long table
+    python benches/server_load.py --tables 60 --think 0 --against ../main/python   # side by side
 
 Tables are made with ``auto_forced`` off (the clients make every move, as before the server
 made forced moves itself), so runs before and after that change do the same work. The bench
@@ -35,6 +37,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import socket
 import sqlite3
 import statistics
@@ -228,8 +231,8 @@ async def ping_probe(ws_url: str, table: str, pings: list[float], stop: asyncio.
 
 
 async def run(
-    args: argparse.Namespace, base: str
-) -> tuple[Stats, float, list[str], dict[str, int], list[float]]:
+    args: argparse.Namespace, base: str, pid: int | None = None
+) -> tuple[Stats, float, list[str], dict[str, int], list[float], float]:
     stats = Stats()
     seats: list[tuple[str, int, str]] = []
     tables: list[str] = []
@@ -257,6 +260,7 @@ async def run(
             asyncio.create_task(flood_seat(ws_url, mb["id"], seat_token, arrange, flood)) for _ in range(10)
         ]
     rng = random.Random(args.seed)
+    setup_cpu = _cpu_seconds(pid) if pid else 0.0  # the server's CPU once the tables are set up
     start = time.perf_counter()
     tasks = [
         asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random()), i))
@@ -277,7 +281,7 @@ async def run(
     for task in done:
         if task.exception() is not None:
             stats.errors.append(repr(task.exception()))
-    return stats, time.perf_counter() - start, tables, flood, pings
+    return stats, time.perf_counter() - start, tables, flood, pings, setup_cpu
 
 
 def open_tables(base: str, seconds: float) -> dict[str, Any]:
@@ -429,40 +433,9 @@ def startup(rows: int, bad: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tables", type=int, default=200)
-    p.add_argument("--game", default="tienlen")
-    p.add_argument("--hands", type=int, default=1, help="hands each table plays")
-    p.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
-    p.add_argument("--timeout", type=float, default=180.0, help="stop the run after this many seconds")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--url", default=None, help="bench this running server instead of starting one")
-    p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
-    p.add_argument("--create-token", default=None, help="with --url: the server's operator token")
-    p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
-    p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
-    p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
-    p.add_argument(
-        "--open-tables",
-        type=float,
-        default=0,
-        metavar="S",
-        help="tables one client opens in S seconds instead",
-    )
-    p.add_argument(
-        "--largest-row", action="store_true", help="the largest row one Mậu Binh seat can cause instead"
-    )
-    p.add_argument(
-        "--db", default=None, help="with --url: the server's SQLite file (for --largest-row, lost)"
-    )
-    p.add_argument("--json", action="store_true")
-    args = p.parse_args()
-    if args.startup:
-        out = startup(args.startup, args.bad_rows)
-        print(json.dumps(out) if args.json else f"start-up: {out}")
-        return
-
+def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, Any]:
+    """One run: start a server (its ``PYTHONPATH`` is ``pythonpath`` if given) unless
+    ``--url``, run the clients, stop it; the figures."""
     server: subprocess.Popen[bytes] | None = None
     tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
     db = Path(args.db) if args.db else tmp / "tables.sqlite"
@@ -472,10 +445,12 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         extra = ["--max-tables", str(args.tables + 10)]
         if not args.open_tables:  # the client in that run is a client like any other
-            args.create_token = "bench-" + str(random.random())
+            args.create_token = secrets.token_urlsafe(32)
             extra += ["--create-token", args.create_token]
         cmd = _serve_cmd(port, db, *extra)
-        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
+        env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
+        log = open(tmp / "server.log", "wb")  # noqa: SIM115 (the server's, closed when it exits)
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
         _wait_up(base, server, 30)
     if args.open_tables or args.largest_row:
         try:
@@ -487,15 +462,14 @@ def main() -> None:
             if server is not None:
                 server.terminate()
                 server.wait(30)
-        print(
-            json.dumps(out) if args.json else f"{'open tables' if args.open_tables else 'largest row'}: {out}"
-        )
-        return
+        return {"kind": "open tables" if args.open_tables else "largest row", "out": out}
     pid = server.pid if server is not None else args.server_pid
     try:
         cpu0, client0 = (_cpu_seconds(pid) if pid else 0.0), time.process_time()
-        stats, wall, tables, flood, pings = asyncio.run(run(args, base))
-        server_cpu = _cpu_seconds(pid) - cpu0 if pid else None
+        stats, wall, tables, flood, pings, setup_cpu = asyncio.run(run(args, base, pid))
+        end_cpu = _cpu_seconds(pid) if pid else 0.0
+        server_cpu = end_cpu - cpu0 if pid else None
+        play_cpu = end_cpu - setup_cpu if pid else None
         client_cpu = time.process_time() - client0
         with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
             served = {t["id"]: t["seq"] for t in json.loads(r.read())}
@@ -503,6 +477,9 @@ def main() -> None:
         if server is not None or args.db:
             with sqlite3.connect(db) as con:
                 stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
+                with contextlib.suppress(sqlite3.OperationalError):  # a server before the action rows
+                    for tid, last in con.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
+                        stored[tid] = max(stored.get(tid, 0), last)
     finally:
         if server is not None:
             server.terminate()
@@ -535,6 +512,7 @@ def main() -> None:
         "error_kinds": sorted(set(stats.errors))[:5],
         "lost_actions": lost,
         "server_cpu_ms_per_action": round(1000 * server_cpu / len(lat), 3) if server_cpu and lat else None,
+        "server_cpu_ms_per_action_play": round(1000 * play_cpu / len(lat), 3) if play_cpu and lat else None,
         "client_cpu_ms_per_action": round(1000 * client_cpu / len(lat), 3) if lat else None,
         "loadavg": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
@@ -548,28 +526,220 @@ def main() -> None:
             "max": round(1000 * max(pings), 2) if pings else None,
             "unanswered_30s": sum(p == float("inf") for p in pings),
         }
+    return result
+
+
+def record(actions: int, game: str, seed: int, postgres: str | None = None) -> dict[str, Any]:
+    """The stored record of one long table, in this process: ``actions`` random actions
+    through the server's own path (apply, store, tell no one), with a snapshot every 64
+    actions and each action between one row (the default), and with a snapshot after every
+    action (each action rewrote the table's row before the append-only record). Reported:
+    bytes written per action (the rows' text), CPU per action, and the time to restore the
+    table (its snapshot and the actions after it, checked and replayed) where it stopped.
+    With ``postgres`` (the URL of a database to create others from), the same on PostgreSQL."""
+    from vncards.server import ServerConfig, load_key
+
+    def fresh(one: Any, every: int) -> dict[str, Any]:
+        """``one(every)`` on a new PostgreSQL database, dropped after."""
+        import psycopg
+
+        assert postgres is not None
+        name = f"vncards_bench_{secrets.token_hex(4)}"
+        with psycopg.connect(postgres, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        try:
+            out: dict[str, Any] = asyncio.run(one(every, postgres.rsplit("/", 1)[0] + "/" + name))
+            return out
+        finally:
+            with psycopg.connect(postgres, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+    from vncards.server.game_server import GameServer
+    from vncards.server.store import TableStore
+
+    async def one(every: int, db: str | None = None) -> dict[str, Any]:
+        tmp = Path(tempfile.mkdtemp(prefix="vncards-record-"))
+        db = db or str(tmp / "t.sqlite")
+        config = ServerConfig(db=db, key=load_key(tmp / "t.key"), bot_delay=0, snapshot_every=every)
+        server = GameServer(config)
+        await server.start()
+        written = [0]
+        store = server.store
+        assert store is not None
+        update, append = store.update, store.append
+
+        def counted_update(*a: Any, **k: Any) -> None:
+            written[0] += len(json.dumps(a[3])) + len(a[4])
+            update(*a, **k)
+
+        def counted_append(table_id: str, seq: int, entry: dict[str, Any]) -> None:
+            written[0] += len(json.dumps(entry))
+            append(table_id, seq, entry)
+
+        store.update, store.append = counted_update, counted_append  # type: ignore[method-assign]
+        body = {"game": game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+        session, _ = server.create_table(body, operator=True)
+        live = server.tables[session.id]
+        rng = random.Random(seed)
+        cpu = time.process_time()
+        done = 0
+        while done < actions:
+            s = live.session
+            if s.game.is_over:
+                await server.next_hand(live)
+                continue
+            seat = s.game.pending_seats[0]
+            await server.act(live, seat, rng.choice(s.legal(seat)), by="bot")
+            done += 1
+        cpu = time.process_time() - cpu
+        replayed = live.session.seq - live.snapshot_seq
+        await server.stop()
+        again = TableStore(db, config.key)
+        t0 = time.perf_counter()
+        row = again.load(session.id)
+        assert row is not None and row.problem is None, row
+        restored = GameServer(config)._session(row)
+        restore = time.perf_counter() - t0
+        assert restored.seq == live.session.seq
+        again.close()
+        return {
+            "snapshot_every": every,
+            "bytes_per_action": round(written[0] / actions, 1),
+            "cpu_ms_per_action": round(1000 * cpu / actions, 3),
+            "restore_ms": round(1000 * restore, 2),
+            "actions_replayed_at_restore": replayed,
+            "db_bytes": sum(f.stat().st_size for f in tmp.glob("t.sqlite*")) or None,
+        }
+
+    return {
+        "game": game,
+        "actions": actions,
+        "append_only": asyncio.run(one(64)),
+        "row_per_action": asyncio.run(one(1)),
+        **(
+            {"postgresql": {"append_only": fresh(one, 64), "row_per_action": fresh(one, 1)}}
+            if postgres
+            else {}
+        ),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The same load on this checkout's server and on the one at ``--against`` (another
+    checkout's ``python`` directory), in alternating rounds, side by side: the CPU per action
+    of each, and their ratio (the machine's load shifts both alike)."""
+    rows: dict[str, list[dict[str, Any]]] = {"this": [], "against": []}
+    for _ in range(args.rounds):
+        rows["against"].append(_load(args, args.against))
+        rows["this"].append(_load(args, None))
+    out = {
+        side: {
+            "server_cpu_ms_per_action": [r["server_cpu_ms_per_action"] for r in results],
+            "median": statistics.median(r["server_cpu_ms_per_action"] or 0.0 for r in results),
+            "play_only": [r["server_cpu_ms_per_action_play"] for r in results],
+            "p99_ms": [r["latency_ms"]["p99"] for r in results],
+            "lost_actions": sum(r["lost_actions"] for r in results),
+            "errors": sum(r["errors"] for r in results),
+            "loadavg": [r["loadavg"][0] for r in results],
+        }
+        for side, results in rows.items()
+    }
+    out["ratio_this_over_against"] = round(out["this"]["median"] / (out["against"]["median"] or 1.0), 3)
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(
+        f"server CPU per accepted action, {args.tables} tables × 4 clients, think {args.think} s, {args.rounds} rounds"
+    )
+    for side in ("against", "this"):
+        o = out[side]
+        print(
+            f"  {side:8} median {o['median']:.3f} ms  runs {o['server_cpu_ms_per_action']}"
+            f" (set-up excluded: {o['play_only']})  p99 {o['p99_ms']} ms"
+            f"  lost {o['lost_actions']}  errors {o['errors']}  load {o['loadavg']}"
+        )
+    print(f"  this / against    {out['ratio_this_over_against']}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--game", default="tienlen")
+    p.add_argument("--hands", type=int, default=1, help="hands each table plays")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds a client waits before acting")
+    p.add_argument("--timeout", type=float, default=180.0, help="stop the run after this many seconds")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--url", default=None, help="bench this running server instead of starting one")
+    p.add_argument("--server-pid", type=int, default=None, help="with --url: its pid, to report its CPU time")
+    p.add_argument("--create-token", default=None, help="with --url: the server's operator token")
+    p.add_argument("--flood", action="store_true", help="one Mậu Binh seat floods arranges on 10 connections")
+    p.add_argument("--startup", type=int, default=0, metavar="ROWS", help="measure start-up time instead")
+    p.add_argument("--bad-rows", type=int, default=1, help="with --startup: rows that cannot be resumed")
+    p.add_argument(
+        "--open-tables",
+        type=float,
+        default=0,
+        metavar="S",
+        help="tables one client opens in S seconds instead",
+    )
+    p.add_argument(
+        "--largest-row", action="store_true", help="the largest row one Mậu Binh seat can cause instead"
+    )
+    p.add_argument(
+        "--db", default=None, help="with --url: the server's SQLite file (for --largest-row, lost)"
+    )
+    p.add_argument(
+        "--against",
+        default=None,
+        metavar="PYTHONPATH",
+        help="also bench the server of another checkout (its python/ directory), side by side",
+    )
+    p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
+    p.add_argument("--record", type=int, default=0, metavar="ACTIONS", help="one long table's record instead")
+    p.add_argument("--postgres", default=None, metavar="URL", help="with --record: on PostgreSQL too")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    if args.record:
+        out = record(args.record, args.game, args.seed, args.postgres)
+        print(json.dumps(out) if args.json else f"record: {json.dumps(out, indent=1)}")
+        return
+    if args.startup:
+        out = startup(args.startup, args.bad_rows)
+        print(json.dumps(out) if args.json else f"start-up: {out}")
+        return
+
+    if args.against:
+        compare(args)
+        return
+    result = _load(args)
+    if "kind" in result:
+        print(json.dumps(result["out"]) if args.json else f"{result['kind']}: {result['out']}")
+        return
     if args.json:
         print(json.dumps(result))
         return
     print(
         f"server load: {args.tables} tables × 4 WebSocket clients, {args.game}, {args.hands} hand(s), think {args.think} s"
     )
-    print(f"  finished tables   {stats.finished}/{args.tables} in {wall:.1f} s")
-    print(f"  actions           {len(lat)}  ({result['actions_per_s']} accepted actions/s)")
+    print(f"  finished tables   {result['tables_finished']}/{args.tables} in {result['wall_s']:.1f} s")
+    print(f"  actions           {result['actions']}  ({result['actions_per_s']} accepted actions/s)")
     lm = result["latency_ms"]
     print(
         f"  send→view latency p50 {lm['p50']} ms  p90 {lm['p90']} ms  p99 {lm['p99']} ms  max {lm['max']} ms"
     )
     print(
-        f"  refused (stale)   {stats.refused}   errors {len(stats.errors)} {result['error_kinds']}   lost {lost}"
+        f"  refused (stale)   {result['refused_stale']}   errors {result['errors']} {result['error_kinds']}   "
+        f"lost {result['lost_actions']}"
     )
     print(
-        f"  CPU per action    server {result['server_cpu_ms_per_action']} ms, "
+        f"  CPU per action    server {result['server_cpu_ms_per_action']} ms "
+        f"({result['server_cpu_ms_per_action_play']} ms once the tables are set up), "
         f"bench clients {result['client_cpu_ms_per_action']} ms (includes table setup)"
     )
     print(f"  load average      {result['loadavg']} on {os.cpu_count()} CPUs (the clients share the machine)")
     if args.flood:
-        print(f"  flooding seat     answers {flood}")
+        print(f"  flooding seat     answers {result['flood']}")
         print(f"  other table ping  {result['other_table_ping_ms']}")
 
 

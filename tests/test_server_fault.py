@@ -34,10 +34,12 @@ def _connect(
 
 
 def _stored(db: Path, table: str) -> tuple[int, dict[str, Any]]:
-    """The stored sequence number and the snapshot of the hand in play."""
+    """The stored sequence number (the last action's row, else the snapshot's) and the
+    snapshot of the hand in play."""
     with sqlite3.connect(db) as con:
         seq, snapshot = con.execute("SELECT seq, snapshot FROM tables WHERE id = ?", (table,)).fetchone()
-    return seq, json.loads(snapshot)["hand"]
+        last = con.execute("SELECT max(seq) FROM actions WHERE table_id = ?", (table,)).fetchone()[0]
+    return max(seq, last or 0), json.loads(snapshot)["hand"]
 
 
 @pytest.mark.parametrize("game", ["tienlen", "tusac"])

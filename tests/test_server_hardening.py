@@ -34,6 +34,8 @@ from vncards.server.store import TableStore  # noqa: E402
 from vncards.server.table import SEAT_ACTIONS_LIMIT, TableSession  # noqa: E402
 
 KEY = b"a test key of the server, 32 b."
+#: An operator token of 128 bits (22 base64url characters).
+OPERATOR = "Zm9yIHRlc3RzIG9ubHkhIQ"
 
 # Any text, lone surrogates included, and a few that broke servers before.
 TEXT = st.one_of(
@@ -213,13 +215,13 @@ def test_a_client_holds_a_bounded_number_of_open_tables(tmp_path: Path) -> None:
 
 
 def test_the_operator_token_guards_table_creation(tmp_path: Path) -> None:
-    config = scripted(str(tmp_path / "t.sqlite"), create_token="operator-secret", tables_per_client=1)
+    config = scripted(str(tmp_path / "t.sqlite"), create_token=OPERATOR, tables_per_client=1)
     with TestClient(create_app(config)) as client:
         assert client.get("/api/server").json()["create_token_required"] is True
-        for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": "Basic operator-secret"}):
+        for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": f"Basic {OPERATOR}"}):
             r = client.post("/api/tables", json={"game": "tienlen"}, headers=headers)
             assert r.status_code == 401 and r.json()["error"] == "unauthorized"
-        ok = {"authorization": "Bearer operator-secret"}
+        ok = {"authorization": f"Bearer {OPERATOR}"}
         # The operator is held to no per-client limit.
         assert all(
             client.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 201
@@ -447,9 +449,9 @@ def test_a_row_that_cannot_be_resumed_is_kept_and_reported(tmp_path: Path, caplo
 # -- item 8: the database is part of the trust boundary ---------------------------------------
 
 
-def _two_tables(db: Path) -> tuple[str, str]:
+def _two_tables(db: Path, key: bytes | None = KEY) -> tuple[str, str]:
     """Two stored tables of four joined seats, two moves into their hands."""
-    with TestClient(create_app(scripted(str(db), key=KEY))) as client:
+    with TestClient(create_app(scripted(str(db), key=key))) as client:
         ids = [new_table(client, seats=[None, None, None, None], turn_seconds=3600)["id"] for _ in range(2)]
         for t in ids:
             play_moves(client, t, [join(client, t, s) for s in range(4)], 2)
@@ -485,7 +487,9 @@ def test_a_snapshot_copied_from_another_table_is_refused(tmp_path: Path) -> None
 
 def test_an_older_snapshot_of_the_same_table_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
-    with TestClient(create_app(scripted(str(db), key=KEY))) as client:
+    # A snapshot after every action (by default the actions between snapshots are rows of
+    # their own: see test_each_action_is_one_signed_row_chained_to_the_one_before).
+    with TestClient(create_app(scripted(str(db), key=KEY, snapshot_every=1))) as client:
         t = new_table(client, seats=[None, None, None, None], turn_seconds=3600)["id"]
         tokens = [join(client, t, s) for s in range(4)]
         with sqlite3.connect(db) as con:
@@ -549,3 +553,161 @@ def test_non_finite_numbers_are_refused_at_the_door(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{t}") as ws:
             ws.send_text('{"type": "hello", "id": NaN}')
             assert recv(ws)["code"] == "malformed"
+
+
+# -- issue 37: a row edited to look closed, the operator token ---------------------------------
+
+
+def test_a_row_edited_to_look_closed_is_reported_not_dropped(tmp_path: Path, caplog: Any) -> None:
+    db = tmp_path / "t.sqlite"
+    a, b = _two_tables(db)
+    _edit(db, "UPDATE tables SET closed = ? WHERE id = ?", time.time(), a)
+    with caplog.at_level("ERROR", logger="vncards.server"):
+        served = _served_after_restart(db)
+    assert "broken" in served[a] and "signature" in served[a]["broken"], served
+    assert "seats" in served[b]
+    assert any(a in r.getMessage() and "not served" in r.getMessage() for r in caplog.records)
+    # A table the server closed itself stays closed, and is not reported.
+    with TestClient(create_app(scripted(str(db), key=KEY))) as client:
+        creator = new_table(client)
+        r = client.post(
+            f"/api/tables/{creator['id']}/close",
+            headers={"authorization": f"Bearer {creator['creator_token']}"},
+        )
+        assert r.status_code == 200
+    assert creator["id"] not in _served_after_restart(db)
+
+
+@pytest.mark.parametrize(
+    ("token", "bits"),
+    [
+        ("operator-secret", 90),
+        ("0123456789abcdef" * 2, 128),
+        (OPERATOR, 132),
+        ("a" * 24, 96),
+        ("Tiến-Lên!" * 3, 178),
+    ],
+)
+def test_the_operator_token_needs_128_bits(tmp_path: Path, token: str, bits: int) -> None:
+    from vncards.server.config import ConfigError, token_bits
+
+    assert round(token_bits(token)) == bits
+    if bits < 128:
+        with pytest.raises(ConfigError, match="bits of entropy"):
+            scripted(str(tmp_path / "t.sqlite"), create_token=token)
+    else:
+        assert scripted(str(tmp_path / "t.sqlite"), create_token=token).create_token == token
+
+
+def test_a_weak_operator_token_is_refused_at_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vncards",
+            "serve",
+            "--db",
+            str(tmp_path / "t.sqlite"),
+            "--create-token",
+            "hunter2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0 and "bits of entropy" in out.stderr + out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_wrong_operator_tokens_are_rate_limited_per_client(tmp_path: Path) -> None:
+    config = scripted(str(tmp_path / "t.sqlite"), create_token=OPERATOR, guess_burst=5, guess_rate=0.001)
+    with TestClient(create_app(config)) as client:
+        wrong = [
+            client.post(
+                "/api/tables", json={"game": "tienlen"}, headers={"authorization": f"Bearer guess{i}"}
+            )
+            for i in range(8)
+        ]
+        assert [r.status_code for r in wrong] == [401] * 5 + [429] * 3
+        assert wrong[-1].json()["error"] == "rate_limited" and wrong[-1].headers["retry-after"]
+        # Out of guesses, even the right token is not looked at (a guess would tell).
+        ok = {"authorization": f"Bearer {OPERATOR}"}
+        assert client.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 429
+        # No token at all is no guess: it is told what it needs.
+        assert client.post("/api/tables", json={"game": "tienlen"}).status_code == 401
+    # Another client is not held to this one's guesses.
+    with TestClient(create_app(config), client=("192.0.2.9", 5000)) as other:
+        assert other.post("/api/tables", json={"game": "tienlen"}, headers=ok).status_code == 201
+
+
+# -- issue 34 item 4: the append-only record ---------------------------------------------------
+
+
+def _rows(db: Path, table: str) -> list[tuple[int, str, str]]:
+    with sqlite3.connect(db) as con:
+        return con.execute(
+            "SELECT seq, entry, sig FROM actions WHERE table_id = ? ORDER BY seq", (table,)
+        ).fetchall()
+
+
+def test_each_action_is_one_signed_row_and_a_restart_replays_them(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    config = scripted(str(db), key=KEY, snapshot_every=4)
+    with TestClient(create_app(config)) as client:
+        t = new_table(client, seats=[None, None, None, None], turn_seconds=3600)["id"]
+        tokens = [join(client, t, s) for s in range(4)]
+        play_moves(client, t, tokens, 3)
+        rows = _rows(db, t)
+        assert [r[0] for r in rows] == [1, 2, 3] and all(len(r[1]) < 300 for r in rows), rows
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT seq FROM tables WHERE id = ?", (t,)).fetchone()[0] == 0
+        before = live(client, t)
+        match, meta = before.match.to_json(), {**before.to_record()[0], "deadlines": None}
+    # A restart: the snapshot, then the three rows taken again; the same table.
+    with TestClient(create_app(config)) as client:
+        after = live(client, t)
+        assert after.seq == 3 and after.match.to_json() == match
+        assert {**after.to_record()[0], "deadlines": None} == meta
+        assert set(after.deadlines) == set(after.game.pending_seats)
+        play_moves(client, t, tokens, 2)  # the fourth action since the snapshot writes one
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT seq FROM tables WHERE id = ?", (t,)).fetchone()[0] == 4
+        assert [r[0] for r in _rows(db, t)] == [5]
+    with TestClient(create_app(config)) as client:
+        assert live(client, t).seq == 5
+
+
+@pytest.mark.parametrize("edit", ["entry", "order", "gap", "moved", "unsigned_illegal"])
+def test_an_edited_action_row_is_refused_and_the_rest_served(tmp_path: Path, edit: str) -> None:
+    db = tmp_path / "t.sqlite"
+    a, b = _two_tables(db)  # two moves each: two action rows after each snapshot
+    (_, e1, g1), (_, e2, g2) = _rows(db, a)
+    key: bytes | None = KEY
+    if edit == "entry":
+        entry = json.loads(e2)
+        entry["seat"] = (entry["seat"] + 1) % 4
+        _edit(db, "UPDATE actions SET entry = ? WHERE table_id = ? AND seq = 2", json.dumps(entry), a)
+    elif edit == "order":
+        _edit(db, "UPDATE actions SET entry = ?, sig = ? WHERE table_id = ? AND seq = 1", e2, g2, a)
+        _edit(db, "UPDATE actions SET entry = ?, sig = ? WHERE table_id = ? AND seq = 2", e1, g1, a)
+    elif edit == "gap":
+        _edit(db, "DELETE FROM actions WHERE table_id = ? AND seq = 1", a)
+    elif edit == "moved":  # b's rows put in place of a's
+        with sqlite3.connect(db) as con:
+            con.execute("DELETE FROM actions WHERE table_id = ?", (a,))
+            con.execute("UPDATE actions SET table_id = ? WHERE table_id = ?", (a, b))
+    else:  # without a key, the engine refuses an action that was never taken
+        key = None
+        db2 = tmp_path / "plain.sqlite"
+        a, b = _two_tables(db2, None)
+        db = db2
+        entry = json.loads(_rows(db, a)[1][1])
+        entry["action"] = {"type": "play", "cards": ["2H", "2D", "2C", "2S"]}
+        _edit(db, "UPDATE actions SET entry = ? WHERE table_id = ? AND seq = 2", json.dumps(entry), a)
+    served = _served_after_restart(db, key)
+    assert "broken" in served[a] and "action row" in served[a]["broken"], served[a]
+    if edit != "moved":
+        assert "seats" in served[b]

@@ -633,3 +633,32 @@ def test_the_maubinh_showdown_names_each_hands_category(client: TestClient) -> N
     categories = f["table"]["showdown"]["categories"]
     assert categories == [[hand_category(r) for r in seat] for seat in rows]
     assert all(c in CATEGORIES for seat in categories for c in seat)
+
+
+def test_a_change_is_made_into_frames_once_per_seat(client: TestClient, monkeypatch: Any) -> None:
+    t = new_table(client)["id"]
+    tokens = [join(client, t, s) for s in range(4)]
+    session = live(client, t)
+    seat = session.game.pending_seats[0]
+    # Three connections of the seat to act, one of the next seat, two spectators.
+    who = [tokens[seat]] * 3 + [tokens[(seat + 1) % 4], None, None]
+    conns = [client.websocket_connect(f"/ws/{t}") for _ in who]
+    wss = [c.__enter__() for c in conns]
+    try:
+        frames = [hello(ws, tok) for ws, tok in zip(wss, who, strict=True)]
+        made: list[int | None] = []
+        frame = type(session).frame
+        monkeypatch.setattr(
+            type(session), "frame", lambda s, seat, *a, **k: made.append(seat) or frame(s, seat, *a, **k)
+        )
+        wss[0].send_json({"type": "act", "action": frames[0]["legal_actions"][0], "id": 9})
+        got = [recv(ws, "state") for ws in wss]
+        assert sorted(made, key=str) == sorted([seat, (seat + 1) % 4, None], key=str)
+        assert [f.get("ack") for f in got] == [9, None, None, None, None, None]
+        same = [{k: v for k, v in f.items() if k != "ack"} for f in got[:3]]
+        assert same[0] == same[1] == same[2] and same[0]["seat"] == seat and same[0]["seq"] == 1
+        assert got[4] == got[5] and got[4]["seat"] is None and got[4]["legal_actions"] == []
+        assert got[3]["view"]["hand"] == [str(c) for c in session.game.hand((seat + 1) % 4)]
+    finally:
+        for c in conns:
+            c.__exit__(None, None, None)

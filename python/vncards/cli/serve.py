@@ -25,7 +25,18 @@ def register(commands: Commands) -> None:
     )
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    sv.add_argument("--db", default="tables.sqlite", help="SQLite file of the tables (default tables.sqlite)")
+    sv.add_argument(
+        "--db",
+        default="tables.sqlite",
+        help="SQLite file of the tables (default tables.sqlite), or a PostgreSQL URL "
+        "postgresql://USER@HOST[:PORT]/DB",
+    )
+    sv.add_argument(
+        "--key-file",
+        default=None,
+        help="the key that signs the stored tables, made if missing (default: the SQLite file's "
+        "name + .key; vncards-server.key for PostgreSQL, the same file for every process)",
+    )
     sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
     sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
     sv.add_argument(
@@ -33,6 +44,14 @@ def register(commands: Commands) -> None:
         default=None,
         help="an operator token that creating a table needs (Authorization: Bearer TOKEN); "
         "default: the VNCARDS_CREATE_TOKEN environment variable, else anyone may create tables",
+    )
+    sv.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRS",
+        help="reverse proxies (comma-separated addresses or networks, '*' for any) whose "
+        "X-Forwarded-For header names the client; default: trust no one (a client is the "
+        "address it connects from)",
     )
     sv.add_argument(
         "--idle-close",
@@ -83,5 +102,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         tables_per_minute=args.tables_per_minute,
         seat_rate=args.seat_rate,
         forced_delay=args.forced_delay,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        key_file=args.key_file,
     )
     return 0

@@ -8,7 +8,7 @@ with ``vncards serve`` or embed it::
     import uvicorn
     from vncards.server import ServerConfig, create_app
 
-    uvicorn.run(create_app(ServerConfig(db="tables.sqlite")), host="127.0.0.1", port=8000)
+    uvicorn.run(create_app(ServerConfig(db="tables.sqlite")), host="127.0.0.1", port=8000, proxy_headers=False)
 
 See ``docs/server.md`` for the protocol and how to build your own server on vncards.
 """
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .app import GameServer, ServerConfig, create_app
+from .config import ConfigError
 from .store import TableStore
 from .table import TableSession
 from .wire import ActionRefused
@@ -26,6 +27,7 @@ from .wire import ActionRefused
 __all__ = [
     "create_app",
     "ServerConfig",
+    "ConfigError",
     "GameServer",
     "TableSession",
     "TableStore",
@@ -67,16 +69,29 @@ def serve(
     tables_per_minute: float | None = None,
     seat_rate: float | None = None,
     forced_delay: float | None = None,
+    forwarded_allow_ips: str | None = None,
+    key_file: str | None = None,
     log_level: str = "info",
 ) -> None:
-    """Run the server until interrupted (what ``vncards serve`` does). Rows and snapshots are
-    signed with a key kept next to the database (``tables.sqlite.key``) unless ``sign`` is
-    false or the database is ``":memory:"``. ``create_token`` makes creating a table need
-    ``Authorization: Bearer <token>``; the other options override :class:`ServerConfig`'s
+    """Run the server until interrupted (what ``vncards serve`` does). ``db`` is a SQLite file
+    or a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``; psycopg 3, in the ``server``
+    extra). Rows and snapshots are signed with the key in ``key_file``: by default next to a
+    SQLite database (``tables.sqlite.key``), ``vncards-server.key`` in the working directory
+    for PostgreSQL (every process on one database needs the same key); unless ``sign`` is false
+    or the database is ``":memory:"``. ``create_token`` makes creating a table need
+    ``Authorization: Bearer <token>``. ``forwarded_allow_ips`` names the reverse proxies
+    (comma-separated addresses or networks, ``"*"`` for any) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` headers say who the client is; by default no peer is trusted, and a
+    client is the address it connects from (a header is then only text: forging one gives no
+    client a second set of limits). The other options override :class:`ServerConfig`'s
     defaults."""
     import uvicorn
 
-    key = load_key(db + ".key") if sign and db != ":memory:" else None
+    from .store import is_postgres
+
+    if key_file is None:
+        key_file = "vncards-server.key" if is_postgres(db) else db + ".key"
+    key = load_key(key_file) if sign and db != ":memory:" else None
     overrides: dict[str, Any] = {
         k: v
         for k, v in (
@@ -94,4 +109,13 @@ def serve(
     config = ServerConfig(
         db=db, key=key, bot_delay=bot_delay, turn_seconds=turn_seconds, create_token=create_token, **overrides
     )
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=65536)
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        # uvicorn's own default trusts the headers from 127.0.0.1 (or $FORWARDED_ALLOW_IPS).
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",
+    )

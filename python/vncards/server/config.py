@@ -1,22 +1,73 @@
 """The limits and defaults of one server (:class:`ServerConfig`), and the limits a client is
-shown (``GET /api/server``)."""
+shown (``GET /api/server``).
+
+The operator's token (``create_token``) must carry at least :data:`MIN_TOKEN_BITS` bits of
+entropy, estimated by :func:`token_bits` as its length times log2 of the size of the smallest
+usual alphabet that holds every character of it: 22 base64url characters, 32 hexadecimal
+digits or 20 printable ASCII characters are enough (``secrets.token_urlsafe(32)`` makes one);
+a weaker token is refused with :class:`ConfigError`. The estimate is an upper bound for a token
+a person chose: it catches short and narrow tokens, not a long phrase anyone could guess.
+
+>>> round(token_bits("0123456789abcdef" * 2)), round(token_bits("operator-secret"))
+(128, 90)
+>>> ServerConfig(create_token="operator-secret")
+Traceback (most recent call last):
+...
+vncards.server.config.ConfigError: the operator token has about 90 bits of entropy; it needs 128 (...)
+"""
 
 from __future__ import annotations
 
+import math
+import string
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import VncardsError
 from .table import FORCED_DELAY, MAX_TURN_SECONDS, RESUME_MINIMUM, SEAT_ACTIONS_LIMIT
 from .wire import MAX_NAME
 
-__all__ = ["ServerConfig"]
+__all__ = ["ServerConfig", "ConfigError", "token_bits", "MIN_TOKEN_BITS"]
+
+#: Least estimated entropy of an operator token, in bits.
+MIN_TOKEN_BITS = 128
+
+#: The alphabets :func:`token_bits` tries, smallest first.
+_ALPHABETS = (
+    frozenset(string.digits),
+    frozenset(string.digits + "abcdef"),
+    frozenset(string.digits + "ABCDEF"),
+    frozenset(string.digits + string.ascii_lowercase),
+    frozenset(string.digits + string.ascii_uppercase),
+    frozenset(string.ascii_letters + string.digits + "-_"),
+    frozenset(string.ascii_letters + string.digits + "+/="),
+    frozenset(chr(c) for c in range(0x20, 0x7F)),
+)
+
+
+class ConfigError(VncardsError, ValueError):
+    """A server setting that cannot be used (a weak operator token, ...)."""
+
+
+def token_bits(token: str) -> float:
+    """The estimated entropy of ``token`` in bits: its length times log2 of the size of the
+    smallest of the usual alphabets (digits, hexadecimal, lower- or upper-case letters with
+    digits, base64url, base64, printable ASCII) that holds all its characters; a character
+    outside printable ASCII widens the alphabet to the 95 printable characters plus the distinct
+    others."""
+    used = set(token)
+    for alphabet in _ALPHABETS:
+        if used <= alphabet:
+            return len(token) * math.log2(len(alphabet))
+    return len(token) * math.log2(95 + len(used - _ALPHABETS[-1]))
 
 
 @dataclass(frozen=True)
 class ServerConfig:
     """Limits and defaults of one server."""
 
-    #: SQLite file (``":memory:"`` keeps nothing).
+    #: SQLite file (``":memory:"`` keeps nothing), or a PostgreSQL URL
+    #: (``postgresql://USER@HOST[:PORT]/DB``).
     db: str = "tables.sqlite"
     #: HMAC key for the stored rows and snapshots (``None``: unsigned).
     key: bytes | None = None
@@ -63,6 +114,23 @@ class ServerConfig:
     idle_close: float = 1800.0
     #: Seconds between the server's notes that it is alive (turn clocks after a crash).
     heartbeat: float = 2.0
+    #: Actions stored one row each after a table's snapshot before the next snapshot is written
+    #: (a table is snapshotted too at the end of each hand and on every other change).
+    snapshot_every: int = 64
+    #: Wrong operator tokens one client may present per second on average, and the burst:
+    #: beyond that, its table creations are refused (429) without the token being looked at.
+    guess_rate: float = 0.1
+    guess_burst: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.create_token is not None:
+            bits = token_bits(self.create_token)
+            if bits < MIN_TOKEN_BITS:
+                raise ConfigError(
+                    f"the operator token has about {bits:.0f} bits of entropy; it needs "
+                    f"{MIN_TOKEN_BITS} (e.g. 22 base64url characters or 32 hex digits; make one with "
+                    "python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+                )
 
     def limits(self) -> dict[str, Any]:
         """The limits a client meets, as ``GET /api/server`` shows them."""
@@ -86,4 +154,6 @@ class ServerConfig:
             "forced_delay_seconds": self.forced_delay,
             "idle_close_seconds": self.idle_close,
             "resume_minimum_seconds": self.resume_minimum,
+            "wrong_operator_tokens_per_minute": round(self.guess_rate * 60, 3),
+            "wrong_operator_tokens_burst": self.guess_burst,
         }

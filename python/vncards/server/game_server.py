@@ -15,6 +15,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from .. import games, history
@@ -30,6 +31,17 @@ from .wire import ActionRefused, EngineFault, Refused, check_int, dumps, finite
 __all__ = ["GameServer", "CREATE_FIELDS"]
 
 _log = logging.getLogger("vncards.server")
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    """A state frame encoded without its closing brace (the ``ack`` and the table follow), the
+    number of engine events it carries and the number of its last table-log entry."""
+
+    body: str
+    events: int
+    last_log: int | None
+
 
 #: Fields a ``POST /api/tables`` body may hold.
 CREATE_FIELDS = ("game", "players", "rules", "seats", "turn_seconds", "auto_forced")
@@ -48,6 +60,8 @@ class GameServer(TableDriver):
         self.client_conns: Counter[str] = Counter()
         self.create_buckets = Buckets(config.create_rate, config.create_burst)
         self.write_buckets = Buckets(config.write_rate, config.write_burst)
+        #: Wrong operator tokens presented, per client.
+        self.guess_buckets = Buckets(config.guess_rate, config.guess_burst)
         self._heartbeat: asyncio.Task[None] | None = None
         self.started_in: float = 0.0
 
@@ -66,7 +80,7 @@ class GameServer(TableDriver):
                 continue
             # The downtime does not count against the seat to act.
             session.resume_clocks(now, min(alive or row.updated, now), self.config.resume_minimum)
-            self._launch(session)
+            self._launch(session).snapshot_seq = row.seq
         self.store.beat()
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         self.started_in = time.perf_counter() - t0
@@ -78,8 +92,9 @@ class GameServer(TableDriver):
         )
 
     def _session(self, row: StoredTable) -> TableSession:
-        """The table of a stored row (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
-        return TableSession.from_record(
+        """The table of a stored row, its snapshot with the actions after it taken again
+        (``Refused`` or ``SnapshotError`` if it cannot be trusted)."""
+        session = TableSession.from_record(
             row.id,
             row.game,
             row.seq,
@@ -88,6 +103,9 @@ class GameServer(TableDriver):
             self.config.key,
             forced_delay=self.config.forced_delay,
         )
+        for i, entry in enumerate(row.actions):
+            session.replay(entry, f"action row {row.seq + i + 1}")
+        return session
 
     def _resume(self, row: StoredTable) -> TableSession | None:
         problem = row.problem
@@ -309,12 +327,13 @@ class GameServer(TableDriver):
     ) -> None:
         """One accepted action: apply, store (one transaction), then tell every client (the
         sender's frame carries ``ack``)."""
+        session = live.session
         try:
-            live.session.act(seat, action, by=by)
+            session.act(seat, action, by=by)
         except EngineFault:
             self._reload(live)
             raise
-        self._commit(live)
+        self._commit(live, session.entry(seat, action, by))
         await self._broadcast(live, origin, ack)
 
     async def next_hand(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
@@ -323,10 +342,23 @@ class GameServer(TableDriver):
         self._commit(live)
         await self._broadcast(live, origin, ack)
 
-    def _commit(self, live: LiveTable) -> None:
-        """Store the session; if the store refuses, the table goes back to its stored state."""
+    def _commit(self, live: LiveTable, entry: dict[str, Any] | None = None) -> None:
+        """Store the change: an action (``entry``) as one row after the last snapshot, or a
+        new snapshot: for any other change, at the end of a hand, and every
+        ``snapshot_every`` actions. If the store refuses, the table goes back to its stored
+        state."""
+        session = live.session
         try:
-            self._save(live.session)
+            if (
+                entry is not None
+                and not session.game.is_over
+                and session.seq - live.snapshot_seq < self.config.snapshot_every
+            ):
+                assert self.store is not None
+                self.store.append(session.id, session.seq, entry)
+            else:
+                self._save(session)
+                live.snapshot_seq = session.seq
         except Exception:
             self._reload(live)
             raise
@@ -339,6 +371,7 @@ class GameServer(TableDriver):
         row = self.store.load(live.session.id)
         if row is not None and row.problem is None:
             live.session = self._session(row)
+            live.snapshot_seq = row.seq
 
     def public_table(self, live: LiveTable) -> dict[str, Any]:
         """The session's public table with who is connected: ``spectators`` (a count) and
@@ -353,12 +386,14 @@ class GameServer(TableDriver):
     async def _broadcast(self, live: LiveTable, origin: Connection | None = None, ack: Any = None) -> None:
         try:
             table = dumps(self.public_table(live))  # the same for everyone: encoded once
-            table.encode("utf-8")
         except Exception as e:
             await self._unrenderable(live, e)
             return
+        # What a seat is sent is made and encoded once per change, whatever the number of its
+        # connections (and once for all the spectators that are up to date).
+        frames: dict[tuple[int | None, int, int], _Encoded] = {}
         for conn in list(live.conns):
-            await self.send_state(live, conn, ack if conn is origin else None, table)
+            await self.send_state(live, conn, ack if conn is origin else None, table, frames)
 
     async def _unrenderable(self, live: LiveTable, e: Exception) -> None:
         """A table whose data cannot be shown: reported, taken out of service, row kept."""
@@ -375,27 +410,38 @@ class GameServer(TableDriver):
         live.conns.clear()
 
     async def send_state(
-        self, live: LiveTable, conn: Connection, ack: Any = None, table: str | None = None
+        self,
+        live: LiveTable,
+        conn: Connection,
+        ack: Any = None,
+        table: str | None = None,
+        frames: dict[tuple[int | None, int, int], _Encoded] | None = None,
     ) -> None:
         """Send ``conn`` its state frame (``ack`` if it answers one of its frames; ``table``: the
-        public table, already encoded)."""
+        public table, already encoded; ``frames``: the frames already encoded for this change,
+        by seat and what the connection was sent before)."""
         session = live.session
         if conn.generation != session.generation:
             conn.generation, conn.events_sent = session.generation, 0
-        frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
-        if ack is not None:
-            frame["ack"] = ack
+        key = (conn.seat, conn.events_sent, conn.log_sent)
+        encoded = None if frames is None else frames.get(key)
         try:
+            if encoded is None:
+                frame = session.frame(conn.seat, conn.events_sent, conn.log_sent, with_table=False)
+                log = frame["log"]
+                encoded = _Encoded(dumps(frame)[:-1], len(frame["events"]), log[-1]["n"] if log else None)
+                if frames is not None:
+                    frames[key] = encoded
             if table is None:
                 table = dumps(self.public_table(live))
-            text = dumps(frame)[:-1] + ',"table":' + table + "}"
-            text.encode("utf-8")
+            acked = "" if ack is None else ',"ack":' + dumps([ack])[1:-1]
+            text = encoded.body + acked + ',"table":' + table + "}"
         except Exception as e:
             await self._unrenderable(live, e)
             return
-        conn.events_sent += len(frame["events"])
-        if frame["log"]:
-            conn.log_sent = frame["log"][-1]["n"]
+        conn.events_sent += encoded.events
+        if encoded.last_log is not None:
+            conn.log_sent = encoded.last_log
         try:
             await conn.ws.send_text(text)
         except Exception:

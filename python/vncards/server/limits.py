@@ -1,8 +1,8 @@
 """Rate limits: a token bucket, buckets kept per client or per seat, and what "one client" is.
 
-A client is its network address as the ASGI server reports it (behind a reverse proxy, run
-uvicorn with ``--forwarded-allow-ips`` so that address is the real client's); an IPv6 client is
-its /64 network, which one subscriber usually holds whole.
+A client is its network address as the ASGI server reports it: the peer's, unless the peer is
+a proxy named by ``vncards serve --forwarded-allow-ips`` (then the address it forwards); an
+IPv6 client is its /64 network, which one subscriber usually holds whole.
 
 >>> bucket = TokenBucket(rate=1.0, burst=2.0)
 >>> bucket.take(), bucket.take(), bucket.take()

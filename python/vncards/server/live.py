@@ -43,6 +43,9 @@ class LiveTable:
     seat_buckets: Buckets | None = None
     #: When the table last changed (monotonic), for closing idle tables.
     changed: float = field(default_factory=time.monotonic)
+    #: The sequence number of the table's last stored snapshot (the actions after it are
+    #: stored one row each).
+    snapshot_seq: int = 0
 
 
 async def send_error(ws: WebSocket, code: str, message: str, ack: Any = None) -> None:

@@ -150,9 +150,27 @@ def _endpoint(fn: Handler) -> Handler:
 
 
 def _operator(server: GameServer, request: Request) -> bool:
-    """Does the request carry the operator's token (``Authorization: Bearer <create_token>``)?"""
+    """Does the request carry the operator's token (``Authorization: Bearer <create_token>``)?
+    (A write that carries another token is held to the write limit, which bounds guesses.)"""
     token, given = server.config.create_token, _bearer(request)
     return token is not None and given is not None and hmac.compare_digest(given.encode(), token.encode())
+
+
+def _creator(server: GameServer, request: Request) -> bool:
+    """May the request create a table (``unauthorized`` if a token is needed and it has not
+    the operator's)? True if it carries the operator's token. Each wrong token a client
+    presents spends one of its guesses (:attr:`ServerConfig.guess_rate`); a client out of
+    guesses is refused (``rate_limited``) before its token is compared."""
+    if server.config.create_token is None:
+        return False
+    guesses = server.guess_buckets.get(_client(request))
+    if _bearer(request) is not None and guesses.wait() > 0:
+        raise ActionRefused("rate_limited", "too many wrong operator tokens from your address; wait a little")
+    if _operator(server, request):
+        return True
+    if _bearer(request) is not None:
+        guesses.take()
+    raise ActionRefused("unauthorized", "creating a table needs the operator's token")
 
 
 def _write_limited(server: GameServer, request: Request) -> None:
@@ -226,9 +244,7 @@ def routes(server: GameServer) -> list[BaseRoute]:
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
             return Response(lobby_lines().encode("utf-8"), media_type="application/json")
-        operator = _operator(server, request)
-        if server.config.create_token is not None and not operator:
-            raise ActionRefused("unauthorized", "creating a table needs the operator's token")
+        operator = _creator(server, request)
         session, creator = server.create_table(await _json_body(request), _client(request), operator)
         return JSONResponse({**session.summary(), "creator_token": creator}, status_code=201)
 

@@ -1,15 +1,24 @@
-"""SQLite persistence: one row per table, rewritten in one transaction per accepted action.
+"""SQLite persistence: a snapshot row per table, and one small row per accepted action after it.
 
-A row holds the table's session record (seat tokens, bots, the table log, clocks) as JSON and
-the match snapshot (:class:`vncards.session.Session`: seats, running totals, the hand in
-play). Finished hands are stored apart, one row each in ``hands`` as hand histories
-(:mod:`vncards.history`), so a table's row does not grow with its age. Writing both in the same ``UPDATE``
-means an action is stored completely or not at all: a server killed at any instant restarts
-with every table exactly as its last accepted action left it.
+A table's row is its snapshot: the session record (seat tokens, bots, the table log, clocks)
+as JSON and the match snapshot (:class:`vncards.session.Session`: seats, running totals, the
+hand in play). It is written when the table opens, at the end of each hand, on every change
+that is not an action (a join, a leave, a seat handed to a bot, the next hand, closing) and
+every ``snapshot_every`` actions; each accepted action in between is one row of ``actions``
+(:meth:`TableStore.append`: the seat, who acted, the action, the deadlines it left: about 100
+bytes), and the rows a snapshot holds are deleted with its write. A table is restored from its
+snapshot and the actions after it, taken again (:meth:`~.table.TableSession.replay`).
+Finished hands are stored apart, one row each in ``hands`` as hand histories
+(:mod:`vncards.history`), so a table's row does not grow with its age. Each write is one
+statement or one transaction: a server killed at any instant restarts with every table exactly
+as its last accepted action left it.
 
 **The database is part of the trust boundary.** With a key, every row is signed as a whole:
 an HMAC-SHA256 tag over the table's id, game, sequence number, closing time, session record
-and snapshot, under a key derived from the server's. A row copied from another table, an
+and snapshot, under a key derived from the server's; every action row over the table's id,
+its number, its entry and the signature of the row before it (the snapshot's for the first),
+a chain: an action row edited, moved to another table, put out of order or dropped from the
+middle breaks it. A row copied from another table, an
 older snapshot put back into a row, an edited total or seat token: each fails the tag. The
 engine snapshot inside is signed by the engine as well (``to_json(key=...)``). Reading
 never trusts a row: :meth:`TableStore.load_all` gives every row with the reason it cannot be
@@ -66,6 +75,13 @@ CREATE TABLE IF NOT EXISTS hands (
     sig      TEXT,
     PRIMARY KEY (table_id, hand)
 );
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    entry    TEXT NOT NULL,
+    sig      TEXT,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS server (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -91,6 +107,14 @@ class StoredTable:
     updated: float = 0.0
     closed: float | None = None
     problem: str | None = None
+    #: The actions accepted since the snapshot (``seq`` + 1 on), each as :meth:`TableStore.append`
+    #: stored it, their chain of signatures checked.
+    actions: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the last stored action (the snapshot's and the rows' after it)."""
+        return self.seq + len(self.actions)
 
 
 @dataclass(frozen=True)
@@ -110,7 +134,18 @@ class TableStore:
     def __init__(self, path: str | Path, key: bytes | None = None) -> None:
         self.path = str(path)
         self._key = None if key is None else hmac.new(key, b"vncards table rows", hashlib.sha256).digest()
+        #: Each table's last stored seq and signature (the link the next action row chains to).
+        self._heads: dict[str, tuple[int, str]] = {}
         # One connection, used from the server's event-loop thread only.
+        self._db: Any
+        if is_postgres(self.path):
+            self._db = _Postgres(self.path)
+            self._begin = "BEGIN"
+            for statement in _SCHEMA.replace(" WITHOUT ROWID", "").split(";"):
+                if statement.strip():
+                    self._db.execute(_postgres_types(statement))
+            return
+        self._begin = "BEGIN IMMEDIATE"
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -131,6 +166,14 @@ class TableStore:
         mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass"), hashlib.sha256)
         mac.update(b"\n" + meta.encode("utf-8", "surrogatepass") + b"\n")
         mac.update(snapshot.encode("utf-8", "surrogatepass"))
+        return mac.hexdigest()
+
+    def _sign_action(self, table_id: str, seq: int, previous: str, entry: str) -> str | None:
+        if self._key is None:
+            return None
+        head = json.dumps([_SIG_VERSION, "action", table_id, seq, previous], separators=(",", ":"))
+        mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass") + b"\n", hashlib.sha256)
+        mac.update(entry.encode("utf-8", "surrogatepass"))
         return mac.hexdigest()
 
     def _sign_hand(self, table_id: str, number: int, history: str) -> str | None:
@@ -159,9 +202,10 @@ class TableStore:
                     0,
                     text,
                     snapshot,
-                    self._sign(table_id, game, 0, None, text, snapshot),
+                    sig := self._sign(table_id, game, 0, None, text, snapshot),
                 ),
             )
+        self._heads[table_id] = (0, sig or "")
 
     def update(
         self,
@@ -173,15 +217,17 @@ class TableStore:
         closed: float | None = None,
         hands: Sequence[tuple[int, str]] = (),
     ) -> None:
-        """Rewrite a table after an accepted action (``seq`` counts them) in one transaction,
-        with the ``hands`` that finished (number, hand history) stored beside it; ``closed``
-        (a time) closes the table.
+        """Write a snapshot of a table (``seq`` counts its accepted actions) in one
+        transaction, with the ``hands`` that finished (number, hand history) stored beside it;
+        ``closed`` (a time) closes the table. The action rows the snapshot holds are deleted.
 
-        The row must be at ``seq - 1`` or ``seq`` (a rewrite without a new action, e.g. a
-        join); anything else means two writers and raises ``RuntimeError``."""
+        The table's last stored action must be ``seq - 1`` or ``seq`` (a rewrite without a new
+        action, e.g. a join); anything else means two writers and raises ``RuntimeError``."""
         text = _dumps(meta)
         sig = self._sign(table_id, game, seq, closed, text, snapshot)
         with self._transaction():
+            if self._head(table_id)[0] not in (seq - 1, seq):
+                raise RuntimeError(f"table {table_id}: stored record is not at seq {seq - 1}")
             for number, history in hands:
                 self._db.execute(
                     "INSERT INTO hands (table_id, hand, history, sig) VALUES (?,?,?,?)",
@@ -189,11 +235,42 @@ class TableStore:
                 )
             cur = self._db.execute(
                 "UPDATE tables SET seq = ?, meta = ?, snapshot = ?, updated = ?, sig = ?, closed = ?"
-                " WHERE id = ? AND game = ? AND seq IN (?, ?)",
-                (seq, text, snapshot, time.time(), sig, closed, table_id, game, seq - 1, seq),
+                " WHERE id = ? AND game = ? AND seq <= ?",
+                (seq, text, snapshot, time.time(), sig, closed, table_id, game, seq),
             )
             if cur.rowcount != 1:
                 raise RuntimeError(f"table {table_id}: stored row is not at seq {seq - 1}")
+            self._db.execute("DELETE FROM actions WHERE table_id = ? AND seq <= ?", (table_id, seq))
+        self._heads[table_id] = (seq, sig or "")
+
+    def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
+        """Store one accepted action as one small row (``seq``: the table's count after it),
+        signed together with the table, its number and the signature of the row before it
+        (the snapshot's, for the first action after it): a row moved to another table or
+        place, edited or dropped from the middle breaks the chain. The table's last stored
+        action must be ``seq - 1`` (else ``RuntimeError``: two writers)."""
+        last, previous = self._head(table_id)
+        if last != seq - 1:
+            raise RuntimeError(f"table {table_id}: stored record is not at seq {seq - 1}")
+        text = _dumps(entry)
+        sig = self._sign_action(table_id, seq, previous, text)
+        self._db.execute(
+            "INSERT INTO actions (table_id, seq, entry, sig) VALUES (?,?,?,?)", (table_id, seq, text, sig)
+        )
+        self._heads[table_id] = (seq, sig or "")
+
+    def _head(self, table_id: str) -> tuple[int, str]:
+        """The table's last stored seq and signature (``(-1, "")``: no such table)."""
+        head = self._heads.get(table_id)
+        if head is None:
+            row = (
+                self._db.execute(
+                    "SELECT seq, sig FROM actions WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+                ).fetchone()
+                or self._db.execute("SELECT seq, sig FROM tables WHERE id = ?", (table_id,)).fetchone()
+            )
+            head = (-1, "") if row is None else (int(row[0]), str(row[1] or ""))
+        return head
 
     def beat(self, now: float | None = None) -> None:
         """Note that the server is alive now (the turn clocks' reference after a crash)."""
@@ -217,11 +294,13 @@ class TableStore:
     _COLUMNS = "id, game, seq, meta, snapshot, updated, closed, sig"
 
     def load_all(self, *, include_closed: bool = False) -> list[StoredTable]:
-        """Every stored table (open ones only unless ``include_closed``), oldest first, each
-        with its ``problem`` if it has one."""
-        where = "" if include_closed else " WHERE closed IS NULL"
-        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM tables{where} ORDER BY created, id")
-        return [self._read(r) for r in rows]
+        """Every stored table, oldest first, each with its ``problem`` if it has one: the open
+        ones and every row that cannot be trusted (unless ``include_closed``, the closed rows
+        are left out only once their signature shows they were closed by the server: an open
+        table whose ``closed`` column was edited is a row with a problem, not a closed one)."""
+        rows = self._db.execute(f"SELECT {self._COLUMNS} FROM tables ORDER BY created, id")
+        out = (self._read(r) for r in rows)
+        return [t for t in out if include_closed or t.closed is None or t.problem is not None]
 
     def load(self, table_id: str) -> StoredTable | None:
         """One stored table, or ``None``."""
@@ -274,6 +353,13 @@ class TableStore:
                     meta = data
                 else:
                     problem = "the session record is not a JSON object"
+        actions: list[dict[str, Any]] = []
+        if problem is None and isinstance(seq, int):
+            problem, last_sig = self._read_actions(
+                table_id, seq, sig if isinstance(sig, str) else "", actions
+            )
+            if problem is None:
+                self._heads[table_id] = (seq + len(actions), last_sig)
         return StoredTable(
             table_id,
             game if isinstance(game, str) else "?",
@@ -283,7 +369,38 @@ class TableStore:
             float(updated) if isinstance(updated, (int, float)) else 0.0,
             closed if isinstance(closed, float) else None,
             problem,
+            tuple(actions),
         )
+
+    def _read_actions(
+        self, table_id: str, seq: int, sig: str, out: list[dict[str, Any]]
+    ) -> tuple[str | None, str]:
+        """Read the table's action rows after ``seq`` into ``out``, checking their chain
+        (numbers one after another, each signed with the one before): the problem, if any,
+        and the last row's signature."""
+        rows = self._db.execute(
+            "SELECT seq, entry, sig FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+        )
+        previous, expect = sig, seq + 1
+        for number, entry, tag in rows:
+            if number != expect or not isinstance(entry, str):
+                return f"action row {expect} is missing or malformed", previous
+            if self._key is not None:
+                want = self._sign_action(table_id, number, previous, entry)
+                if not isinstance(tag, str) or want is None or not hmac.compare_digest(want, tag):
+                    return (
+                        f"action row {number}: the signature does not match (edited, moved or out of order)",
+                        previous,
+                    )
+            try:
+                data = loads(entry, "action")
+            except Refused as e:
+                return f"action row {number} is not strict JSON ({e.message})", previous
+            if not isinstance(data, dict):
+                return f"action row {number} is not a JSON object", previous
+            out.append(data)
+            previous, expect = tag if isinstance(tag, str) else "", expect + 1
+        return None, previous
 
     def close(self) -> None:
         """Close the database."""
@@ -291,13 +408,47 @@ class TableStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(self._begin)
         try:
             yield
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+
+def is_postgres(db: str) -> bool:
+    """Is ``db`` a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``) rather than a file?"""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def _postgres_types(statement: str) -> str:
+    """A statement of the SQLite schema in PostgreSQL's types: times as double precision,
+    sequence numbers as 64-bit integers; with the columns added to SQLite files since."""
+    statement = statement.replace(" REAL ", " DOUBLE PRECISION ").replace(" INTEGER ", " BIGINT ")
+    if "CREATE TABLE IF NOT EXISTS tables" in statement:
+        added = "".join(
+            f",\n    {column} {kind.replace('REAL', 'DOUBLE PRECISION')}" for column, kind in _ADDED.items()
+        )
+        statement = statement.rstrip().removesuffix(")") + added + "\n)"
+    return statement
+
+
+class _Postgres:
+    """A PostgreSQL connection (psycopg 3, the ``server`` extra) used as the store uses its
+    SQLite one: ``execute(sql, params)`` with ``?`` placeholders, each statement committed
+    unless inside an explicit ``BEGIN`` ... ``COMMIT``."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self._conn = psycopg.connect(url, autocommit=True)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(sql.replace("?", "%s"), params)
+
+    def close(self) -> None:
+        self._conn.close()
 
 
 def _dumps(data: Any) -> str:

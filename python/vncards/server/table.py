@@ -89,6 +89,8 @@ RESUME_MINIMUM = 10.0
 #: re-arrange until it confirms, and each arrangement is logged: this bounds what one seat
 #: can add to a hand's record.
 SEAT_ACTIONS_LIMIT = 200
+#: Who takes an action: its seat's player, its bot, its time-out bot, or the table (a forced move).
+ACTORS = ("player", "bot", "timeout", "forced")
 #: Largest running total a stored record may hold (units).
 TOTAL_BOUND = 10**12
 
@@ -107,6 +109,18 @@ _RECORD = (
     "owner",
     "creator",
 )
+
+
+def _deadlines(raw: Mapping[str, Any], where: str, players: int, pending: set[int]) -> dict[int, float]:
+    """Stored deadlines (seat number as text -> wall-clock time), checked: only seats that
+    must act, finite times."""
+    deadlines: dict[int, float] = {}
+    for k, v in raw.items():
+        seat = check_int(int(k) if k.isdigit() and len(k) < 4 else -1, f"{where}[{k!r}]", 0, players - 1)
+        if seat not in pending:
+            raise Refused(f"{where}[{k!r}]: seat {seat} is not due to act")
+        deadlines[seat] = finite(v, f"{where}[{k!r}]", 0, 1e11)
+    return deadlines
 
 
 def _refused(e: VncardsError) -> ActionRefused:
@@ -311,12 +325,7 @@ class TableSession:
         log_count = f.integer("log_count", len(log), 2**53)
         game = match.game
         pending = set() if game.is_over else set(game.pending_seats)
-        deadlines: dict[int, float] = {}
-        for k, v in f.object("deadlines").items():
-            seat = check_int(int(k) if k.isdigit() and len(k) < 4 else -1, f"meta.deadlines[{k!r}]", 0, n - 1)
-            if seat not in pending:
-                raise Refused(f"meta.deadlines[{k!r}]: seat {seat} is not due to act")
-            deadlines[seat] = finite(v, f"meta.deadlines[{k!r}]", 0, 1e11)
+        deadlines = _deadlines(f.object("deadlines"), "meta.deadlines", n, pending)
         creator = f.optional_text("creator", 64)
         if creator is not None and not HEX64.fullmatch(creator):
             raise Refused("meta.creator: a SHA-256 in hex")
@@ -345,6 +354,31 @@ class TableSession:
         session.forced_due = {s: now + forced_delay for s in pending if session._forced(s) is not None}
         return session
 
+    def entry(self, seat: int, action: Mapping[str, Any], by: str) -> dict[str, Any]:
+        """The stored record of an action :meth:`act` just took: the seat, who acted, the
+        action as it was sent, and the deadlines it left (wall-clock times)."""
+        deadlines = {str(s): t for s, t in self.deadlines.items()}
+        return {"seat": seat, "by": by, "action": dict(action), "deadlines": deadlines}
+
+    def replay(self, entry: Mapping[str, Any], where: str) -> None:
+        """Take again an action :meth:`entry` recorded (after a restart, from the snapshot
+        before it): ``Refused`` naming ``where`` if the record is malformed or the engine
+        refuses the action; the deadlines are the ones the action left."""
+        f = Fields(entry, where, exact=("seat", "by", "action", "deadlines"))
+        seat = f.integer("seat", 0, self.players - 1)
+        by = f.optional_text("by", 16)
+        if by not in ACTORS:
+            raise Refused(f"{where}.by: one of {', '.join(ACTORS)}")
+        try:
+            self.act(seat, dict(f.object("action")), by=by)
+        except ActionRefused as e:
+            raise Refused(f"{where}: the action is refused ({e.message})") from None
+        pending = set() if self.game.is_over else set(self.game.pending_seats)
+        deadlines = _deadlines(f.object("deadlines"), f"{where}.deadlines", self.players, pending)
+        if set(deadlines) != set(self.deadlines):
+            raise Refused(f"{where}.deadlines: not the seats that must act")
+        self.deadlines = deadlines
+
     def resume_clocks(self, now: float, alive: float, minimum: float = RESUME_MINIMUM) -> None:
         """After a restart: each seat to act gets the time it had left when the server was
         last alive (``alive``, a wall-clock time), the downtime not counted, and never less
@@ -355,26 +389,34 @@ class TableSession:
 
     # -- seats ---------------------------------------------------------------------------------
 
-    def kind(self, seat: int) -> str:
-        """``"player"`` (someone holds the token), ``"bot"`` or ``"open"``."""
+    def kind(self, seat: int, occupant: Seat | None = None) -> str:
+        """``"player"`` (someone holds the token), ``"bot"`` or ``"open"`` (``occupant``: the
+        match's seat, if the caller has it already)."""
         if self.seats[seat].token_hash is not None:
             return "player"
-        return "open" if self._bot_of(seat) is None else "bot"
+        return "open" if self._bot_of(seat, occupant) is None else "bot"
 
-    def _bot_of(self, seat: int) -> str | None:
+    def _bot_of(self, seat: int, occupant: Seat | None = None) -> str | None:
         """The bot that plays ``seat`` now (the creator's replacement during a hand)."""
         st = self.seats[seat]
         if st.replacement is not None:
             return st.replacement or None
-        return self.match.seats[seat].bot
+        return (self.match.seats[seat] if occupant is None else occupant).bot
 
-    def public_seat(self, seat: int) -> dict[str, Any]:
+    def public_seat(self, seat: int, occupants: Sequence[Seat] | None = None) -> dict[str, Any]:
         """What every client may know about a seat (never the token): its kind, the name it
-        shows, its bot, and what its occupant has won at it."""
-        occupant = self.match.seats[seat]
-        bot = self._bot_of(seat)
+        shows, its bot, and what its occupant has won at it (``occupants``: the match's
+        seats, if the caller has them already)."""
+        occupant = (self.match.seats if occupants is None else occupants)[seat]
+        bot = self._bot_of(seat, occupant)
         name = occupant.player if occupant.player is not None else (f"bot {bot}" if bot else "—")
-        return {"seat": seat, "kind": self.kind(seat), "name": name, "bot": bot, "total": occupant.total}
+        kind = self.kind(seat, occupant)
+        return {"seat": seat, "kind": kind, "name": name, "bot": bot, "total": occupant.total}
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """:meth:`public_seat` of every seat."""
+        occupants = self.match.seats
+        return [self.public_seat(i, occupants) for i in range(self.players)]
 
     def _seat_index(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -692,7 +734,7 @@ class TableSession:
             "title": self.match.title,
             "players": self.players,
             "rules": self.rules,
-            "seats": [self.public_seat(i) for i in range(self.players)],
+            "seats": self.public_seats(),
             "hand_number": self.hand_number,
             "totals": self.totals,
             "hands": self.hands[-10:],
@@ -786,7 +828,7 @@ class TableSession:
             "game": self.game_name,
             "title": self.match.title,
             "players": self.players,
-            "seats": [self.public_seat(i) for i in range(self.players)],
+            "seats": self.public_seats(),
             "hand_number": self.hand_number,
             "totals": self.totals,
             "is_over": bool(self.game.is_over),

@@ -35,6 +35,11 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the server extra installs it
+    _orjson = None  # type: ignore[assignment]
+
 __all__ = [
     "Refused",
     "ActionRefused",
@@ -260,5 +265,13 @@ def check_int(value: Any, what: str, low: int, high: int) -> int:
 
 
 def dumps(frame: Mapping[str, Any] | list[Any]) -> str:
-    """A frame as compact JSON text (strict: no NaN, valid text only)."""
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """A frame as compact JSON text, valid text only (a string holding a lone surrogate
+    raises ``TypeError`` or ``ValueError``). Encoded by orjson (the ``server`` extra), which
+    is several times faster than the standard library; without it, by ``json``. No checked
+    input holds ``NaN`` or an infinity: orjson would write one as ``null``, ``json`` refuses
+    it."""
+    if _orjson is not None:
+        return _orjson.dumps(frame, option=_orjson.OPT_NON_STR_KEYS).decode("utf-8")
+    text = json.dumps(frame, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text.encode("utf-8")  # a lone surrogate cannot be sent
+    return text
