@@ -78,6 +78,21 @@ wheel: ## build the manylinux2014 abi3 wheel into dist/ (zig, no Docker), then a
 	maturin build --release --zig --compatibility manylinux2014 --out dist
 	$(MAKE) --no-print-directory audit-wheel
 
+# Profile-guided optimisation (scripts/pgo.py): the benches, built with -Cprofile-generate, are
+# the training run; the wheel is built with -Cprofile-use. It needs an llvm-profdata of rustc's
+# LLVM major version (`rustc -vV`): `rustup component add llvm-tools`, Debian's llvm-NN, or
+# LLVM_PROFDATA=...; `python scripts/pgo.py find` says which it uses, or which it saw.
+# `python scripts/pgo.py compare` measures each bench built both ways.
+PGO_DIR ?= target/pgo
+
+.PHONY: wheel-pgo
+wheel-pgo: ## the wheel of `make wheel`, profile-guided (trained on the Rust benches; needs llvm-profdata)
+	$(PYTHON) scripts/pgo.py profile --dir $(PGO_DIR)
+	rm -f dist/vncards-*.whl
+	RUSTFLAGS="$$($(PYTHON) scripts/pgo.py flags --dir $(PGO_DIR))" \
+		maturin build --release --zig --compatibility manylinux2014 --out dist
+	$(MAKE) --no-print-directory audit-wheel
+
 .PHONY: audit-wheel
 audit-wheel: ## auditwheel show and abi3audit --strict on the wheel in dist/
 	$(PYTHON) -m auditwheel show dist/vncards-*.whl

@@ -2,6 +2,7 @@
 //! (`_core::vector`) under random legal actions, one thread and every thread (rayon), with the
 //! share of one step spent in each part (no criterion: plain timing loops, so it runs offline).
 
+use _core::family::{self, House};
 use _core::samloc;
 use _core::shedding::flow::FlowRules;
 use _core::tienlen;
@@ -41,8 +42,8 @@ fn run<G: Game>(label: &str, table: G, envs: usize, threads: usize) {
     let _ = b.slots[0].game.num_actions();
 }
 
-fn shedding(rules: FlowRules) -> SheddingTable {
-    SheddingTable::new(rules, 4).unwrap()
+fn shedding<V: Into<House> + _core::shedding::Variant>(rules: FlowRules<V>) -> SheddingTable {
+    SheddingTable::new(family::rules(rules), 4).unwrap()
 }
 
 fn main() {

@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod encode;
 pub mod error;
+pub mod family;
 pub mod maubinh;
 pub mod rng;
 pub mod rollout;

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -304,8 +304,177 @@ def test_the_check_sees_each_kind_of_import(tmp_path: Path) -> None:
 
 
 # -- Rust (src/) -----------------------------------------------------------------------------------
-# The Rust check (the `use crate::...` arrows between the modules of src/, its circles and its
-# arrows up) goes here, in functions of its own beside the Python ones above.
+# The Rust core's modules form layers and no circle: a top-level module of src/ (src/x.rs or
+# src/x/) imports only modules of its own layer or of a layer below (`use crate::...`,
+# `crate::x::...` and `super::` paths that leave it, read from src/**/*.rs without comments or
+# strings), and no set of them imports itself round a circle. src/python/ (the bindings) is the
+# top: it may import anything and nothing imports it.
+
+RUST_SRC = ROOT / "src"
+
+#: The layers of ``src/``, bottom first: the top-level modules (``src/x.rs`` or ``src/x/``) in each.
+RUST_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    # Cards as bits, and the error type.
+    ("foundation", frozenset({"cards", "error"})),
+    # Mechanisms every game shares: the random stream, the table records and draws, the
+    # shedding family's combinations, moves and turn machinery (the hooks a member provides).
+    ("mechanisms", frozenset({"rng", "table", "shedding"})),
+    # The games: each one's rules, on the mechanisms.
+    ("games", frozenset({"tienlen", "samloc", "maubinh", "tusac"})),
+    # The shedding family's members as one type chosen at run time.
+    ("family", frozenset({"family"})),
+    # What runs games: search, rollouts, vector tables, observation encodings.
+    ("engines", frozenset({"search", "rollout", "vector", "encode"})),
+    # The Python bindings, and the test-only fuzz table: import anything, imported by nothing.
+    ("bindings", frozenset({"python", "fuzz"})),
+)
+
+_RS_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_RS_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+# `crate::x`, `crate::{x, y::z}`, `super::super::x`, `super::{x, y}`.
+_RS_PATH = re.compile(r"\b(crate|(?:super::)*super)::(\{[^}]*\}|\w+)")
+_RS_GROUP = re.compile(r"(?:^|[{,])\s*(\w+)")
+_RS_REEXPORT = re.compile(r"^pub use (\w+)::(\{[^}]*\}|\w+)\s*;", re.M)
+_RS_BRACE = re.compile(r"\bmod\s+\w+\s*\{|[{}]")
+
+
+def _rust_inline_depths(text: str) -> list[tuple[int, int]]:
+    """(offset, number of inline ``mod x { … }`` blocks open there) at every brace."""
+    open_blocks: list[bool] = []
+    out = [(0, 0)]
+    for hit in _RS_BRACE.finditer(text):
+        if hit.group() == "}":
+            if open_blocks:
+                open_blocks.pop()
+        else:
+            open_blocks.append(hit.group() != "{")
+        out.append((hit.end(), sum(open_blocks)))
+    return out
+
+
+def rust_module_path(src: Path, file: Path) -> tuple[str, ...]:
+    """The module a source file is (``src/lib.rs``: the crate root, ``()``)."""
+    parts = file.relative_to(src).with_suffix("").parts
+    if parts[-1] in ("mod", "lib"):
+        parts = parts[:-1]
+    return tuple(parts)
+
+
+def _rust_names(group: str) -> list[str]:
+    return _RS_GROUP.findall(group) if group.startswith("{") else [group]
+
+
+def rust_imports(src: Path) -> dict[str, set[str]]:
+    """Top-level module → the other top-level modules its files name (comments and strings are
+    not read; the crate root's re-exports, such as ``crate::Error``, count as their module)."""
+    root = (src / "lib.rs").read_text(encoding="utf-8")
+    alias = {name: mod for mod, group in _RS_REEXPORT.findall(root) for name in _rust_names(group)}
+    out: dict[str, set[str]] = {}
+    for file in sorted(src.rglob("*.rs")):
+        here = rust_module_path(src, file)
+        if not here:
+            continue
+        text = _RS_STRING.sub('""', _RS_COMMENT.sub("", file.read_text(encoding="utf-8")))
+        deps = out.setdefault(here[0], set())
+        depths = _rust_inline_depths(text)
+        for hit in _RS_PATH.finditer(text):
+            head, group = hit.groups()
+            if head != "crate":
+                inline = max(d for at, d in depths if at <= hit.start())
+                if head.count("super") < len(here) + inline:
+                    continue  # inside its own top-level module
+            for name in _rust_names(group):
+                deps.add(alias.get(name, name))
+        deps.discard(here[0])
+    return out
+
+
+def rust_layer_of(layers: Iterable[tuple[str, frozenset[str]]]) -> dict[str, int]:
+    return {mod: i for i, (_, mods) in enumerate(layers) for mod in mods}
+
+
+def rust_arrows_up(
+    graph: Mapping[str, set[str]], layers: tuple[tuple[str, frozenset[str]], ...]
+) -> list[str]:
+    """Every import of a module in a higher layer (or of one in no layer)."""
+    level = rust_layer_of(layers)
+    bad = []
+    for mod, deps in sorted(graph.items()):
+        for dep in sorted(deps):
+            if mod not in level or dep not in level:
+                bad.append(f"{mod} -> {dep}: not in a layer")
+            elif level[dep] > level[mod]:
+                bad.append(f"{mod} ({layers[level[mod]][0]}) -> {dep} ({layers[level[dep]][0]})")
+    return bad
+
+
+def rust_circles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The circles among the top-level modules (:func:`circles` of the graph's arrows)."""
+    return circles([Arrow(mod, dep, 0, False) for mod, deps in graph.items() for dep in deps])
+
+
+def test_every_rust_module_is_in_one_layer() -> None:
+    modules = {
+        rust_module_path(RUST_SRC, f)[0] for f in RUST_SRC.rglob("*.rs") if rust_module_path(RUST_SRC, f)
+    }
+    level = rust_layer_of(RUST_LAYERS)
+    assert sum(len(mods) for _, mods in RUST_LAYERS) == len(level), "a module in two layers"
+    assert modules == set(level)
+
+
+def test_the_rust_modules_form_no_circle() -> None:
+    assert rust_circles(rust_imports(RUST_SRC)) == []
+
+
+def test_no_rust_module_imports_one_above_it() -> None:
+    assert rust_arrows_up(rust_imports(RUST_SRC), RUST_LAYERS) == []
+
+
+def test_nothing_imports_the_python_bindings() -> None:
+    graph = rust_imports(RUST_SRC)
+    assert [m for m, deps in graph.items() if "python" in deps] == []
+
+
+@pytest.mark.parametrize(
+    ("files", "found_circles", "found_up"),
+    [
+        # The old tree's circle: the shedding core calls into its members.
+        (
+            {
+                "shedding/flow.rs": "use crate::{samloc, tienlen};\n",
+                "tienlen/flow.rs": "use crate::shedding::flow::Flow;\n",
+                "samloc/mod.rs": "pub mod flow;\n",
+                "samloc/flow.rs": "use super::super::shedding::Seats;\n",
+            },
+            [["samloc", "shedding", "tienlen"]],
+            ["shedding (mechanisms) -> samloc (games)", "shedding (mechanisms) -> tienlen (games)"],
+        ),
+        # Comments, doc links and strings are not imports; a re-export counts as its module.
+        (
+            {
+                "cards.rs": '//! see [`crate::tienlen`]\nconst S: &str = "crate::python";\n',
+                "tienlen/mod.rs": "fn f() -> crate::Error { todo!() }\n",
+            },
+            [],
+            [],
+        ),
+        (
+            {"vector/mod.rs": "use crate::python::x;\n"},
+            [],
+            ["vector (engines) -> python (bindings)"],
+        ),
+    ],
+)
+def test_the_rust_check_finds_circles_and_arrows_up(
+    tmp_path: Path, files: dict[str, str], found_circles: list[list[str]], found_up: list[str]
+) -> None:
+    (tmp_path / "lib.rs").write_text("pub use error::{Error, Result};\n", encoding="utf-8")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = rust_imports(tmp_path)
+    assert rust_circles(graph) == found_circles
+    assert rust_arrows_up(graph, RUST_LAYERS) == found_up
 
 
 if __name__ == "__main__":

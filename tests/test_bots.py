@@ -11,6 +11,7 @@ import pytest
 
 from vncards import RulesError
 from vncards._core import (
+    RolloutPosition,
     RolloutSetup,
     cards_to_mask,
     rollout_evaluate,
@@ -168,7 +169,11 @@ def test_rollout_bindings_reject_bad_input() -> None:
         rollout_greedy_choice(setup, hand, [cards_to_mask("3♠ 4♠")], None, 10, False)
     with pytest.raises(RulesError, match="overlap"):
         rollout_evaluate(
-            setup, me=0, hand=hand, unseen=hand, counts=[2, 0], candidates=[None], rollouts=1, seed=0
+            setup,
+            RolloutPosition(me=0, hand=hand, unseen=hand, counts=[2, 0]),
+            candidates=[None],
+            rollouts=1,
+            seed=0,
         )
     assert (
         rollout_greedy_choice(setup, hand, [cards_to_mask("3♠"), cards_to_mask("4♠")], None, 10, False) == 0

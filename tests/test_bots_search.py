@@ -13,6 +13,7 @@ import pytest
 
 from vncards import IllegalMoveError, RulesError
 from vncards._core import (
+    RolloutPosition,
     TuSacRolloutSetup,
     cards_to_mask,
     maubinh_search,
@@ -241,17 +242,8 @@ def test_bao_mot_violations_are_weighed_in_the_rollouts() -> None:
     # Seat 1 holds one card; seat 0 may lead a low single (allowed, penalised) or its highest.
     hand = cards_to_mask("3♠ 4♦ 2♥")
     low, high = cards_to_mask("3♠"), cards_to_mask("2♥")
-    args: dict[str, Any] = {
-        "me": 0,
-        "hand": hand,
-        "unseen": ((1 << 52) - 1) & ~hand,
-        "counts": [3, 1],
-        "candidates": [low, high],
-        "seed": 3,
-        "rollouts": 400,
-        "played_any": 3,
-    }
-    best, means, *_ = search_shedding(setup, **args)
+    position = RolloutPosition(me=0, hand=hand, unseen=((1 << 52) - 1) & ~hand, counts=[3, 1], played_any=3)
+    best, means, *_ = search_shedding(setup, position, candidates=[low, high], seed=3, rollouts=400)
     # Leading 3♠ loses at once to nearly any card, and pays for the whole table (đền làng).
     assert best == 1 and means[0] < means[1]
 
@@ -356,25 +348,20 @@ def test_tusac_let_go_and_search_bindings() -> None:
 def test_shedding_search_bindings_check_their_inputs() -> None:
     setup = tienlen_setup(TienLenRules(), 4)
     hand = cards_to_mask("3♠ 4♦ 5♥ 9♣ 9♦ K♠ 2♥")
-    base: dict[str, Any] = {
-        "me": 0,
-        "hand": hand,
-        "unseen": ((1 << 52) - 1) & ~hand,
-        "counts": [7, 5, 5, 5],
-        "seed": 2,
-    }
+    position = RolloutPosition(me=0, hand=hand, unseen=((1 << 52) - 1) & ~hand, counts=[7, 5, 5, 5])
+    base: dict[str, Any] = {"seed": 2}
     plays = [cards_to_mask("3♠"), cards_to_mask("9♣ 9♦")]
-    a = search_shedding(setup, candidates=plays, rollouts=100, **base)
-    assert a == search_shedding(setup, candidates=plays, rollouts=100, **base)
+    a = search_shedding(setup, position, candidates=plays, rollouts=100, **base)
+    assert a == search_shedding(setup, position, candidates=plays, rollouts=100, **base)
     with pytest.raises(RulesError, match="rollouts, think_ms or both"):
-        search_shedding(setup, candidates=plays, **base)
+        search_shedding(setup, position, candidates=plays, **base)
     with pytest.raises(RulesError, match="think_ms"):
-        search_shedding(setup, candidates=plays, think_ms=1e9, **base)
+        search_shedding(setup, position, candidates=plays, think_ms=1e9, **base)
     with pytest.raises(RulesError, match="known"):
-        search_shedding(setup, candidates=plays, rollouts=10, known=[hand, 0, 0], **base)
+        search_shedding(setup, position, candidates=plays, rollouts=10, known=[hand, 0, 0], **base)
     with pytest.raises(RulesError, match="observation"):
         search_shedding(
-            setup, candidates=plays, rollouts=10, observations=[(9, plays[0], None, 0, 1)], **base
+            setup, position, candidates=plays, rollouts=10, observations=[(9, plays[0], None, 0, 1)], **base
         )
     thirteen = cards_to_mask("2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠")
     with pytest.raises(IllegalMoveError, match="the back needs 5 cards"):

@@ -179,12 +179,12 @@ def _rollout_kwargs(draw: st.DrawFn) -> dict[str, Any]:
     )
 
 
-def _evaluate(draw: st.DrawFn) -> Any:
-    return _core.rollout_evaluate(
-        _setup(draw),
-        **_rollout_kwargs(draw),
-        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
-        rollouts=draw(works),
+def _position(draw: st.DrawFn) -> Any:
+    """A `RolloutPosition` of drawn fields (its constructor checks the masks)."""
+    args = _rollout_kwargs(draw)
+    del args["seed"]
+    return _core.RolloutPosition(
+        **args,
         played_any=draw(st.integers(0, 255)),
         table=draw(st.one_of(st.none(), masks())),
         table_seat=draw(small_ints),
@@ -192,6 +192,16 @@ def _evaluate(draw: st.DrawFn) -> Any:
         out=draw(st.integers(0, 255)),
         must=draw(masks()),
         sam=draw(st.one_of(st.none(), small_ints)),
+    )
+
+
+def _evaluate(draw: st.DrawFn) -> Any:
+    return _core.rollout_evaluate(
+        _setup(draw),
+        _position(draw),
+        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        rollouts=draw(works),
+        seed=draw(st.integers(0, 2**64 - 1)),
     )
 
 
@@ -393,15 +403,11 @@ think = st.sampled_from([None, 0.0, 0.5, 2.0, -1.0, float("nan"), float("inf"), 
 def _search_shedding(draw: st.DrawFn) -> Any:
     return _core.search_shedding(
         _setup(draw),
-        **_rollout_kwargs(draw),
+        _position(draw),
         candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        seed=draw(st.integers(0, 2**64 - 1)),
         rollouts=draw(st.one_of(st.none(), works)),
         think_ms=draw(think),
-        played_any=draw(st.integers(0, 255)),
-        table=draw(st.one_of(st.none(), masks())),
-        passed=draw(st.integers(0, 255)),
-        out=draw(st.integers(0, 255)),
-        sam=draw(st.one_of(st.none(), small_ints)),
         violators=draw(st.lists(st.tuples(small_ints, small_ints), max_size=2)),
         observations=draw(
             st.lists(st.tuples(small_ints, masks(), st.one_of(st.none(), masks()), masks(), ints), max_size=3)
@@ -568,6 +574,7 @@ CORE: dict[str, Callable[[D], Any]] = {
     "SheddingRules": _shedding_rules,
     "SheddingCombo": _combo_methods,
     "RolloutSetup": _setup,
+    "RolloutPosition": _position,
     "PlayList": _play_list,
     "cards_to_mask": lambda d: _core.cards_to_mask(d(card_args())),
     "encode_card_rows": lambda d: _core.encode_card_rows(

@@ -56,7 +56,8 @@ def rollout(**overrides: Any) -> list[float]:
         seed=1,
     )
     args.update(overrides)
-    return _core.rollout_evaluate(setup, **args)
+    call = {k: args.pop(k) for k in ("candidates", "rollouts", "seed")}
+    return _core.rollout_evaluate(setup, _core.RolloutPosition(**args), **call)
 
 
 # Each line of the issue: (name, call, expected error type or None for a bounded result).

@@ -664,23 +664,63 @@ class RolloutSetup:
     @property
     def players(self) -> int: ...
 
+@final
+class RolloutPosition:
+    """A seat's position in a shedding hand as the rollouts and the searches read it (the
+    fields of :class:`vncards.bots.shedding.SheddingView`), built once per decision and checked
+    against the table's :class:`RolloutSetup` when read. Card fields are masks, seat sets bit
+    sets; immutable, keyword-only.
+
+    >>> p = RolloutPosition(me=0, hand=0b11, unseen=0b1100, counts=[2, 2])
+    >>> (p.me, p.hand, p.table, p.sam)
+    (0, 3, None, None)
+    """
+
+    def __new__(
+        cls,
+        *,
+        me: int,
+        hand: int,
+        unseen: int,
+        counts: Sequence[int],
+        played_any: int = 0,
+        table: int | None = None,
+        table_seat: int = 0,
+        passed: int = 0,
+        out: int = 0,
+        must: int = 0,
+        sam: int | None = None,
+    ) -> RolloutPosition: ...
+    @property
+    def me(self) -> int: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def unseen(self) -> int: ...
+    @property
+    def counts(self) -> list[int]: ...
+    @property
+    def played_any(self) -> int: ...
+    @property
+    def table(self) -> int | None: ...
+    @property
+    def table_seat(self) -> int: ...
+    @property
+    def passed(self) -> int: ...
+    @property
+    def out(self) -> int: ...
+    @property
+    def must(self) -> int: ...
+    @property
+    def sam(self) -> int | None: ...
+
 def rollout_evaluate(
     setup: RolloutSetup,
+    position: RolloutPosition,
     *,
-    me: int,
-    hand: int,
-    unseen: int,
-    counts: Sequence[int],
     candidates: Sequence[int | None],
     rollouts: int,
     seed: int,
-    played_any: int = 0,
-    table: int | None = None,
-    table_seat: int = 0,
-    passed: int = 0,
-    out: int = 0,
-    must: int = 0,
-    sam: int | None = None,
 ) -> list[float]: ...
 def rollout_sam_success(
     setup: RolloutSetup,
@@ -707,22 +747,12 @@ _SearchResult = tuple[int, list[float], list[int], int]
 
 def search_shedding(
     setup: RolloutSetup,
+    position: RolloutPosition,
     *,
-    me: int,
-    hand: int,
-    unseen: int,
-    counts: Sequence[int],
     candidates: Sequence[int | None],
     seed: int,
     rollouts: int | None = None,
     think_ms: float | None = None,
-    played_any: int = 0,
-    table: int | None = None,
-    table_seat: int = 0,
-    passed: int = 0,
-    out: int = 0,
-    must: int = 0,
-    sam: int | None = None,
     violators: Sequence[tuple[int, int]] = ...,
     observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
     known: Sequence[int] | None = None,

@@ -7,30 +7,21 @@
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use super::shedding::{cards_arg, mask_arg, PlayList, PyCombo, PySheddingRules};
-use super::table::{run_flow, Effects, PyDraw};
+use super::table::{
+    bad_snapshot, hands_of, one_per_seat, per_seat, run_flow, seat_arg, seats_at_table, set_hands,
+    Effects, PyDraw, SeatedFlow,
+};
+use super::table::{choice, seated_flow};
 use crate::cards::CardSet;
 use crate::error::Error;
+use crate::family::{Flow, FlowRules, House};
 use crate::samloc::flow::{Options as SamLocOptions, SamState};
-use crate::shedding::flow::{Chain, Event, FinishOnTwo, Flow, FlowRules, House, Seats, MAX_SEATS};
+use crate::shedding::flow::{Chain, Event, FinishOnTwo, Seats};
 use crate::shedding::penalty::PenaltyTable;
 use crate::shedding::PlayFilter;
 use crate::tienlen::flow::{BombAfterPass, Options as TienLenOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-
-fn choice<T: Copy>(name: &str, value: &str, options: &[(&str, T)]) -> PyResult<T> {
-    options
-        .iter()
-        .find(|(n, _)| *n == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| {
-            let names: Vec<String> = options.iter().map(|(n, _)| format!("{n:?}")).collect();
-            to_py(Error::Rules(format!(
-                "{name} must be one of {}, not {value:?}",
-                names.join(", ")
-            )))
-        })
-}
 
 fn finish_on_two(value: &str) -> PyResult<FinishOnTwo> {
     choice(
@@ -248,15 +239,9 @@ fn event_tuple<'py>(py: Python<'py>, ev: Event, players: usize) -> PyResult<Boun
 #[derive(Clone)]
 pub struct PyFlow(pub Flow);
 
-fn seat_arg(flow: &Flow, seat: usize) -> PyResult<usize> {
-    if seat >= flow.players {
-        return Err(to_py(Error::Rules(format!(
-            "seat {seat} is not one of {} seats",
-            flow.players
-        ))));
-    }
-    Ok(seat)
-}
+seated_flow!(Flow, CardSet => u64, |h: &CardSet| h.0, |f: &Flow, h| {
+    f.rules.combos.check_hand(mask_arg(h)?).map_err(to_py)
+});
 
 impl PyFlow {
     /// Runs `act` with a draw and a record; its effects as tuples (or its error: nothing
@@ -450,7 +435,7 @@ impl PyFlow {
     /// Each seat's hand as a card mask.
     #[getter]
     fn hands(&self) -> PyResult<Vec<u64>> {
-        guard_ok(|| self.0.hands[..self.0.players].iter().map(|h| h.0).collect())
+        guard_ok(|| hands_of(&self.0))
     }
     /// `seat`'s hand as a card mask.
     fn hand(&self, seat: usize) -> PyResult<u64> {
@@ -544,29 +529,29 @@ impl PyFlow {
     /// Sâm Lốc: the seat the declarations start from.
     #[getter]
     fn nominal(&self) -> PyResult<usize> {
-        guard_ok(|| self.0.sam.nominal)
+        guard_ok(|| self.0.member.nominal)
     }
     /// Sâm Lốc: the báo Sâm declarations are on.
     #[getter]
     fn sam_phase(&self) -> PyResult<bool> {
-        guard_ok(|| self.0.sam.phase)
+        guard_ok(|| self.0.member.phase)
     }
     /// Sâm Lốc: the seats that declined so far.
     #[getter]
     fn declined(&self) -> PyResult<usize> {
-        guard_ok(|| self.0.sam.declined)
+        guard_ok(|| self.0.member.declined)
     }
     /// The seat that declared Sâm in this hand, if any.
     #[getter]
     fn declarer(&self) -> PyResult<Option<usize>> {
-        guard_ok(|| self.0.sam.declarer)
+        guard_ok(|| self.0.member.declarer)
     }
     /// Báo 1 violations as sorted `[one-card seat, violator]` pairs.
     #[getter]
     fn violations(&self) -> PyResult<Vec<(usize, usize)>> {
         guard_ok(|| {
             (0..self.0.players)
-                .filter_map(|s| self.0.sam.violations[s].map(|v| (s, v)))
+                .filter_map(|s| self.0.member.violations[s].map(|v| (s, v)))
                 .collect()
         })
     }
@@ -574,26 +559,7 @@ impl PyFlow {
     /// Sets each seat's hand (tests that deal hidden hands again).
     #[setter]
     fn set_hands(&mut self, hands: Vec<u64>) -> PyResult<()> {
-        guard(|| {
-            if hands.len() != self.0.players {
-                return Err(to_py(Error::Rules(format!(
-                    "{} hands for {} seats",
-                    hands.len(),
-                    self.0.players
-                ))));
-            }
-            let mut next = self.0.hands;
-            for (s, h) in hands.into_iter().enumerate() {
-                next[s] = self
-                    .0
-                    .rules
-                    .combos
-                    .check_hand(mask_arg(h)?)
-                    .map_err(to_py)?;
-            }
-            self.0.hands = next;
-            Ok(())
-        })
+        guard(|| set_hands(&mut self.0, hands))
     }
 
     /// Sets the whole state (from a snapshot the caller has checked: see
@@ -628,14 +594,12 @@ impl PyFlow {
         guard(|| {
             let f = &self.0;
             let n = f.players;
-            let bad = |m: &str| Err(to_py(Error::Snapshot(m.to_string())));
-            if hands.len() != n || played.len() != n || hand_totals.len() != n {
-                return bad("hands, played and hand_totals need one entry per seat");
-            }
+            let bad = bad_snapshot::<()>;
+            let lists = [hands.len(), played.len(), hand_totals.len()];
+            one_per_seat(n, "hands, played and hand_totals", &lists)?;
             if order.len() + cong.len() > n {
                 return bad("order and cong name more seats than the table has");
             }
-            let seat_ok = |s: usize| s < n;
             let table_seat = usize::try_from(table_seat).ok();
             let all_seats = turn
                 .iter()
@@ -645,9 +609,7 @@ impl PyFlow {
                 .chain(&winner)
                 .copied()
                 .chain(chain.iter().flat_map(|c| [c.1, c.2]));
-            if !all_seats.clone().all(seat_ok) {
-                return bad("a seat out of range");
-            }
+            seats_at_table(n, all_seats)?;
             let listed = order.iter().chain(&cong).fold(0u32, |m, &s| m | 1 << s);
             if listed.count_ones() as usize != order.len() + cong.len() || listed != u32::from(out)
             {
@@ -666,22 +628,9 @@ impl PyFlow {
             let mut next = f.clone();
             next.hand_number = hand_number;
             next.first_rule = first_rule;
-            for s in 0..MAX_SEATS {
-                next.hands[s] = if s < n {
-                    f.rules
-                        .combos
-                        .check_hand(mask_arg(hands[s])?)
-                        .map_err(to_py)?
-                } else {
-                    CardSet::EMPTY
-                };
-                next.played[s] = if s < n {
-                    mask_arg(played[s])?
-                } else {
-                    CardSet::EMPTY
-                };
-                next.hand_totals[s] = if s < n { hand_totals[s] } else { 0 };
-            }
+            next.hands = per_seat(hands, |h| f.unpack(h))?;
+            next.played = per_seat(played, mask_arg)?;
+            next.hand_totals = per_seat(hand_totals, Ok)?;
             next.dealt = mask_arg(dealt)?;
             next.turn = turn;
             next.table = table;
@@ -700,7 +649,7 @@ impl PyFlow {
             next.over = over;
             next.winner = winner;
             next.next_first = next_first;
-            next.sam = SamState::default();
+            next.member = SamState::default();
             self.0 = next;
             Ok(())
         })
@@ -737,7 +686,7 @@ impl PyFlow {
             for (s, v) in violations {
                 sam.violations[s] = Some(v);
             }
-            self.0.sam = sam;
+            self.0.member = sam;
             Ok(())
         })
     }

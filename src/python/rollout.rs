@@ -1,6 +1,7 @@
 //! Bindings of the rollout engine behind the shedding bots: `RolloutSetup` (the table's rules
-//! and payoffs, built once per bot), `rollout_evaluate` and `rollout_sam_success` (GIL
-//! released) and `rollout_greedy_choice`. Card arguments are masks.
+//! and payoffs, built once per bot), `RolloutPosition` (a seat's position, which the rollouts
+//! and the searches take), `rollout_evaluate` and `rollout_sam_success` (GIL released) and
+//! `rollout_greedy_choice`. Card arguments are masks.
 
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
@@ -135,76 +136,183 @@ pub(super) fn combo(m: u64, rules: &Rules, what: &str) -> PyResult<Combo> {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(super) fn position(
-    setup: &Setup,
+/// A seat's position in a shedding hand as the rollouts and the searches read it (the fields of
+/// the Python `SheddingView`): built once per decision, checked against the table's setup when
+/// a search or rollout reads it. Card fields are masks; seat sets are bit sets.
+#[pyclass(module = "vncards._core", name = "RolloutPosition", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyPosition {
+    /// The seat deciding (the root).
+    #[pyo3(get)]
     me: usize,
+    /// Its hand.
+    #[pyo3(get)]
     hand: u64,
+    /// The cards it has not seen (in the others' hands, or never dealt).
+    #[pyo3(get)]
     unseen: u64,
-    counts: &[u8],
+    /// Cards held by each seat.
+    #[pyo3(get)]
+    counts: Vec<u8>,
+    /// Seats that have played a card this hand.
+    #[pyo3(get)]
     played_any: u8,
+    /// The combination to beat, or None on a lead.
+    #[pyo3(get)]
     table: Option<u64>,
+    /// The seat whose play is on the table.
+    #[pyo3(get)]
     table_seat: usize,
+    /// Seats that passed in this round.
+    #[pyo3(get)]
     passed: u8,
+    /// Seats out of the hand.
+    #[pyo3(get)]
     out: u8,
+    /// Cards the root's play must include (the first lead).
+    #[pyo3(get)]
     must: u64,
+    /// The Sâm declarer, if any.
+    #[pyo3(get)]
     sam: Option<usize>,
-) -> PyResult<Position> {
-    if counts.len() != setup.players {
-        return Err(to_py(Error::Rules(format!(
-            "counts: {} seats expected",
-            setup.players
-        ))));
-    }
-    let mut c = [0u8; MAX_SEATS];
-    c[..counts.len()].copy_from_slice(counts);
-    let pos = Position {
-        me,
-        hand: mask(hand, "hand")?,
-        unseen: mask(unseen, "unseen")?,
-        counts: c,
-        played_any,
-        table: table.map(|t| combo(t, &setup.rules, "table")).transpose()?,
-        table_seat,
-        passed,
-        out,
-        must: mask(must, "must")?,
-        sam,
-        violator: [0; MAX_SEATS],
-    };
-    rollout::check(setup, &pos).map_err(|e| to_py(Error::Rules(e)))?;
-    Ok(pos)
 }
 
-/// Mean score of the root seat `me` for each candidate play (a mask; None: pass) over
-/// `rollouts` deals of the `unseen` cards to the other seats by `counts`.
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[pyo3(signature = (*, me, hand, unseen, counts, played_any = 0, table = None, table_seat = 0,
+        passed = 0, out = 0, must = 0, sam = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        me: usize,
+        hand: u64,
+        unseen: u64,
+        counts: Vec<u8>,
+        played_any: u8,
+        table: Option<u64>,
+        table_seat: usize,
+        passed: u8,
+        out: u8,
+        must: u64,
+        sam: Option<usize>,
+    ) -> PyResult<PyPosition> {
+        guard(|| {
+            mask(hand, "hand")?;
+            mask(unseen, "unseen")?;
+            mask(must, "must")?;
+            if let Some(t) = table {
+                mask(t, "table")?;
+            }
+            Ok(PyPosition {
+                me,
+                hand,
+                unseen,
+                counts,
+                played_any,
+                table,
+                table_seat,
+                passed,
+                out,
+                must,
+                sam,
+            })
+        })
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        guard_ok(|| {
+            format!(
+                "RolloutPosition(me={}, hand={:#x}, unseen={:#x}, counts={:?}, played_any={}, \
+                 table={}, table_seat={}, passed={}, out={}, must={:#x}, sam={})",
+                self.me,
+                self.hand,
+                self.unseen,
+                self.counts,
+                self.played_any,
+                self.table.map_or("None".into(), |t| format!("{t:#x}")),
+                self.table_seat,
+                self.passed,
+                self.out,
+                self.must,
+                self.sam.map_or("None".into(), |s| s.to_string()),
+            )
+        })
+    }
+}
+
+impl PyPosition {
+    /// The position of a seat at the start of its hand's play (no table, nothing played), or
+    /// of a Sâm declarer (`sam`), with seats `out` out.
+    pub(super) fn fresh(
+        me: usize,
+        hand: u64,
+        unseen: u64,
+        counts: Vec<u8>,
+        out: u8,
+        sam: Option<usize>,
+    ) -> PyPosition {
+        PyPosition {
+            me,
+            hand,
+            unseen,
+            counts,
+            played_any: 0,
+            table: None,
+            table_seat: 0,
+            passed: 0,
+            out,
+            must: 0,
+            sam,
+        }
+    }
+
+    /// The core's position at a table of `setup` (checked against it).
+    pub(super) fn read(&self, setup: &Setup) -> PyResult<Position> {
+        if self.counts.len() != setup.players {
+            return Err(to_py(Error::Rules(format!(
+                "counts: {} seats expected",
+                setup.players
+            ))));
+        }
+        let mut counts = [0u8; MAX_SEATS];
+        counts[..self.counts.len()].copy_from_slice(&self.counts);
+        let pos = Position {
+            me: self.me,
+            hand: mask(self.hand, "hand")?,
+            unseen: mask(self.unseen, "unseen")?,
+            counts,
+            played_any: self.played_any,
+            table: self
+                .table
+                .map(|t| combo(t, &setup.rules, "table"))
+                .transpose()?,
+            table_seat: self.table_seat,
+            passed: self.passed,
+            out: self.out,
+            must: mask(self.must, "must")?,
+            sam: self.sam,
+            violator: [0; MAX_SEATS],
+        };
+        rollout::check(setup, &pos).map_err(|e| to_py(Error::Rules(e)))?;
+        Ok(pos)
+    }
+}
+
+/// Mean score of the root seat of `position` for each candidate play (a mask; None: pass)
+/// over `rollouts` deals of its unseen cards to the other seats by its counts.
 #[pyfunction]
-#[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, rollouts, seed,
-    played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0, sam = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (setup, position, *, candidates, rollouts, seed))]
 fn rollout_evaluate(
     py: Python<'_>,
     setup: &Bound<'_, PyRolloutSetup>,
-    me: usize,
-    hand: u64,
-    unseen: u64,
-    counts: Vec<u8>,
+    position: &Bound<'_, PyPosition>,
     candidates: Vec<Option<u64>>,
     rollouts: u32,
     seed: u64,
-    played_any: u8,
-    table: Option<u64>,
-    table_seat: usize,
-    passed: u8,
-    out: u8,
-    must: u64,
-    sam: Option<usize>,
 ) -> PyResult<Vec<f64>> {
     guard(|| {
         let setup = &setup.get().0;
-        let pos = position(
-            setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
-        )?;
+        let pos = position.get().read(setup)?;
         rollout::check_work(rollouts, candidates.len()).map_err(|e| to_py(Error::Rules(e)))?;
         let cands = candidates
             .iter()
@@ -231,7 +339,7 @@ fn rollout_sam_success(
 ) -> PyResult<f64> {
     guard(|| {
         let setup = &setup.get().0;
-        let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
+        let pos = PyPosition::fresh(me, hand, unseen, counts, 0, None).read(setup)?;
         rollout::check_work(samples, 1).map_err(|e| to_py(Error::Rules(e)))?;
         let setup = setup.clone();
         Ok(py.detach(move || rollout::sam_success(&setup, &pos, samples, seed)))
@@ -274,6 +382,7 @@ fn rollout_greedy_choice(
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRolloutSetup>()?;
+    m.add_class::<PyPosition>()?;
     m.add_function(wrap_pyfunction!(rollout_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(rollout_sam_success, m)?)?;
     m.add_function(wrap_pyfunction!(rollout_greedy_choice, m)?)?;

@@ -9,7 +9,7 @@
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use super::maubinh::rules as maubinh_rules;
-use super::rollout::{combo, mask, position, PyRolloutSetup};
+use super::rollout::{combo, mask, PyPosition, PyRolloutSetup};
 use super::tusac::{bung_rule as tusac_bung, exposed_arg, kind_index, meld_kind, scoring, unpack};
 use crate::cards::CardSet;
 use crate::error::Error;
@@ -98,33 +98,22 @@ fn known_shedding(
 /// One observation: `(seat, table, play or None for a pass, later, min_other)`.
 type ObservationArg = (usize, u64, Option<u64>, u64, u32);
 
-/// Races the root's candidate plays (masks; None: pass) over deals weighted by the others'
-/// `observations`; `known` (every seat's hand) replaces the deals (the cheating bot). With
-/// `tree` (`"every_seat"` or `"own_seat"`: whose decisions it branches on), searches them by
-/// information-set MCTS instead (`samples`: root visits).
+/// Races the root's candidate plays (masks; None: pass) from `position` over deals weighted
+/// by the others' `observations`; `known` (every seat's hand) replaces the deals (the cheating
+/// bot). With `tree` (`"every_seat"` or `"own_seat"`: whose decisions it branches on), searches
+/// them by information-set MCTS instead (`samples`: root visits).
 #[pyfunction]
-#[pyo3(signature = (setup, *, me, hand, unseen, counts, candidates, seed, rollouts = None,
-    think_ms = None, played_any = 0, table = None, table_seat = 0, passed = 0, out = 0, must = 0,
-    sam = None, violators = Vec::new(), observations = Vec::new(), known = None, tree = None))]
+#[pyo3(signature = (setup, position, *, candidates, seed, rollouts = None, think_ms = None,
+    violators = Vec::new(), observations = Vec::new(), known = None, tree = None))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
     setup: &Bound<'_, PyRolloutSetup>,
-    me: usize,
-    hand: u64,
-    unseen: u64,
-    counts: Vec<u8>,
+    position: &Bound<'_, PyPosition>,
     candidates: Vec<Option<u64>>,
     seed: u64,
     rollouts: Option<u64>,
     think_ms: Option<f64>,
-    played_any: u8,
-    table: Option<u64>,
-    table_seat: usize,
-    passed: u8,
-    out: u8,
-    must: u64,
-    sam: Option<usize>,
     violators: Vec<(usize, usize)>,
     observations: Vec<ObservationArg>,
     known: Option<Vec<u64>>,
@@ -132,9 +121,8 @@ fn search_shedding(
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
-        let mut pos = position(
-            setup, me, hand, unseen, &counts, played_any, table, table_seat, passed, out, must, sam,
-        )?;
+        let mut pos = position.get().read(setup)?;
+        let me = pos.me;
         for (one, by) in violators {
             if one >= setup.players || by >= setup.players || one == by {
                 return Err(rules_err(format!("violators: bad entry ({one}, {by})")));
@@ -203,7 +191,7 @@ fn shedding_value(
 ) -> PyResult<f64> {
     guard(|| {
         let setup = &setup.get().0;
-        let pos = position(setup, me, hand, unseen, &counts, 0, None, 0, 0, 0, 0, None)?;
+        let pos = PyPosition::fresh(me, hand, unseen, counts, 0, None).read(setup)?;
         if turn >= setup.players {
             return Err(rules_err(format!("turn {turn} is not a seat")));
         }
@@ -234,20 +222,7 @@ fn sam_plan(
 ) -> PyResult<(f64, Vec<(u64, f64)>)> {
     guard(|| {
         let setup = &setup.get().0;
-        let pos = position(
-            setup,
-            me,
-            hand,
-            unseen,
-            &counts,
-            0,
-            None,
-            0,
-            0,
-            out,
-            0,
-            Some(me),
-        )?;
+        let pos = PyPosition::fresh(me, hand, unseen, counts, out, Some(me)).read(setup)?;
         let known = known_shedding(known, setup.players, me, pos.hand)?;
         let setup = setup.clone();
         let plan = py.detach(move || sam::plan(&setup, &pos, samples, seed, known));

@@ -164,3 +164,133 @@ impl Draw for PyDraw<'_, '_> {
         }
     }
 }
+
+/// What the bindings of a flow share over its hand type: the seat count and the hands, given to
+/// Python as a number ([`SeatedFlow::Packed`]: a card mask for the shedding games, a packed
+/// count per kind for Tứ Sắc) and taken back checked against the table's rules.
+pub(super) trait SeatedFlow {
+    /// A seat's hand in the core.
+    type Hand: Copy;
+    /// A hand as Python holds it.
+    type Packed: Copy;
+    fn players(&self) -> usize;
+    /// Every seat's hand (the unused seats too).
+    fn hands_mut(&mut self) -> &mut [Self::Hand];
+    fn hands(&self) -> &[Self::Hand];
+    fn pack(hand: &Self::Hand) -> Self::Packed;
+    /// A hand from Python, refused unless the rules admit it.
+    fn unpack(&self, hand: Self::Packed) -> PyResult<Self::Hand>;
+}
+
+/// Implements [`SeatedFlow`] for a core flow with `players` and `hands` fields: `$hand` packed
+/// to `$packed` by `$pack`, and unpacked (checked) by `$unpack` (given the flow and the number).
+macro_rules! seated_flow {
+    ($flow:ty, $hand:ty => $packed:ty, $pack:expr, $unpack:expr) => {
+        impl $crate::python::table::SeatedFlow for $flow {
+            type Hand = $hand;
+            type Packed = $packed;
+            fn players(&self) -> usize {
+                self.players
+            }
+            fn hands_mut(&mut self) -> &mut [$hand] {
+                &mut self.hands
+            }
+            fn hands(&self) -> &[$hand] {
+                &self.hands
+            }
+            fn pack(hand: &$hand) -> $packed {
+                $pack(hand)
+            }
+            fn unpack(&self, hand: $packed) -> PyResult<$hand> {
+                $unpack(self, hand)
+            }
+        }
+    };
+}
+pub(super) use seated_flow;
+
+/// `seat`, unless the table has no such seat (a `RulesError`).
+pub(super) fn seat_arg(flow: &impl SeatedFlow, seat: usize) -> PyResult<usize> {
+    if seat >= flow.players() {
+        return Err(to_py(Error::Rules(format!(
+            "seat {seat} is not one of {} seats",
+            flow.players()
+        ))));
+    }
+    Ok(seat)
+}
+
+/// Each seat's hand, packed.
+pub(super) fn hands_of<F: SeatedFlow>(flow: &F) -> Vec<F::Packed> {
+    flow.hands()[..flow.players()].iter().map(F::pack).collect()
+}
+
+/// Sets each seat's hand (tests that deal hidden hands again): one per seat, each checked;
+/// nothing changes on an error.
+pub(super) fn set_hands<F: SeatedFlow>(flow: &mut F, hands: Vec<F::Packed>) -> PyResult<()> {
+    let n = flow.players();
+    if hands.len() != n {
+        return Err(to_py(Error::Rules(format!(
+            "{} hands for {n} seats",
+            hands.len()
+        ))));
+    }
+    let next = hands
+        .into_iter()
+        .map(|h| flow.unpack(h))
+        .collect::<PyResult<Vec<_>>>()?;
+    flow.hands_mut()[..n].copy_from_slice(&next);
+    Ok(())
+}
+
+/// A snapshot's refusal (a `SnapshotError`).
+pub(super) fn bad_snapshot<T>(message: &str) -> PyResult<T> {
+    Err(to_py(Error::Snapshot(message.to_string())))
+}
+
+/// A snapshot's per-seat lists (their lengths `lists`, named in `what`) hold one entry per seat.
+pub(super) fn one_per_seat(players: usize, what: &str, lists: &[usize]) -> PyResult<()> {
+    if lists.iter().any(|&len| len != players) {
+        return bad_snapshot(&format!("{what} need one entry per seat"));
+    }
+    Ok(())
+}
+
+/// Every seat a snapshot names is at the table.
+pub(super) fn seats_at_table(
+    players: usize,
+    seats: impl IntoIterator<Item = usize>,
+) -> PyResult<()> {
+    if !seats.into_iter().all(|s| s < players) {
+        return bad_snapshot("a seat out of range");
+    }
+    Ok(())
+}
+
+/// A per-seat array of a snapshot: `given` (one per seat, read by `read`), then defaults.
+pub(super) fn per_seat<R, T: Default, const N: usize>(
+    given: impl IntoIterator<Item = R>,
+    mut read: impl FnMut(R) -> PyResult<T>,
+) -> PyResult<[T; N]> {
+    let mut out: [T; N] = std::array::from_fn(|_| T::default());
+    for (slot, r) in out.iter_mut().zip(given) {
+        *slot = read(r)?;
+    }
+    Ok(out)
+}
+
+/// The option named `value` among `options`, else a `RulesError` listing them (`name`: the
+/// rules field).
+pub(super) fn choice<T: Copy>(name: &str, value: &str, options: &[(&str, T)]) -> PyResult<T> {
+    options
+        .iter()
+        .find(|(n, _)| *n == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let names: Vec<String> = options.iter().map(|(n, _)| format!("{n:?}")).collect();
+            to_py(Error::Rules(format!(
+                "{name} must be one of {}, not {value:?}",
+                names.join(", ")
+            )))
+        })
+}

@@ -7,13 +7,15 @@
 
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
-use super::table::{run_flow, Effects};
+use super::table::{
+    bad_snapshot, hands_of, one_per_seat, per_seat, run_flow, seat_arg, seats_at_table, set_hands,
+    Effects, SeatedFlow,
+};
+use super::table::{choice, seated_flow};
 use crate::error::Error;
 use crate::tusac::cards::{Hand, Kind, KINDS};
 use crate::tusac::claims::{BungRule, Claim};
-use crate::tusac::flow::{
-    Action, Answer, Event, Flow, Offer, Outcome, Phase, Rules, Source, MAX_SEATS,
-};
+use crate::tusac::flow::{Action, Answer, Event, Flow, Offer, Outcome, Phase, Rules, Source};
 use crate::tusac::melds::{MeldKind, OddTotal, Scoring};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -23,20 +25,6 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 #[pyclass(module = "vncards._core", name = "TuSacFlowRules", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyTuSacRules(pub Rules);
-
-fn choice<T: Copy>(name: &str, value: &str, options: &[(&str, T)]) -> PyResult<T> {
-    options
-        .iter()
-        .find(|(n, _)| *n == value)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| {
-            let names: Vec<String> = options.iter().map(|(n, _)| format!("{n:?}")).collect();
-            to_py(Error::Rules(format!(
-                "{name} must be one of {}, not {value:?}",
-                names.join(", ")
-            )))
-        })
-}
 
 /// A meld as Python sees it: its name and the kinds of its cards.
 type MeldTuple = (&'static str, Vec<u8>);
@@ -242,15 +230,13 @@ pub struct PyTuSacFlow(pub Flow);
 
 impl PyTuSacFlow {
     fn seat(&self, seat: usize) -> PyResult<usize> {
-        if seat >= self.0.players {
-            return Err(to_py(Error::Rules(format!(
-                "seat {seat} is not one of {} seats",
-                self.0.players
-            ))));
-        }
-        Ok(seat)
+        seat_arg(&self.0, seat)
     }
 }
+
+seated_flow!(Flow, Hand => u128, Hand::pack, |_: &Flow, h| {
+    Hand::unpack(h).and_then(Hand::checked).map_err(to_py)
+});
 
 #[pymethods]
 impl PyTuSacFlow {
@@ -409,31 +395,12 @@ impl PyTuSacFlow {
     /// Each seat's hidden cards, packed (3 bits per kind).
     #[getter]
     fn hands(&self) -> PyResult<Vec<u128>> {
-        guard_ok(|| {
-            self.0.hands[..self.0.players]
-                .iter()
-                .map(Hand::pack)
-                .collect()
-        })
+        guard_ok(|| hands_of(&self.0))
     }
     /// Sets each seat's hidden cards, packed (tests that deal hidden hands again).
     #[setter]
     fn set_hands(&mut self, hands: Vec<u128>) -> PyResult<()> {
-        guard(|| {
-            if hands.len() != self.0.players {
-                return Err(to_py(Error::Rules(format!(
-                    "{} hands for {} seats",
-                    hands.len(),
-                    self.0.players
-                ))));
-            }
-            let mut next = self.0.hands;
-            for (s, h) in hands.into_iter().enumerate() {
-                next[s] = Hand::unpack(h).and_then(Hand::checked).map_err(to_py)?;
-            }
-            self.0.hands = next;
-            Ok(())
-        })
+        guard(|| set_hands(&mut self.0, hands))
     }
     /// Each seat's exposed melds: `(meld, kinds)` in the order made.
     #[getter]
@@ -533,19 +500,19 @@ impl PyTuSacFlow {
     ) -> PyResult<()> {
         guard(|| {
             let n = self.0.players;
-            let bad = |m: &str| Err(to_py(Error::Snapshot(m.to_string())));
-            if hands.len() != n || exposed.len() != n || responses.len() != n || totals.len() != n {
-                return bad("hands, exposed, responses and totals need one entry per seat");
-            }
-            let seat_ok = |s: &usize| *s < n;
+            let bad = bad_snapshot::<()>;
+            let lists = [hands.len(), exposed.len(), responses.len(), totals.len()];
+            one_per_seat(n, "hands, exposed, responses and totals", &lists)?;
             let result_seats = result.iter().flat_map(|r| [r.0, r.3, Some(r.4)]).flatten();
-            if !seat_ok(&dealer)
-                || !to_discard.iter().all(seat_ok)
-                || !offer.iter().all(|o| seat_ok(&o.2))
-                || !result_seats.clone().all(|s| s < n)
-            {
-                return bad("a seat out of range");
-            }
+            let offer_seat = offer.as_ref().map(|o| o.2);
+            seats_at_table(
+                n,
+                [dealer]
+                    .into_iter()
+                    .chain(to_discard)
+                    .chain(offer_seat)
+                    .chain(result_seats),
+            )?;
             let mut next = self.0.clone();
             next.dealer = dealer;
             next.phase = match phase {
@@ -554,29 +521,19 @@ impl PyTuSacFlow {
                 "over" => Phase::Over,
                 _ => return bad("phase: not a phase"),
             };
-            for s in 0..MAX_SEATS {
-                next.hands[s] = if s < n {
-                    Hand::unpack(hands[s])
-                        .and_then(Hand::checked)
-                        .map_err(to_py)?
-                } else {
-                    Hand::EMPTY
-                };
-                next.exposed[s] = if s < n {
-                    exposed[s]
-                        .iter()
-                        .map(|(m, ks)| {
-                            Ok((
-                                meld(m)?,
-                                ks.iter().map(|&k| kind(k)).collect::<PyResult<_>>()?,
-                            ))
-                        })
-                        .collect::<PyResult<_>>()?
-                } else {
-                    Vec::new()
-                };
-                next.totals[s] = if s < n { totals[s] } else { 0 };
-            }
+            next.hands = per_seat(hands, |h| self.0.unpack(h))?;
+            next.exposed = per_seat(exposed, |melds| {
+                melds
+                    .iter()
+                    .map(|(m, ks)| {
+                        Ok((
+                            meld(m)?,
+                            ks.iter().map(|&k| kind(k)).collect::<PyResult<_>>()?,
+                        ))
+                    })
+                    .collect::<PyResult<_>>()
+            })?;
+            next.totals = per_seat(totals, Ok)?;
             let cards = |v: &[u8]| v.iter().map(|&k| kind(k)).collect::<PyResult<Vec<_>>>();
             if stock.len() + dead.len() > KINDS * 4 {
                 return bad("more cards than the deck holds");

@@ -1,12 +1,15 @@
 //! Sâm Lốc's part of the shared shedding flow ([`crate::shedding::flow`]): instant wins at the
 //! deal (ăn trắng), the báo Sâm declarations, báo 1, a blocked Sâm, finishing on a 2 and the
-//! settlement table (thối 2 and tứ quý at 15, cóng 15, đền làng).
+//! settlement table (thối 2 and tứ quý at 15, cóng 15, đền làng). [`Options`] is the flow's
+//! [`Variant`], with [`SamState`] its state of a hand; the hooks are functions generic over any
+//! variant whose state is a [`SamState`], so a type that runs several members (the run-time
+//! choice of `crate::family`) calls them too.
 
 use super::instant_winner;
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::shedding::flow::{
-    Draw, Event, FinishOnTwo, Flow, FlowRules, House, Reason, Record, Seats, MAX_SEATS,
+    Draw, Event, FinishOnTwo, Flow, FlowRules, Reason, Record, Seats, Variant, MAX_SEATS,
 };
 use crate::shedding::penalty::{penalty_items, Item, PenaltyTable, TWOS};
 use crate::shedding::{Combo, Kind};
@@ -58,10 +61,53 @@ impl Options {
 }
 
 /// The flow rules of Sâm Lốc with the seed's options.
-pub const fn rules() -> FlowRules {
+pub const fn rules() -> FlowRules<Options> {
     FlowRules {
         combos: super::preset(),
-        house: House::SamLoc(Options::seed()),
+        house: Options::seed(),
+    }
+}
+
+impl Variant for Options {
+    type State = SamState;
+
+    fn after_deal(f: &mut Flow<Self>, draw: &mut impl Draw, rec: &mut impl Record) {
+        after_deal(f, draw, rec);
+    }
+    fn first_leader(f: &Flow<Self>, _draw: &mut impl Draw) -> (usize, CardSet) {
+        first_leader(f)
+    }
+    fn finish_on_two(f: &Flow<Self>) -> FinishOnTwo {
+        finish_on_two(f, &f.rules.house)
+    }
+    fn cut_value(&self, table: &Combo) -> u32 {
+        cut_value(table)
+    }
+    fn plays_closed(f: &Flow<Self>) -> bool {
+        f.member.phase
+    }
+    fn refuse_turn(f: &Flow<Self>) -> Result<(), Error> {
+        refuse_in_declarations(f)
+    }
+    fn filter_plays(f: &Flow<Self>, seat: usize, plays: &mut Vec<Combo>) {
+        filter_plays(f, &f.rules.house, seat, plays);
+    }
+    fn check_play(f: &Flow<Self>, seat: usize, combo: &Combo) -> Result<(), Error> {
+        check_play(f, &f.rules.house, seat, combo)
+    }
+    fn on_play(f: &mut Flow<Self>, seat: usize, combo: &Combo, rec: &mut impl Record) {
+        let o = f.rules.house;
+        on_play(f, &o, seat, combo, rec);
+    }
+    fn on_pass(f: &mut Flow<Self>, seat: usize) {
+        on_pass(f, seat);
+    }
+    fn settle_finish_on_two(f: &mut Flow<Self>, seat: usize, combo: &Combo, rec: &mut impl Record) {
+        settle_finish_on_two(f, seat, combo, rec);
+    }
+    fn settle_first_out(f: &mut Flow<Self>, winner: usize, _combo: &Combo, rec: &mut impl Record) {
+        let o = f.rules.house;
+        settle_first_out(f, &o, winner, rec);
     }
 }
 
@@ -82,13 +128,18 @@ pub struct SamState {
 
 /// Instant wins at the deal, then the declarations from the nominal leader (first hand, or
 /// after a hand nobody won: a random seat; later: the previous winner).
-pub(crate) fn after_deal(f: &mut Flow, draw: &mut impl Draw, rec: &mut impl Record) {
-    f.sam = SamState::default();
-    f.sam.nominal = match f.winner {
+pub fn after_deal<V: Variant<State = SamState>>(
+    f: &mut Flow<V>,
+    draw: &mut impl Draw,
+    rec: &mut impl Record,
+) {
+    f.member = SamState::default();
+    f.member.nominal = match f.winner {
         Some(w) if !f.first_rule => w,
         _ => draw.below(f.players as u32) as usize,
     };
-    if let Some((seat, win)) = instant_winner(&f.hands[..f.players], f.sam.nominal, &f.rules.combos)
+    if let Some((seat, win)) =
+        instant_winner(&f.hands[..f.players], f.member.nominal, &f.rules.combos)
     {
         rec.event(Event::InstantWin {
             seat,
@@ -101,12 +152,32 @@ pub(crate) fn after_deal(f: &mut Flow, draw: &mut impl Draw, rec: &mut impl Reco
         f.end_hand(Some(seat), false, rec);
         return;
     }
-    f.sam.phase = true;
-    f.turn = Some(f.sam.nominal);
+    f.member.phase = true;
+    f.turn = Some(f.member.nominal);
 }
 
-pub(crate) fn refuse_in_declarations(f: &Flow) -> Result<(), Error> {
-    if f.sam.phase && !f.over {
+/// The leader of a hand without a Sâm declarer: the nominal leader, with any play.
+pub fn first_leader<V: Variant<State = SamState>>(f: &Flow<V>) -> (usize, CardSet) {
+    (f.member.nominal, CardSet::EMPTY)
+}
+
+/// The finishing-on-a-2 rule now: a Sâm declarer may be exempt.
+pub fn finish_on_two<V: Variant<State = SamState>>(f: &Flow<V>, o: &Options) -> FinishOnTwo {
+    if f.member.declarer.is_some() && o.sam_may_finish_on_two {
+        FinishOnTwo::Allowed
+    } else {
+        o.finish_on_two
+    }
+}
+
+/// A one-card seat that passes did not go out with its next play (báo 1).
+pub fn on_pass<V: Variant<State = SamState>>(f: &mut Flow<V>, seat: usize) {
+    f.member.violations[seat] = None;
+}
+
+/// Playing and passing wait for the declarations.
+pub fn refuse_in_declarations<V: Variant<State = SamState>>(f: &Flow<V>) -> Result<(), Error> {
+    if f.member.phase && !f.over {
         return Err(Error::illegal(
             "declare_first",
             "declare Sâm or decline before playing",
@@ -115,9 +186,12 @@ pub(crate) fn refuse_in_declarations(f: &Flow) -> Result<(), Error> {
     Ok(())
 }
 
-fn require_declaration(f: &Flow, seat: usize) -> Result<(), Error> {
+fn require_declaration<V: Variant<State = SamState>>(
+    f: &Flow<V>,
+    seat: usize,
+) -> Result<(), Error> {
     f.require_turn(seat)?;
-    if !f.sam.phase {
+    if !f.member.phase {
         return Err(Error::illegal(
             "not_declaring",
             "the báo Sâm declarations are over",
@@ -126,7 +200,7 @@ fn require_declaration(f: &Flow, seat: usize) -> Result<(), Error> {
     Ok(())
 }
 
-impl Flow {
+impl<V: Variant<State = SamState>> Flow<V> {
     /// Checks that `seat` may declare Sâm or decline now.
     pub fn check_declaration(&self, seat: usize) -> Result<(), Error> {
         require_declaration(self, seat)
@@ -141,8 +215,8 @@ impl Flow {
         rec: &mut impl Record,
     ) -> Result<(), Error> {
         require_declaration(self, seat)?;
-        self.sam.phase = false;
-        self.sam.declarer = Some(seat);
+        self.member.phase = false;
+        self.member.declarer = Some(seat);
         rec.event(Event::DeclareSam { seat });
         self.open_lead(Some(seat), draw, rec);
         Ok(())
@@ -156,10 +230,10 @@ impl Flow {
         rec: &mut impl Record,
     ) -> Result<(), Error> {
         require_declaration(self, seat)?;
-        self.sam.declined += 1;
+        self.member.declined += 1;
         rec.event(Event::DeclineSam { seat });
-        if self.sam.declined == self.players {
-            self.sam.phase = false;
+        if self.member.declined == self.players {
+            self.member.phase = false;
             self.open_lead(None, draw, rec);
         } else {
             self.turn = Some(self.next_seat(seat));
@@ -169,7 +243,7 @@ impl Flow {
 }
 
 /// One-card seats whose báo 1 binds `seat` to play its highest single.
-fn bao_mot_seats(f: &Flow, o: &Options, seat: usize) -> Seats {
+fn bao_mot_seats<V: Variant<State = SamState>>(f: &Flow<V>, o: &Options, seat: usize) -> Seats {
     let mut out = Seats::default();
     if o.bao_mot_previous_seat {
         let next = f.next_seat(seat);
@@ -190,14 +264,25 @@ fn lower_single(hand: CardSet, combo: &Combo) -> bool {
 }
 
 /// Báo 1 enforced: no lower single while another seat holds one card.
-pub(crate) fn filter_plays(f: &Flow, o: &Options, seat: usize, plays: &mut Vec<Combo>) {
+pub fn filter_plays<V: Variant<State = SamState>>(
+    f: &Flow<V>,
+    o: &Options,
+    seat: usize,
+    plays: &mut Vec<Combo>,
+) {
     if o.bao_mot_enforce && !bao_mot_seats(f, o, seat).is_empty() {
         let hand = f.hands[seat];
         plays.retain(|c| !lower_single(hand, c));
     }
 }
 
-pub(crate) fn check_play(f: &Flow, o: &Options, seat: usize, combo: &Combo) -> Result<(), Error> {
+/// Báo 1 enforced: a lower single is refused.
+pub fn check_play<V: Variant<State = SamState>>(
+    f: &Flow<V>,
+    o: &Options,
+    seat: usize,
+    combo: &Combo,
+) -> Result<(), Error> {
     if o.bao_mot_enforce
         && lower_single(f.hands[seat], combo)
         && !bao_mot_seats(f, o, seat).is_empty()
@@ -211,7 +296,7 @@ pub(crate) fn check_play(f: &Flow, o: &Options, seat: usize, combo: &Combo) -> R
 }
 
 /// What a cut of `table` adds to the bomb chain: 15 a tứ quý, 15 per 2.
-pub(crate) fn cut_value(table: &Combo) -> u32 {
+pub fn cut_value(table: &Combo) -> u32 {
     if table.kind == Kind::FourOfAKind {
         TWO_UNITS
     } else {
@@ -221,14 +306,14 @@ pub(crate) fn cut_value(table: &Combo) -> u32 {
 
 /// After a play: a beat of the declarer blocks the Sâm (the hand ends at once); a lower
 /// single while bound by báo 1 is recorded (mode "penalize").
-pub(crate) fn on_play(
-    f: &mut Flow,
+pub fn on_play<V: Variant<State = SamState>>(
+    f: &mut Flow<V>,
     o: &Options,
     seat: usize,
     combo: &Combo,
     rec: &mut impl Record,
 ) {
-    if let Some(d) = f.sam.declarer.filter(|&d| d != seat) {
+    if let Some(d) = f.member.declarer.filter(|&d| d != seat) {
         f.chain = None; // no other payment
         rec.event(Event::SamBlocked { seat, declarer: d });
         let n = f.players;
@@ -250,7 +335,7 @@ pub(crate) fn on_play(
             let violation = lower_single(f.hands[seat].union(combo.cards), combo);
             if violation {
                 for s in bound.iter() {
-                    f.sam.violations[s] = Some(seat);
+                    f.member.violations[s] = Some(seat);
                 }
             }
             rec.event(Event::BaoMotSingle {
@@ -266,7 +351,7 @@ pub(crate) fn on_play(
 }
 
 /// What loser `seat` owes the winner, itemised: (cóng or thối rác, thối 2, thối tứ quý).
-fn penalty(f: &Flow, seat: usize) -> [(Reason, u32); 3] {
+fn penalty<V: Variant<State = SamState>>(f: &Flow<V>, seat: usize) -> [(Reason, u32); 3] {
     let hand = f.hands[seat];
     let cong = f.played[seat].is_empty();
     let items = penalty_items(hand, &PENALTIES, if cong { 0 } else { 1 });
@@ -288,9 +373,14 @@ fn penalty(f: &Flow, seat: usize) -> [(Reason, u32); 3] {
 
 /// `winner` went out: a Sâm succeeds; else the losers pay (or a báo 1 violator pays for the
 /// whole table: đền làng).
-pub(crate) fn settle_first_out(f: &mut Flow, o: &Options, winner: usize, rec: &mut impl Record) {
+pub fn settle_first_out<V: Variant<State = SamState>>(
+    f: &mut Flow<V>,
+    o: &Options,
+    winner: usize,
+    rec: &mut impl Record,
+) {
     let n = f.players;
-    if f.sam.declarer == Some(winner) {
+    if f.member.declarer == Some(winner) {
         rec.event(Event::SamSuccess { seat: winner });
         for s in (0..n).filter(|&s| s != winner) {
             f.pay(rec, s, winner, SAM_UNITS, Reason::Sam);
@@ -304,7 +394,7 @@ pub(crate) fn settle_first_out(f: &mut Flow, o: &Options, winner: usize, rec: &m
             rec.event(Event::Cong { seat: s });
         }
     }
-    if let Some(violator) = f.sam.violations[winner] {
+    if let Some(violator) = f.member.violations[winner] {
         let total = if o.bao_mot_den_payments {
             owed.iter().flatten().map(|&(_, u)| u).sum()
         } else {
@@ -332,8 +422,8 @@ pub(crate) fn settle_first_out(f: &mut Flow, o: &Options, winner: usize, rec: &m
 }
 
 /// `seat` emptied its hand with `combo`, holding a 2: it pays each other seat 15 per 2.
-pub(crate) fn settle_finish_on_two(
-    f: &mut Flow,
+pub fn settle_finish_on_two<V: Variant<State = SamState>>(
+    f: &mut Flow<V>,
     seat: usize,
     combo: &Combo,
     rec: &mut impl Record,

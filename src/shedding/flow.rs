@@ -1,8 +1,10 @@
 //! The flow every shedding game shares (Tiến Lên, Sâm Lốc): the deal, leads, rounds, passing,
 //! hưởng sái, bomb chains (chặt chồng), going out, finishing on a 2, cóng, and the hand
 //! sequence. What differs between the games (instant wins, who leads first, what is paid, Sâm
-//! Lốc's declarations and báo 1) is each game's own module ([`crate::tienlen::flow`],
-//! [`crate::samloc::flow`]), reached through [`House`]; the turn machinery is here once.
+//! Lốc's declarations and báo 1) is each member game's own module, which implements
+//! [`Variant`]: the hooks this flow calls at fixed points, and the member's own state of a hand.
+//! The turn machinery is here once and names no member: a new shedding game implements
+//! [`Variant`] in its own module and leaves this one alone.
 //!
 //! Round rules: a seat beats the table or passes; a seat that passes is out of the round
 //! (unless the game lets it cut after passing); when every other seat in the round has
@@ -22,7 +24,8 @@ use super::rules::Rules;
 use crate::cards::CardSet;
 use crate::error::Error;
 pub use crate::table::{Discard, Draw};
-use crate::{samloc, tienlen};
+use core::fmt::Debug;
+use core::hash::Hash;
 
 /// Most seats at a shedding table (Sâm Lốc seats five).
 pub const MAX_SEATS: usize = 5;
@@ -37,18 +40,84 @@ pub enum FinishOnTwo {
     Forbidden,
 }
 
-/// The rules of one game's flow: the combinations, and the game's own options.
+/// The rules of one game's flow: the combinations, and the member game's own options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FlowRules {
+pub struct FlowRules<V> {
     pub combos: Rules,
-    pub house: House,
+    pub house: V,
 }
 
-/// The game whose flow this is, with its options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum House {
-    TienLen(tienlen::flow::Options),
-    SamLoc(samloc::flow::Options),
+/// What a member game of the family brings to the flow: its options (the value itself, kept in
+/// [`FlowRules::house`]), its own state of a hand ([`Variant::State`], kept in
+/// [`Flow::member`]), and the hooks the flow calls at fixed points of a hand. The defaults are
+/// a game without the hook's rule.
+pub trait Variant: Copy + Debug + PartialEq + Eq + Hash {
+    /// The member's own state of a hand (Sâm Lốc: the declarations and báo 1).
+    type State: Copy + Debug + Default + PartialEq + Eq + Hash;
+
+    /// After the deal (instant wins, declarations): may end the hand or give the turn; if it
+    /// does neither, the flow gives the first lead.
+    fn after_deal(f: &mut Flow<Self>, draw: &mut impl Draw, rec: &mut impl Record);
+
+    /// The card a first lead under the first-lead rule must include (empty: none).
+    fn lead_card(_f: &Flow<Self>) -> CardSet {
+        CardSet::EMPTY
+    }
+
+    /// The leader of a hand under the first-lead rule, and the card its first play must include.
+    fn first_leader(f: &Flow<Self>, draw: &mut impl Draw) -> (usize, CardSet);
+
+    /// Play on after the first player goes out, for a full finishing order.
+    fn ranked_ending(&self) -> bool {
+        false
+    }
+
+    /// The finishing-on-a-2 rule that binds the seats now.
+    fn finish_on_two(f: &Flow<Self>) -> FinishOnTwo;
+
+    /// Which plays a seat that passed may still make on `table`, or `None` (passed seats are
+    /// skipped).
+    fn after_pass_filter(&self, _table: Option<&Combo>) -> Option<PlayFilter> {
+        None
+    }
+
+    /// What a cut of `table` adds to the bomb chain.
+    fn cut_value(&self, table: &Combo) -> u32;
+
+    /// Plays are closed for now (Sâm Lốc's declarations): no seat has a legal play.
+    fn plays_closed(_f: &Flow<Self>) -> bool {
+        false
+    }
+
+    /// Refuses any play or pass while the hand is in a phase of the member's own (checked
+    /// before the turn).
+    fn refuse_turn(_f: &Flow<Self>) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Removes from `plays` (the legal plays of `seat`) those the member's rules refuse.
+    fn filter_plays(_f: &Flow<Self>, _seat: usize, _plays: &mut Vec<Combo>) {}
+
+    /// Refuses a play the shared rules accept (checked last).
+    fn check_play(_f: &Flow<Self>, _seat: usize, _combo: &Combo) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// After a play has been made (before its seat may go out); may end the hand.
+    fn on_play(_f: &mut Flow<Self>, _seat: usize, _combo: &Combo, _rec: &mut impl Record) {}
+
+    /// After a pass and the turn's move to the next seat.
+    fn on_pass(_f: &mut Flow<Self>, _seat: usize) {}
+
+    /// `seat` emptied its hand with `combo`, holding a 2, and is penalised: its payments (the
+    /// flow then ends the hand, won by no one).
+    fn settle_finish_on_two(f: &mut Flow<Self>, seat: usize, combo: &Combo, rec: &mut impl Record);
+
+    /// `winner` went out first with `combo` and the hand ends there: the payments.
+    fn settle_first_out(f: &mut Flow<Self>, winner: usize, combo: &Combo, rec: &mut impl Record);
+
+    /// A ranked hand is over (`order`: the finishing order, cóng seats last): the payments.
+    fn settle_ranked(_f: &mut Flow<Self>, _order: &Seats, _rec: &mut impl Record) {}
 }
 
 /// A small ordered set of seats (a finishing order, the cóng seats, seats bound by báo 1).
@@ -251,8 +320,8 @@ impl<R: crate::table::Record<Event>> Record for R {}
 
 /// One shedding table: the hand being played and what carries over to the next.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Flow {
-    pub rules: FlowRules,
+pub struct Flow<V: Variant> {
+    pub rules: FlowRules<V>,
     pub players: usize,
     pub hand_number: u32,
     /// The last hand's winner (this hand's, once it is over).
@@ -279,8 +348,8 @@ pub struct Flow {
     pub over: bool,
     /// Units won per seat in this hand so far.
     pub hand_totals: [i32; MAX_SEATS],
-    /// Sâm Lốc's state of the hand (unused by Tiến Lên).
-    pub sam: samloc::flow::SamState,
+    /// The member game's own state of the hand ([`Variant::State`]).
+    pub member: V::State,
 }
 
 /// The error of an action a flow refuses.
@@ -288,9 +357,9 @@ fn illegal(reason: &'static str, message: impl Into<String>) -> Error {
     Error::illegal(reason, message)
 }
 
-impl Flow {
+impl<V: Variant> Flow<V> {
     /// A table before its first deal (call [`Flow::start`]).
-    pub fn new(rules: FlowRules, players: usize) -> Result<Flow, Error> {
+    pub fn new(rules: FlowRules<V>, players: usize) -> Result<Flow<V>, Error> {
         let (lo, hi) = (
             usize::from(rules.combos.min_players),
             usize::from(rules.combos.max_players),
@@ -322,7 +391,7 @@ impl Flow {
             chain: None,
             over: false,
             hand_totals: [0; MAX_SEATS],
-            sam: samloc::flow::SamState::default(),
+            member: V::State::default(),
         })
     }
 
@@ -408,10 +477,7 @@ impl Flow {
             hand_number: self.hand_number,
             counts,
         });
-        match self.rules.house {
-            House::TienLen(o) => tienlen::flow::after_deal(self, &o, rec),
-            House::SamLoc(_) => samloc::flow::after_deal(self, draw, rec),
-        }
+        V::after_deal(self, draw, rec);
         if !self.over && self.turn.is_none() {
             self.open_lead(None, draw, rec);
         }
@@ -437,32 +503,15 @@ impl Flow {
         rec.event(Event::Lead { seat: leader, must });
     }
 
-    /// The card a first lead under the first-lead rule must include (empty: none): the
-    /// lowest dealt card in Tiến Lên unless the first leader is random.
+    /// The card a first lead under the first-lead rule must include (empty: none), by the
+    /// member's rule ([`Variant::lead_card`]).
     pub fn lead_card(&self) -> CardSet {
-        match self.rules.house {
-            House::TienLen(o) if !o.first_lead_random => {
-                CardSet(self.dealt.0 & self.dealt.0.wrapping_neg())
-            }
-            _ => CardSet::EMPTY,
-        }
+        V::lead_card(self)
     }
 
     /// The first hand's leader and the card its first play must include.
     fn first_leader(&self, draw: &mut impl Draw) -> (usize, CardSet) {
-        match self.rules.house {
-            House::TienLen(o) if o.first_lead_random => {
-                (draw.below(self.players as u32) as usize, CardSet::EMPTY)
-            }
-            House::TienLen(_) => {
-                let lowest = self.lead_card();
-                let seat = (0..self.players)
-                    .find(|&s| self.hands[s].0 & lowest.0 != 0)
-                    .unwrap_or(0);
-                (seat, lowest)
-            }
-            House::SamLoc(_) => (self.sam.nominal, CardSet::EMPTY),
-        }
+        V::first_leader(self, draw)
     }
 
     /// Deals the next hand once this one is over: the previous winner leads with any play
@@ -483,30 +532,18 @@ impl Flow {
 
     /// Play on after the first player goes out, for a full finishing order.
     fn ranked_ending(&self) -> bool {
-        matches!(self.rules.house, House::TienLen(o) if o.ranked)
+        self.rules.house.ranked_ending()
     }
 
     /// The finishing-on-a-2 rule that binds the seats now.
     pub fn finish_on_two(&self) -> FinishOnTwo {
-        match self.rules.house {
-            House::TienLen(o) => o.finish_on_two,
-            House::SamLoc(o) => {
-                if self.sam.declarer.is_some() && o.sam_may_finish_on_two {
-                    FinishOnTwo::Allowed
-                } else {
-                    o.finish_on_two
-                }
-            }
-        }
+        V::finish_on_two(self)
     }
 
     /// Which plays a seat that passed may still make on the current table, or `None` (passed
     /// seats are skipped).
     pub fn after_pass_filter(&self) -> Option<PlayFilter> {
-        match self.rules.house {
-            House::TienLen(o) => tienlen::flow::after_pass_filter(&o, self.table.as_ref()),
-            House::SamLoc(_) => None,
-        }
+        self.rules.house.after_pass_filter(self.table.as_ref())
     }
 
     /// Does a seat that passed get the turn again (to cut or pass again)? Whenever the table
@@ -517,10 +554,7 @@ impl Flow {
     }
 
     fn cut_value(&self, table: &Combo) -> u32 {
-        match self.rules.house {
-            House::TienLen(o) => o.penalties.cut_value(table),
-            House::SamLoc(_) => samloc::flow::cut_value(table),
-        }
+        self.rules.house.cut_value(table)
     }
 
     // -- queries -----------------------------------------------------------------------------
@@ -539,10 +573,10 @@ impl Flow {
     }
 
     /// Every distinct play `seat` may make now (no pass entry), into `out` (cleared first).
-    /// Empty in Sâm Lốc's declarations.
+    /// Empty while the member closes plays ([`Variant::plays_closed`]: Sâm Lốc's declarations).
     pub fn legal_plays_into(&self, seat: usize, out: &mut Vec<Combo>) {
         out.clear();
-        if self.sam.phase {
+        if V::plays_closed(self) {
             return;
         }
         let hand = self.hands[seat];
@@ -559,9 +593,7 @@ impl Flow {
                 out.remove(i);
             }
         }
-        if let House::SamLoc(o) = self.rules.house {
-            samloc::flow::filter_plays(self, &o, seat, out);
-        }
+        V::filter_plays(self, seat, out);
     }
 
     /// `finish_on_two` forbidden: a play that empties `hand` and holds a 2 is refused unless
@@ -610,7 +642,7 @@ impl Flow {
 
     /// Checks that `seat` may play `cards` now: the combination, or why not (nothing changes).
     pub fn check_play(&self, seat: usize, cards: CardSet) -> Result<Combo, Error> {
-        samloc::flow::refuse_in_declarations(self)?;
+        V::refuse_turn(self)?;
         self.require_turn(seat)?;
         let hand = self.hands[seat];
         let combo = check_play(
@@ -639,9 +671,7 @@ impl Flow {
                 "a hand may not be emptied with a play containing a 2",
             ));
         }
-        if let House::SamLoc(o) = self.rules.house {
-            samloc::flow::check_play(self, &o, seat, &combo)?;
-        }
+        V::check_play(self, seat, &combo)?;
         Ok(combo)
     }
 
@@ -659,7 +689,7 @@ impl Flow {
 
     /// Checks that `seat` may pass now.
     pub fn check_pass(&self, seat: usize) -> Result<(), Error> {
-        samloc::flow::refuse_in_declarations(self)?;
+        V::refuse_turn(self)?;
         self.require_turn(seat)?;
         if self.table.is_none() {
             return Err(illegal(
@@ -682,8 +712,7 @@ impl Flow {
         self.passed |= 1 << seat;
         rec.event(Event::Pass { seat });
         self.advance(seat, rec);
-        // A one-card seat that passes did not go out with its next play (báo 1).
-        self.sam.violations[seat] = None;
+        V::on_pass(self, seat);
     }
 
     /// Carries out a play already checked (one of [`Flow::legal_plays_into`]'s, or one that
@@ -713,9 +742,7 @@ impl Flow {
         self.table_seat = Some(seat);
         self.must = CardSet::EMPTY;
         rec.event(Event::Play { seat, combo });
-        if let House::SamLoc(o) = self.rules.house {
-            samloc::flow::on_play(self, &o, seat, &combo, rec);
-        }
+        V::on_play(self, seat, &combo, rec);
         if !self.over && self.hands[seat].is_empty() {
             self.goes_out(seat, &combo, rec);
         }
@@ -776,12 +803,7 @@ impl Flow {
         if combo.cards.0 & TWOS != 0 && self.finish_on_two() != FinishOnTwo::Allowed {
             self.chain = None;
             rec.event(Event::FinishOnTwo { seat });
-            match self.rules.house {
-                House::TienLen(o) => {
-                    tienlen::flow::settle_finish_on_two(self, &o, seat, combo, rec)
-                }
-                House::SamLoc(_) => samloc::flow::settle_finish_on_two(self, seat, combo, rec),
-            }
+            V::settle_finish_on_two(self, seat, combo, rec);
             self.end_hand(None, false, rec);
             return;
         }
@@ -793,10 +815,7 @@ impl Flow {
         });
         if !self.ranked_ending() {
             self.close_chain(rec);
-            match self.rules.house {
-                House::TienLen(o) => tienlen::flow::settle_first_out(self, &o, seat, combo, rec),
-                House::SamLoc(o) => samloc::flow::settle_first_out(self, &o, seat, rec),
-            }
+            V::settle_first_out(self, seat, combo, rec);
             self.end_hand(Some(seat), false, rec);
             return;
         }
@@ -818,10 +837,8 @@ impl Flow {
                 self.order.push(s);
             }
             self.close_chain(rec);
-            if let House::TienLen(o) = self.rules.house {
-                let order = self.order.chain(&self.cong);
-                tienlen::flow::settle_ranked(self, &o, &order, rec);
-            }
+            let order = self.order.chain(&self.cong);
+            V::settle_ranked(self, &order, rec);
             let first = self.order.iter().next();
             self.end_hand(first, false, rec);
         }
@@ -858,6 +875,3 @@ impl Flow {
         classify(cards, &self.rules.combos)
     }
 }
-
-#[cfg(test)]
-mod tests;

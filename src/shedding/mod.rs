@@ -10,9 +10,6 @@ pub mod penalty;
 pub mod rules;
 
 pub use combo::{beats, classify, is_cut, Combo, Kind};
-pub use flow::{Flow, FlowRules, House};
+pub use flow::{Flow, FlowRules, Variant};
 pub use moves::{check_play, has_play, legal_plays, legal_plays_into, PlayFilter};
 pub use rules::Rules;
-
-#[cfg(test)]
-mod tests;

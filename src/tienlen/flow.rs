@@ -1,10 +1,14 @@
 //! Tiến Lên's part of the shared shedding flow ([`crate::shedding::flow`]): instant wins at
 //! the deal, the first lead, cutting after passing, and the two scoring tables (count: cards
-//! left, thối, cóng, kết 3 bích; ranked: by place).
+//! left, thối, cóng, kết 3 bích; ranked: by place). [`Options`] is the flow's
+//! [`Variant`]; the hooks are functions generic over the flow's variant, so a type that runs
+//! several members (the run-time choice of `crate::family`) calls them too.
 
 use super::instant::{instant_win, InstantOptions};
 use crate::cards::CardSet;
-use crate::shedding::flow::{Event, FinishOnTwo, Flow, FlowRules, House, Reason, Record, Seats};
+use crate::shedding::flow::{
+    Draw, Event, FinishOnTwo, Flow, FlowRules, Reason, Record, Seats, Variant,
+};
 use crate::shedding::penalty::{penalty_items, PenaltyTable, TWOS};
 use crate::shedding::{Combo, PlayFilter};
 
@@ -80,17 +84,56 @@ pub const COUNT: PenaltyTable = PenaltyTable {
 };
 
 /// The flow rules of Miền Nam (`north`: Miền Bắc) with their default options.
-pub const fn rules(north: bool) -> FlowRules {
+pub const fn rules(north: bool) -> FlowRules<Options> {
     if north {
         FlowRules {
             combos: super::north(),
-            house: House::TienLen(Options::north()),
+            house: Options::north(),
         }
     } else {
         FlowRules {
             combos: super::south(),
-            house: House::TienLen(Options::south()),
+            house: Options::south(),
         }
+    }
+}
+
+impl Variant for Options {
+    type State = ();
+
+    fn after_deal(f: &mut Flow<Self>, _draw: &mut impl Draw, rec: &mut impl Record) {
+        let o = f.rules.house;
+        after_deal(f, &o, rec);
+    }
+    fn lead_card(f: &Flow<Self>) -> CardSet {
+        lead_card(f, &f.rules.house)
+    }
+    fn first_leader(f: &Flow<Self>, draw: &mut impl Draw) -> (usize, CardSet) {
+        first_leader(f, &f.rules.house, draw)
+    }
+    fn ranked_ending(&self) -> bool {
+        self.ranked
+    }
+    fn finish_on_two(f: &Flow<Self>) -> FinishOnTwo {
+        f.rules.house.finish_on_two
+    }
+    fn after_pass_filter(&self, table: Option<&Combo>) -> Option<PlayFilter> {
+        after_pass_filter(self, table)
+    }
+    fn cut_value(&self, table: &Combo) -> u32 {
+        self.penalties.cut_value(table)
+    }
+    fn settle_finish_on_two(f: &mut Flow<Self>, seat: usize, combo: &Combo, rec: &mut impl Record) {
+        let o = f.rules.house;
+        settle_finish_on_two(f, &o, seat, combo, rec);
+    }
+    fn settle_first_out(f: &mut Flow<Self>, winner: usize, combo: &Combo, rec: &mut impl Record) {
+        let o = f.rules.house;
+        settle_first_out(f, &o, winner, combo, rec);
+    }
+    fn settle_ranked(f: &mut Flow<Self>, order: &Seats, rec: &mut impl Record) {
+        let o = f.rules.house;
+        settle_ranked(f, &o, order, rec);
     }
 }
 
@@ -106,8 +149,33 @@ fn rank_payments(players: usize) -> &'static [(usize, usize, u32)] {
     }
 }
 
+/// The lowest dealt card, which the first lead must include, unless the first leader is random.
+pub fn lead_card<V: Variant>(f: &Flow<V>, o: &Options) -> CardSet {
+    if o.first_lead_random {
+        CardSet::EMPTY
+    } else {
+        CardSet(f.dealt.0 & f.dealt.0.wrapping_neg())
+    }
+}
+
+/// The first leader: a random seat, or the holder of the lowest dealt card, with it.
+pub fn first_leader<V: Variant>(
+    f: &Flow<V>,
+    o: &Options,
+    draw: &mut impl Draw,
+) -> (usize, CardSet) {
+    if o.first_lead_random {
+        return (draw.below(f.players as u32) as usize, CardSet::EMPTY);
+    }
+    let lowest = lead_card(f, o);
+    let seat = (0..f.players)
+        .find(|&s| f.hands[s].0 & lowest.0 != 0)
+        .unwrap_or(0);
+    (seat, lowest)
+}
+
 /// Instant wins (tới trắng): the strongest one takes the hand at once (ties: the lower seat).
-pub(crate) fn after_deal(f: &mut Flow, o: &Options, rec: &mut impl Record) {
+pub fn after_deal<V: Variant>(f: &mut Flow<V>, o: &Options, rec: &mut impl Record) {
     let opts = InstantOptions {
         same_colour: o.same_colour_instant_win,
         first_hand_extras: o.first_hand_extras && f.first_rule,
@@ -137,7 +205,7 @@ pub(crate) fn after_deal(f: &mut Flow, o: &Options, rec: &mut impl Record) {
 }
 
 /// Which plays a seat that passed may make on `table`, if any.
-pub(crate) fn after_pass_filter(o: &Options, table: Option<&Combo>) -> Option<PlayFilter> {
+pub fn after_pass_filter(o: &Options, table: Option<&Combo>) -> Option<PlayFilter> {
     match (o.bomb_after_pass, table) {
         (BombAfterPass::None, _) | (_, None) => None,
         (_, Some(t)) if !(t.is_bomb() || t.is_twos()) => None,
@@ -148,8 +216,8 @@ pub(crate) fn after_pass_filter(o: &Options, table: Option<&Combo>) -> Option<Pl
 
 /// `seat` pays `to` for the cards it holds: plain cards at `card_units` each, penalised items
 /// (thối) at their value.
-fn pay_thoi(
-    f: &mut Flow,
+fn pay_thoi<V: Variant>(
+    f: &mut Flow<V>,
     o: &Options,
     seat: usize,
     to: usize,
@@ -169,8 +237,8 @@ fn pay_thoi(
 
 /// Count scoring when `winner` went out with `combo`: kết 3 bích, chặn kết 3 bích, cóng, cards
 /// left and thối.
-pub(crate) fn settle_first_out(
-    f: &mut Flow,
+pub fn settle_first_out<V: Variant>(
+    f: &mut Flow<V>,
     o: &Options,
     winner: usize,
     combo: &Combo,
@@ -184,7 +252,7 @@ pub(crate) fn settle_first_out(
         }
         return;
     }
-    let holds_3s = |f: &Flow, s: usize| f.hands[s] == THREE_OF_SPADES;
+    let holds_3s = |f: &Flow<V>, s: usize| f.hands[s] == THREE_OF_SPADES;
     if o.ket_3_bich && others.iter().any(|&s| holds_3s(f, s)) {
         // Chặn kết 3 bích: seats that did not play in the final round neither pay nor receive.
         others.retain(|&s| f.round_seats >> s & 1 == 1 || holds_3s(f, s));
@@ -205,7 +273,12 @@ pub(crate) fn settle_first_out(
 }
 
 /// Ranked scoring: by place (`order`: nhất first, cóng seats last), cóng, then thối.
-pub(crate) fn settle_ranked(f: &mut Flow, o: &Options, order: &Seats, rec: &mut impl Record) {
+pub fn settle_ranked<V: Variant>(
+    f: &mut Flow<V>,
+    o: &Options,
+    order: &Seats,
+    rec: &mut impl Record,
+) {
     let order = order.as_slice();
     let cong = f.cong;
     let at = |place: usize| usize::from(order[place]);
@@ -231,8 +304,8 @@ pub(crate) fn settle_ranked(f: &mut Flow, o: &Options, order: &Seats, rec: &mut 
 }
 
 /// `seat` emptied its hand with `combo`, holding a 2: it pays each other seat for those 2s.
-pub(crate) fn settle_finish_on_two(
-    f: &mut Flow,
+pub fn settle_finish_on_two<V: Variant>(
+    f: &mut Flow<V>,
     o: &Options,
     seat: usize,
     combo: &Combo,

@@ -38,3 +38,6 @@ pub const fn north() -> Rules {
         ..south()
     }
 }
+
+#[cfg(test)]
+mod tests;

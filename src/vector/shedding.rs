@@ -5,8 +5,9 @@
 
 use super::{Game, MAX_SEATS};
 use crate::encode::observation::{shedding, shedding_size, SheddingView};
+use crate::family::{Flow, FlowRules, House};
 use crate::rng::Rng;
-use crate::shedding::flow::{Discard, Flow, FlowRules, House};
+use crate::shedding::flow::Discard;
 use crate::shedding::Combo;
 
 /// Action bound of Tiến Lên (13-card hands: 2^13 − 1 plays and a pass) and Sâm Lốc (10 cards).
@@ -45,7 +46,7 @@ impl SheddingTable {
                 self.plays.clear();
                 self.actions = 0;
             }
-            Some(_) if f.sam.phase => {
+            Some(_) if f.member.phase => {
                 self.plays.clear();
                 self.actions = 2;
             }
@@ -100,7 +101,7 @@ impl Game for SheddingTable {
     fn apply(&mut self, index: usize) {
         let f = &mut self.flow;
         let seat = f.turn.expect("a seat to act");
-        if f.sam.phase {
+        if f.member.phase {
             let done = if index == 0 {
                 f.declare_sam(seat, &mut self.rng, &mut Discard)
             } else {
@@ -144,7 +145,7 @@ impl Game for SheddingTable {
             out: out_bits,
             to_act,
             owner,
-            playing: self.is_samloc().then_some(!f.over && !f.sam.phase),
+            playing: self.is_samloc().then_some(!f.over && !f.member.phase),
         };
         shedding(&view, out);
     }

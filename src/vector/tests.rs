@@ -1,13 +1,13 @@
 use super::shedding::SheddingTable;
 use super::*;
-use crate::shedding::flow::FlowRules;
+use crate::family::{rules, FlowRules};
 
 fn tienlen_rules() -> FlowRules {
-    crate::tienlen::flow::rules(false)
+    rules(crate::tienlen::flow::rules(false))
 }
 
 fn samloc_rules() -> FlowRules {
-    crate::samloc::flow::rules()
+    rules(crate::samloc::flow::rules())
 }
 
 fn batch(rules: FlowRules, players: usize, n: usize) -> Batch<SheddingTable> {

@@ -21,7 +21,15 @@ from typing import Any
 
 from .._core import rollout_evaluate, rollout_greedy_choice
 from ..table import Seed
-from .shedding import _TWOS, Facts, SamLocGreedyBot, TienLenGreedyBot, _SheddingBot, pass_index, position_args
+from .shedding import (
+    _TWOS,
+    Facts,
+    SamLocGreedyBot,
+    TienLenGreedyBot,
+    _SheddingBot,
+    pass_index,
+    rollout_position,
+)
 
 __all__ = ["TienLenMonteCarloBot", "SamLocMonteCarloBot", "DEFAULT_BUDGET"]
 
@@ -78,7 +86,9 @@ class _MonteCarloMixin(_SheddingBot):
         if len(actions) == 1:
             return actions[0]
         per = max(MIN_ROLLOUTS, self.budget // len(cands))
-        means = rollout_evaluate(setup, candidates=cands, rollouts=per, seed=self._seed(), **position_args(v))
+        means = rollout_evaluate(
+            setup, rollout_position(v), candidates=cands, rollouts=per, seed=self._seed()
+        )
         best = max(range(len(means)), key=lambda i: means[i])
         return actions[best]
 

@@ -59,7 +59,7 @@ from .shedding import (
     _SeatFacts,
     _SheddingBot,
     pass_index,
-    position_args,
+    rollout_position,
 )
 
 __all__ = [
@@ -311,9 +311,9 @@ class _SearchMixin(_SheddingBot):
         )
         best, _means, _samples, _spent = search_shedding(
             setup,
+            rollout_position(v),
             candidates=cands,
             seed=seed,
-            **position_args(v),
             violators=violators,
             observations=obs,
             known=self._known(turn),

@@ -21,7 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .._core import Rng, RolloutSetup, cards_to_mask, rollout_greedy_choice, rollout_sam_success
+from .._core import (
+    Rng,
+    RolloutPosition,
+    RolloutSetup,
+    cards_to_mask,
+    rollout_greedy_choice,
+    rollout_sam_success,
+)
 from ..errors import RulesError
 from ..shedding.game import PlayMoves
 from ..table import Seed
@@ -199,10 +206,10 @@ class _SeatFacts:
 Facts = SheddingView | _SeatFacts
 
 
-def position_args(v: Facts) -> dict[str, Any]:
-    """A seat's position as the Rust rollouts and searches take it, by keyword: every field
-    of :class:`SheddingView` (``rollout_evaluate(setup, candidates=..., **position_args(v))``)."""
-    return {f.name: getattr(v, f.name) for f in fields(SheddingView)}
+def rollout_position(v: Facts) -> RolloutPosition:
+    """A seat's position as the Rust rollouts and searches take it: every field of
+    :class:`SheddingView` (``rollout_evaluate(setup, rollout_position(v), candidates=...)``)."""
+    return RolloutPosition(**{f.name: getattr(v, f.name) for f in fields(SheddingView)})
 
 
 class _SheddingBot:

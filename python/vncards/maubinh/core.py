@@ -512,14 +512,15 @@ def position_tables(
     """The shipped model tables of ``objective`` for the rules' scoring: for ``"back"``,
     ``"middle"``, ``"front"`` an array indexed by :func:`hand_rank` with columns win, tie,
     lose, loss (expected units paid when losing), bonus (units won with that hand), value
-    (``win * bonus - loss``).
+    (``win * bonus - loss``). Tables kept per class of the player's own hand (card removal: the
+    4-2 equilibrium ones) give those of a hand holding no ace or king.
 
     >>> position_tables(Rules(scoring="4-2"), "equilibrium")["front"].shape
     (455, 6)
     """
     _check_objective(objective)
     r = _rules(rules)
-    # The shipped tables are one population for every hand (mask 0 picks it).
+    # Mask 0: one population's tables, or a split population's class of no ace and no king.
     tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(
         r.wheel, r.back_straight_flush_units, r.scoring, objective, 0
     )

@@ -1,9 +1,10 @@
-//! Examples of docs/rules/tienlen-south.md, tienlen-north.md and samloc.md and a brute-force differential test of the move generator.
+//! Examples of docs/rules/tienlen-south.md, tienlen-north.md and samloc.md and a brute-force
+//! differential test of the shared move generator ([`crate::shedding`]) under Tiến Lên's presets.
 
-use super::*;
+use super::{north, south};
 use crate::cards::{parse_card_set, CardSet};
 use crate::rng::Rng;
-use crate::tienlen::{north, south};
+use crate::shedding::*;
 
 fn set(t: &str) -> CardSet {
     parse_card_set(t).unwrap().1
@@ -167,6 +168,16 @@ fn eighty_two_leads() {
     assert_eq!(with_spade.len(), 1 + 1 + 1 + 20);
 }
 
+/// The move generator's plays of `hand` on `table`, as sorted masks.
+fn generated(hand: CardSet, table: Option<&Combo>, rules: &Rules) -> Vec<u64> {
+    let mut got: Vec<u64> = legal_plays(hand, table, rules, CardSet::EMPTY)
+        .iter()
+        .map(|c| c.cards.0)
+        .collect();
+    got.sort_unstable();
+    got
+}
+
 /// Every subset of the hand, classified and tested against the table.
 fn oracle(hand: CardSet, table: Option<&Combo>, rules: &Rules, must: CardSet) -> Vec<u64> {
     let cards: Vec<u64> = hand.iter().map(|c| c.bit()).collect();
@@ -233,13 +244,8 @@ fn legal_plays_match_brute_force() {
         } else {
             random_hand(&mut rng, 13)
         };
-        let mut got: Vec<u64> = legal_plays(hand, None, rules, CardSet::EMPTY)
-            .iter()
-            .map(|c| c.cards.0)
-            .collect();
-        got.sort_unstable();
         assert_eq!(
-            got,
+            generated(hand, None, rules),
             oracle(hand, None, rules, CardSet::EMPTY),
             "lead {hand}"
         );
@@ -249,13 +255,8 @@ fn legal_plays_match_brute_force() {
         for _ in 0..6 {
             let t = leads[rng.below(leads.len() as u32) as usize];
             let rest = CardSet(hand.0 & !t.cards.0);
-            let mut got: Vec<u64> = legal_plays(rest, Some(&t), rules, CardSet::EMPTY)
-                .iter()
-                .map(|c| c.cards.0)
-                .collect();
-            got.sort_unstable();
             assert_eq!(
-                got,
+                generated(rest, Some(&t), rules),
                 oracle(rest, Some(&t), rules, CardSet::EMPTY),
                 "{rest} on {}",
                 t.cards

@@ -1,10 +1,11 @@
 use super::*;
 use crate::rng::Rng;
 use crate::samloc::flow::Options as SamLoc;
+use crate::shedding::flow::Event;
 use crate::tienlen::flow::{BombAfterPass, Options as TienLen};
 
 /// Events and payments as they come.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Log {
     events: Vec<Event>,
     paid: Vec<(usize, usize, u32, &'static str)>,
@@ -37,11 +38,50 @@ fn samloc(o: impl FnOnce(&mut SamLoc)) -> FlowRules {
     }
 }
 
+/// A random declaration, if the hand is in Sâm Lốc's declarations (else `false`).
+fn declare<V: Variant<State = SamState>>(
+    f: &mut shedding::Flow<V>,
+    seat: usize,
+    rng: &mut Rng,
+    log: &mut Log,
+) -> bool {
+    if !f.member.phase {
+        return false;
+    }
+    if rng.below(6) == 0 {
+        f.declare_sam(seat, rng, log).unwrap();
+    } else {
+        f.decline_sam(seat, rng, log).unwrap();
+    }
+    true
+}
+
+/// A game without declarations.
+fn no_declarations<V: Variant>(
+    _: &mut shedding::Flow<V>,
+    _: usize,
+    _: &mut Rng,
+    _: &mut Log,
+) -> bool {
+    false
+}
+
 /// Plays `hands` hands of random legal actions; checks the invariants after each action.
 fn play_random(rules: FlowRules, players: usize, seed: u8, hands: usize) -> Log {
+    play_random_as(rules, players, seed, hands, declare)
+}
+
+/// [`play_random`] for a flow of any variant (`declare`: its declarations, if any).
+fn play_random_as<V: Variant>(
+    rules: shedding::FlowRules<V>,
+    players: usize,
+    seed: u8,
+    hands: usize,
+    declare: fn(&mut shedding::Flow<V>, usize, &mut Rng, &mut Log) -> bool,
+) -> Log {
     let mut rng = Rng::from_key([seed; 32]);
     let mut log = Log::default();
-    let mut f = Flow::new(rules, players).unwrap();
+    let mut f = shedding::Flow::new(rules, players).unwrap();
     f.start(&mut rng, &mut log);
     let mut plays = Vec::new();
     for _ in 0..hands {
@@ -50,12 +90,7 @@ fn play_random(rules: FlowRules, players: usize, seed: u8, hands: usize) -> Log 
             steps += 1;
             assert!(steps < 500, "the hand does not end");
             let seat = f.turn.expect("a seat to act");
-            if f.sam.phase {
-                if rng.below(6) == 0 {
-                    f.declare_sam(seat, &mut rng, &mut log).unwrap();
-                } else {
-                    f.decline_sam(seat, &mut rng, &mut log).unwrap();
-                }
+            if declare(&mut f, seat, &mut rng, &mut log) {
                 continue;
             }
             f.legal_plays_into(seat, &mut plays);
@@ -160,4 +195,38 @@ fn players_outside_the_rules_are_refused() {
     assert!(Flow::new(south(|_| {}), 5).is_err());
     assert!(Flow::new(samloc(|_| {}), 5).is_ok());
     assert!(Flow::new(samloc(|_| {}), 1).is_err());
+}
+
+/// Each member is a variant of its own: a flow of Tiến Lên's or Sâm Lốc's options alone plays
+/// exactly as the run-time choice of that game.
+#[test]
+fn a_member_alone_plays_as_the_run_time_choice() {
+    for seed in 0..12u8 {
+        let players = 2 + usize::from(seed) % 3;
+        let mut o = TienLen::south();
+        o.ranked = seed % 2 == 1;
+        o.count_scoring = !o.ranked;
+        o.first_lead_random = seed % 3 == 0;
+        o.bomb_after_pass = BombAfterPass::AnyBomb;
+        let alone = shedding::FlowRules {
+            combos: crate::tienlen::south(),
+            house: o,
+        };
+        assert_eq!(
+            play_random_as(alone, players, seed, 3, no_declarations),
+            play_random(rules(alone), players, seed, 3)
+        );
+        let mut o = SamLoc::seed();
+        o.bao_mot_enforce = seed % 2 == 0;
+        o.sam_may_finish_on_two = seed % 3 == 0;
+        let alone = shedding::FlowRules {
+            combos: crate::samloc::preset(),
+            house: o,
+        };
+        let players = 2 + usize::from(seed) % 4;
+        assert_eq!(
+            play_random_as(alone, players, seed, 3, declare),
+            play_random(rules(alone), players, seed, 3)
+        );
+    }
 }
