@@ -168,3 +168,30 @@ def test_think_bench_reports_the_decision_times() -> None:
     [row] = mod.main(["--deals", "1", "--game", "tienlen", "--budget", "3"])
     assert row["game"] == "tienlen" and row["think_ms"] == 3 and row["decisions"] > 0
     assert 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"deals": 10**12}, "deals must be an int in 1..10000000, not 1000000000000"),
+        ({"deals": "5"}, "deals must be an int in 1..10000000, not '5'"),
+        ({"deals": 2.5}, "deals must be an int in 1..10000000, not 2.5"),
+        ({"deals": 0}, "deals must be an int in 1..10000000, not 0"),
+        ({"jobs": 10**6}, "jobs must be None or an int in 1..256, not 1000000"),
+        ({"seed": -1}, "seed must be a non-negative int, not -1"),
+        ({"seed": None}, "seed must be a non-negative int, not None"),
+        (
+            {"bots": [f"random:x={i}" for i in range(20)], "deals": 10**6},
+            "at most 100000000 deals (190 pairings × 1000000 deals)",
+        ),
+        ({"bots": "greedy,random"}, "bots must be a list of bot names, not str"),
+    ],
+)
+def test_bench_counts_are_bounded(kwargs: dict[str, Any], message: str) -> None:
+    """``deals`` is an int with a bound (``int(deals)`` took ``"5"`` and ``2.5``; 10**12 deals
+    built the list of batches), and so is the whole run (pairings × deals)."""
+    call = {"bots": ["greedy", "random"], "deals": 1, "jobs": 1, **kwargs}
+    with pytest.raises(RulesError) as e:
+        bench_bots("tienlen", call.pop("bots"), **call)
+    assert message in str(e.value), str(e.value)
+    assert "10,000,000" in (bench_bots.__doc__ or "")

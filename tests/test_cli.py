@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -151,7 +152,8 @@ def test_play_to_the_end(game: str, extra: list[str]) -> None:
 def test_play_explains_bad_input_and_quits() -> None:
     out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="x\n99\n0\nh\nq\n")
     assert out.returncode == 0
-    assert out.stdout.count("is not a move") == 2 and out.stdout.count("not allowed: not a card") == 1
+    # (x at the Sâm question: no card parsing, it asks for y or n: issue 35)
+    assert out.stdout.count("is not a move") == 2 and out.stdout.count("not allowed: type y or n") == 1
     assert "declare Sâm (báo Sâm)" in out.stdout and "your hand:" in out.stdout
     assert "game abandoned" in out.stdout
 
@@ -409,7 +411,7 @@ def test_maubinh_arrangement_shown_fouled_confirmed_twice_showdown_per_opponent(
     # The typed arrangement, back row by row with its categories, and the warning.
     shown = _after(out.stdout, "your arrangement:")
     assert shown.startswith(
-        "\n    back (chi 1)    4♠ 4♣ 5♠ 5♣ 2♠   two pairs / thú"
+        "\n    back (chi 1)    2♠ 4♠ 4♣ 5♠ 5♣   two pairs / thú"
         "\n    middle (chi 2)  5♥ 8♦ 9♦ 9♥ 10♦  pair / đôi"
         "\n    front (chi 3)   Q♥ K♠ K♥         pair / đôi"
         "\nfouled (binh lủng)"
@@ -439,7 +441,7 @@ def test_maubinh_summary_names_every_hand_and_ties() -> None:
     summary = _after(out.stdout, "Against each opponent\n").splitlines()
     assert summary[0] == "  seat 1 (solver): back +1, middle -1, front +1: you +1"
     assert len(summary) == 3
-    assert "middle (chi 2)  3♠ 3♣ 3♥ 6♥ 2♣  three of a kind / sám cô" in out.stdout
+    assert "middle (chi 2)  2♣ 3♠ 3♣ 3♥ 6♥  three of a kind / sám cô" in out.stdout
 
 
 def test_play_says_who_sits_where_and_refuses_a_wrong_bot_count() -> None:
@@ -573,3 +575,134 @@ def test_bench_bots_prints_the_strength_tables() -> None:
     assert data["pairings"][0]["games"] == 4 and data["seed"] == 0
     bad = run("bench-bots", "tusac", "--bots", "greedy")
     assert bad.returncode == 2 and "fewer than two bots" in bad.stderr
+
+
+def test_maubinh_cards_in_one_order_everywhere() -> None:
+    """Issue 35: Mậu Binh lists 2 lowest and A highest everywhere (hand, the suggestion, the
+    arrangement once chosen, the showdown, ``vncards arrange``), a wheel as A-2-3-4-5."""
+    out = run("play", "maubinh", "--seed", "2", stdin="1\ny\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "your hand: 2♠ 4♠ 4♣ 5♠ 5♣ 5♥ 8♦ 9♦ 9♥ 10♦ Q♥ K♠ K♥" in text
+    suggested = _after(text, "1. arrange as the solver suggests:\n").splitlines()[:3]
+    chosen = _after(text, "your arrangement:\n").splitlines()[:3]
+    assert [line.split() for line in suggested] == [line.split() for line in chosen]
+    assert "middle (chi 2)  2♠ 10♦ Q♥ K♠ K♥  pair / đôi" in chosen[1]
+    showdown = _after(text, "hands revealed (so bài):")
+    assert "2♦ 5♦ 6♦ 7♦ Q♦" in showdown and "2♥ 3♦ Q♣ K♣ K♦" in showdown
+    cards = "As 2d 3d 4d 5s 9h 9c Kd Ks 7c Jh Qd 8c"
+    arranged = run("arrange", cards, "--alternatives", "0")
+    assert "back    A♠ 2♦ 3♦ 4♦ 5♠      straight / sảnh" in arranged.stdout
+    arranged = run("arrange", cards, "--objective", "strongest", "--alternatives", "0")
+    assert "back    2♦ 3♦ 4♦ Q♦ K♦" in arranged.stdout and "9♣ 9♥ J♥ K♠ A♠" in arranged.stdout
+    typed = "As 2d 3d 4d 5s | 9h 9c Kd Ks 7c | Jh Qd 8c"
+    wheel = run("play", "maubinh", "--seed", "2", stdin=f"{typed}\nq\n")
+    assert "not in your hand: 2♦ 3♦ 4♦ 7♣ 8♣ 9♣ J♥ Q♦ K♦ A♠ (your hand also holds" in wheel.stdout
+
+
+# ---- issue #35: the words a player types -------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["qua", "bỏ qua", "Bỏ Qua", "bo qua"])
+def test_qua_and_bo_qua_pass(word: str) -> None:
+    out = run("play", "samloc", "--players", "3", "--seed", "4", stdin=f"không\n{word}\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("your move>")[2].lstrip().startswith("you: pass (bỏ lượt)")
+    assert "not a card" not in out.stdout
+
+
+def test_a_wrong_word_at_the_sam_question_asks_for_y_or_n() -> None:
+    out = run("play", "samloc", "--players", "3", "--seed", "4", stdin="maybe\nbỏ qua\nn\nq\n")
+    assert out.returncode == 0, out.stderr
+    answers = out.stdout.split("your move>")
+    for wrong in answers[1:3]:
+        assert wrong.lstrip().startswith("not allowed: type y or n: y (có) to declare Sâm")
+    assert answers[3].lstrip().startswith("you: no Sâm / không báo")
+    assert "not a card" not in out.stdout
+
+
+def test_n_at_the_maubinh_prompt_is_no_engine_error() -> None:
+    out = run("play", "maubinh", "--seed", "2", stdin="n\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert "unknown action type" not in out.stdout and "decline_sam" not in out.stdout
+    assert "not allowed: write the three hands as back | middle | front" in out.stdout
+
+
+def test_tusac_refusals_name_the_piece_typed() -> None:
+    # Seed 4: you discard first (the tỳ), holding no Tượng trắng; then a claim window opens.
+    out = run("play", "tusac", "--seed", "4", stdin="tượng trắng\nEW\nxe đỏ\nsĩ vàng\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("not allowed: you hold no Tượng trắng (EW)") == 2
+    assert "holds no" not in out.stdout and "seat 0" not in _after(out.stdout, "you are seat 0;")
+    assert "not allowed: you do not discard now: claim the card on offer" in out.stdout
+
+
+def test_match_totals_name_the_seats() -> None:
+    out = run("play", "tienlen", "--bots", "greedy", "--seed", "5", "--hands", "2", stdin="1\n" * 900)
+    assert out.returncode == 0, out.stderr
+    totals = re.findall(r"totals: .*", out.stdout)
+    assert len(totals) == 2
+    for line in totals:
+        assert re.fullmatch(
+            r"totals: you [+-]\d+, seat 1 \(greedy\) [+-]\d+, seat 2 \(greedy\) [+-]\d+, seat 3 \(greedy\) [+-]\d+",
+            line,
+        )
+
+
+def test_input_ending_prints_the_error_on_a_line_of_its_own() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "vncards", "play", "tienlen", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        input="1\n",
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "\nvncards play: error: input ended before the game did\n" in done.stdout
+    assert "your move> vncards" not in done.stdout
+
+
+def _options() -> list[tuple[str, argparse.Action, str]]:
+    """Every option of every subcommand that takes a value (flags are off by default), with
+    its help as ``--help`` prints it (``%(default)s`` filled in)."""
+    from vncards.cli import _parser
+
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    flags = (
+        argparse._HelpAction,
+        argparse._VersionAction,
+        argparse._StoreTrueAction,
+        argparse._StoreFalseAction,
+    )
+    return [
+        (name, a, " ".join(parser._get_formatter()._expand_help(a).split()))
+        for name, parser in sub.choices.items()
+        for a in parser._actions
+        if a.option_strings and a.help != argparse.SUPPRESS and not isinstance(a, flags)
+    ]
+
+
+def test_every_option_help_shows_its_default() -> None:
+    """Issue 35: ``vncards serve --help`` showed no default for --bot-delay. Every option of
+    every subcommand says its default (or that it has none), and a literal default is the one
+    the help names."""
+    options = _options()
+    assert {name for name, _, _ in options} >= {
+        "play",
+        "simulate",
+        "serve",
+        "replay",
+        "arrange",
+        "bench-bots",
+    }
+    for name, a, text in options:
+        assert "default" in text.lower(), f"vncards {name} {a.option_strings[-1]}: {text!r}"
+        if isinstance(a.default, (int, float, str)) and not isinstance(a.default, bool) and a.default != "":
+            assert re.search(rf"\b{re.escape(str(a.default))}\b", text), (
+                f"{name} {a.option_strings[-1]}: {text!r}"
+            )
+    out = run("serve", "--help")
+    assert out.returncode == 0 and re.search(
+        r"--bot-delay BOT_DELAY\s+seconds a bot waits before it\s+acts \(default 0.6\)", out.stdout
+    )

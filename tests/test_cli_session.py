@@ -119,3 +119,36 @@ def test_play_a_match_of_hands() -> None:
     assert len(totals) == 3 and all(sum(t) == 0 for t in totals)
     assert out.count("Enter: the next hand") == 2  # asked between hands, not after the last
     assert run("play", "tienlen", "--hands", "0").returncode == 2
+
+
+def test_replay_refuses_a_deeply_nested_line(tmp_path: Path) -> None:
+    """A 2.4 KB ``rules:`` line nested 1,200 deep is a usage error naming the line, not a
+    RecursionError traceback (issue 37.2)."""
+    path = written(tmp_path, games=1)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("rules: "))
+    lines[at] = "rules: " + "[" * 1200 + "]" * 1200
+    path.write_text("\n".join(lines), encoding="utf-8")
+    done = run("replay", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"vncards replay: error: line {at + 1}: nested deeper than 32 levels" in done.stderr
+
+
+def test_each_hand_of_a_match_is_dealt_under_its_number(tmp_path: Path) -> None:
+    """``play --hands 2`` and ``replay`` of a session's third hand say the hand's own number
+    when it is dealt (issue 35: every hand said "hand 1")."""
+    done = run("play", "tienlen", "--bots", "greedy", "--seed", "5", "--hands", "2", stdin="1\n" * 900)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"cards dealt \(chia bài\), hand (\d)", done.stdout) == ["1", "2"]
+    from vncards.session import Session
+
+    s = Session("samloc", players=3, seed=4)
+    for _ in range(3):
+        while not s.game.is_over:
+            s.game.auto_play(s.game.pending_seats[0])
+        s.next_hand()
+    path = tmp_path / "match.txt"
+    path.write_text(history.dumps(s), encoding="utf-8")
+    done = run("replay", str(path), "--hand", "3", "--all")
+    assert done.returncode == 0, done.stderr
+    assert "hand 3, 3 seats" in done.stdout and "cards dealt (chia bài), hand 3" in done.stdout

@@ -261,7 +261,48 @@ def test_json_form_errors_name_the_path() -> None:
     data = json.loads(history.dumps(game, format="json"))
     data["hands"][0]["outcome"]["fouled"][0] = not data["hands"][0]["outcome"]["fouled"][0]
     _refused(json.dumps(data), "hands[0].outcome")
-    with pytest.raises(TypeError):
+    with pytest.raises(RulesError, match="takes a game"):
         history.dumps("not a game")  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(RulesError, match="format must be 'text' or 'json', not 'xml'"):
         history.dumps(game, format="xml")
+
+
+@pytest.mark.parametrize("field", ["rules", "setup", "result"])
+@pytest.mark.parametrize("value", ["[" * 1200 + "]" * 1200, '{"a":' * 1200 + "1" + "}" * 1200])
+def test_deeply_nested_json_lines_are_refused_naming_the_line(field: str, value: str) -> None:
+    """A ``rules:``, ``setup:`` or ``result:`` line is read by the bounded parser of the JSON
+    form and of snapshots: nesting past its depth is a SnapshotError naming the line, never a
+    RecursionError (issue 37.2); it reaches Session.from_json(hands=...) the same way."""
+    text = history.dumps(finished())
+    n = _line_of(text, f"{field}: ")
+    lines = text.split("\n")
+    lines[n - 1] = f"{field}: {value}"
+    message = _refused("\n".join(lines), f"line {n}: ")
+    assert "nested deeper than 32 levels" in message
+    s = Session("tienlen", players=2, seed=1)
+    while not s.game.is_over:
+        s.game.auto_play(s.game.current_seat)
+    s.next_hand()
+    text = history.dumps(s.hands)
+    n = _line_of(text, f"{field}: ")
+    lines = text.split("\n")
+    lines[n - 1] = f"{field}: {value}"
+    with pytest.raises(SnapshotError, match=f"line {n}: nested deeper"):
+        Session.from_json(s.to_json(), hands="\n".join(lines))
+
+
+@pytest.mark.parametrize("field", ["rules", "setup", "result"])
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_json_lines_refuse_numbers_json_does_not_have(field: str, constant: str) -> None:
+    """NaN and the infinities are not JSON: refused on the line, in the JSON form and in
+    snapshots (the same strict parser)."""
+    text = history.dumps(finished())
+    n = _line_of(text, f"{field}: ")
+    lines = text.split("\n")
+    lines[n - 1] = f'{field}: {{"x": {constant}}}'
+    assert "not a finite number" in _refused("\n".join(lines), f"line {n}: ")
+    data = history.dumps(finished(), format="json").replace('"players":4', f'"players":{constant}', 1)
+    assert "not a finite number" in _refused(data, "history")
+    snapshot = games.new_game("tienlen", seed=1).to_json().replace('"players":4', f'"players":{constant}', 1)
+    with pytest.raises(SnapshotError, match="not a finite number"):
+        games.from_json(snapshot)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from support.actions import open_actions
 from support.ledger import net_totals
-from vncards import Card, IllegalMoveError, RulesError, SnapshotError
+from vncards import Card, IllegalMoveError, RulesError, SnapshotError, maubinh
+from vncards.cards import to_mask
 from vncards.maubinh import (
     INSTANT_WINS,
     Arrangement,
@@ -473,3 +474,51 @@ def test_the_table_helps_with_the_equilibrium_and_expected_stays_available_by_na
     by_name = Game(2, seed=seed)
     by_name.auto_arrange(0, objective="expected")
     assert by_name.arrangement(0) == best_arrangement(hand) != equilibrium
+
+
+# -- one Mậu Binh card order (issue 35) ------------------------------------------------------------
+
+
+def test_one_maubinh_order_in_every_display() -> None:
+    from vncards.maubinh import cards_text, sort_cards
+
+    assert cards_text("2♦ A♠ 3♣ K♥ 10♦") == "2♦ 3♣ 10♦ K♥ A♠"
+    assert cards_text("3♦ 4♦ 5♠ A♠ 2♦") == "A♠ 2♦ 3♦ 4♦ 5♠"  # the wheel: the ace counts low
+    assert cards_text("3♦ 4♦ 5♠ A♠ 2♦ 9♣") == "2♦ 3♦ 4♦ 5♠ 9♣ A♠"  # not a 5-card wheel
+    assert cards_text("2♠ 2♦ 3♦ 4♦ A♠") == "2♠ 2♦ 3♦ 4♦ A♠"  # no 5: no wheel
+    assert sort_cards(["A♠", "2♥"]) == (Card("2♥"), Card("A♠"))
+    assert maubinh.Arrangement("A♠ 2♦ 3♦ 4♦ 5♠", "K♠ K♦ 7♣ 8♣ Q♦", "9♣ 9♥ J♥").back[0] == Card("A♠")
+    game = maubinh.Game(players=2, seed=2)
+    for seat in range(2):
+        suggested = game.legal_actions(seat)[0]
+        game.apply(suggested)
+        rows = game.view(seat)["arrangement"]
+        assert rows == [suggested[p] for p in ("back", "middle", "front")]
+        assert (
+            rows == [cards_text(r) for r in rows]
+            and game.view(seat)["hand"] == cards_text(game.view(seat)["hand"]).split()
+        )
+        game.apply({"type": "confirm", "seat": seat})
+    reveal = next(e for e in game.events if e["type"] == "reveal")["arrangements"]
+    assert all(r == cards_text(r) for a in reveal for r in a)
+    assert game.view(0)["reveal"]["arrangements"] == reveal
+    assert "|" in game.describe(game.actions[0]) and all(
+        part.strip() == cards_text(part)
+        for part in game.describe(game.actions[0]).split("arranges")[1].split("|")
+    )
+
+
+def test_a_version_2_snapshot_still_restores() -> None:
+    """Version 2 wrote the reveal in Tiến Lên order: it restores, with the replay's events."""
+    from vncards.cards import cards_text as tienlen_order
+
+    game = maubinh.Game(players=3, seed=4)
+    for seat in range(3):
+        game.auto_play(seat)
+    data = game.to_dict()
+    data["version"] = 2
+    for e in data["events"]:
+        if e["type"] == "reveal":
+            e["arrangements"] = [[tienlen_order(to_mask(r)) for r in a] for a in e["arrangements"]]
+    restored = maubinh.Game.from_dict(data)
+    assert restored.events == game.events and restored.to_json() == game.to_json()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from typing import Any
 
 import pytest
 
@@ -87,8 +89,85 @@ def test_bad_input_is_refused() -> None:
         Ratings(sigma=-1)
     with pytest.raises(RulesError):
         rate([{"a": 1.5, "b": 0}])
-    with pytest.raises(TypeError):
+    with pytest.raises(RulesError):
         rate("not results")
     with pytest.raises(RulesError):
         Ratings.from_dict({"model": "plackett_luce", "params": {}, "players": {"a": [1, 0, 1, 1]}})
     assert rate([{"alone": 5}]) == []
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ([], "predict_win needs 2..100 distinct player ids, not 0"),
+        (["An"], "predict_win needs 2..100 distinct player ids, not 1"),
+        (["An", "An"], "predict_win: 'An' is listed twice"),
+        ([f"p{i}" for i in range(101)], "predict_win needs 2..100 distinct player ids, not 101"),
+        (["An", 5], "player ids are str, not int"),
+        ([None, "An"], "player ids are str, not NoneType"),
+        ("AB", "predict_win takes a list of player ids, not str"),
+        (5, "predict_win takes a list of player ids, not int"),
+    ],
+)
+def test_predict_win_refuses_what_it_cannot_predict(players: object, message: str) -> None:
+    """The rating library's ValueError / TypeError for no players, one player or a non-str id
+    is a RulesError saying what is wrong (issue 37.7)."""
+    r = Ratings()
+    r.add({"An": 3, "Bình": -3})
+    with pytest.raises(RulesError, match=re.escape(message)):
+        r.predict_win(players)  # type: ignore[arg-type]
+    assert len(r) == 2 and r.to_dict()["players"].keys() == {"An", "Bình"}
+
+
+def test_predicted_newcomers_survive_to_dict() -> None:
+    r = Ratings()
+    r.predict_win(["An", "newcomer"])
+    data = r.to_dict()
+    assert data["players"]["newcomer"][2:] == [0, 0]
+    assert Ratings.from_dict(json.loads(json.dumps(data))).leaderboard() == r.leaderboard()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Ratings(["x"]), "unknown rating model ['x']"),  # type: ignore[arg-type]
+        (lambda: Ratings(mu=1e308), "mu must be a finite number in 0.001..1000000.0, not 1e+308"),
+        (lambda: Ratings(sigma=1e308), "sigma must be a finite number in 0.001..1000000.0"),
+        (lambda: Ratings(tau=1e300), "tau must be a finite number in 0.001..1000000.0"),
+        (lambda: Ratings(beta=1e-300), "beta must be a finite number in 0.001..1000000.0"),
+        (lambda: Ratings(mu="25"), "mu must be a finite number"),  # type: ignore[arg-type]
+        (lambda: Ratings().rate_hand(5), "a hand's result is a mapping {player: units}, not int"),  # type: ignore[arg-type]
+        (lambda: Ratings().rate_hand({f"p{i}": i for i in range(101)}), "at most 100 players, not 101"),
+        (lambda: Ratings()[5], "player ids are str, not int"),  # type: ignore[index]
+        (lambda: rate("not results"), "cannot rate str"),
+        (lambda: rate(5), "cannot rate int"),
+        (lambda: Ratings.from_dict([]), "ratings data is a mapping"),  # type: ignore[arg-type]
+        (lambda: Ratings.from_dict({"model": "plackett_luce", "params": {}, "players": []}), "players"),
+        (
+            lambda: Ratings.from_dict(
+                {"model": "plackett_luce", "params": {}, "players": {"a": [1, 2, 1e400, 0]}}
+            ),
+            "ratings data: players['a'] hands must be an int",
+        ),
+        (
+            lambda: Ratings.from_dict(
+                {"model": "plackett_luce", "params": {}, "players": {"a": [1, 2, 1.5, 0]}}
+            ),
+            "ratings data: players['a'] hands must be an int",
+        ),
+        (
+            lambda: Ratings.from_dict({"model": "plackett_luce", "params": {"mu": 1e308}, "players": {}}),
+            "mu must be a finite number",
+        ),
+        (
+            lambda: Ratings.from_dict({"model": "plackett_luce", "params": {"x": 1}, "players": {}}),
+            "ratings data: params: unknown 'x'",
+        ),
+    ],
+)
+def test_bad_arguments_are_rules_errors(call: Any, message: str) -> None:
+    """Every other method refuses its bad arguments the same way: a RulesError that says
+    what is wrong, never the rating library's errors, an OverflowError or NaN ratings."""
+    with pytest.raises(RulesError) as e:
+        call()
+    assert message in str(e.value), str(e.value)

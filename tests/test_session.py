@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from support.tables import random_step
 from vncards import history, tienlen
-from vncards.errors import IllegalMoveError, RulesError, SnapshotError
+from vncards.errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from vncards.games import GAMES
 from vncards.session import Hand, Seat, Session, hand_key
 from vncards.snapshot import sign
@@ -60,7 +60,7 @@ def test_tienlen_winner_leads_the_next_hand_with_any_play(name: str) -> None:
         g = s.game
         if winner is None or g.is_over:
             continue
-        assert g.setup == {"leader": winner}
+        assert g.setup == {"leader": winner, "hand_number": s.hand_number}
         assert g.current_seat == winner
         assert events(g, "lead") == [{"type": "lead", "seat": winner, "must_include": ""}]
         assert g.view(winner)["must_include"] == []
@@ -139,7 +139,7 @@ def test_tienlen_hand_nobody_won_restarts_the_first_hand_rule() -> None:
         if events(s.game, "finish_on_two"):
             assert s.game.winner is None and s.game.next_hand_setup == {}
             s.next_hand()
-            assert s.game.setup == {}
+            assert s.game.setup == {"hand_number": s.hand_number}
             return
     raise AssertionError("no hand ended on a 2")
 
@@ -164,7 +164,7 @@ def test_samloc_winner_is_the_next_nominal_leader() -> None:
         g = s.game
         if winner is None or g.is_over:
             continue
-        assert g.setup == {"leader": winner}
+        assert g.setup == {"leader": winner, "hand_number": s.hand_number}
         assert g.nominal_leader == winner and g.pending_seats == [winner] and g.phase == "bao_sam"
         for _ in range(g.players):
             g.decline_sam(g.current_seat)
@@ -225,7 +225,7 @@ def test_samloc_hand_nobody_won_draws_a_random_leader() -> None:
         if events(s.game, "finish_on_two"):
             assert s.game.next_hand_setup == {}
             s.next_hand()
-            assert s.game.setup == {}
+            assert s.game.setup == {"hand_number": s.hand_number}
             return
     raise AssertionError("no hand ended on a 2")
 
@@ -320,9 +320,10 @@ def test_seat_changes() -> None:
     while s.game.is_over:
         s.next_hand()
     before = s.to_json()
-    with pytest.raises(IllegalMoveError) as e:
-        s.leave(0, bot="greedy")  # a player's seat changes between hands only
-    assert e.value.reason == "hand_in_play"
+    for change in (lambda: s.leave(0), lambda: s.sit(0, "Dũng")):  # during a hand: to a bot only
+        with pytest.raises(IllegalMoveError) as e:
+            change()
+        assert e.value.reason == "hand_in_play"
     with pytest.raises(IllegalMoveError) as e:
         s.sit(3, "An")
     assert e.value.reason == "already_seated"
@@ -351,6 +352,39 @@ def test_seat_changes() -> None:
     assert s.seats[1].total == 0 and s.seats[1].since == 2
     assert s.seats[0].total == result[0] and s.totals == result
     assert s.seat_of == {"An": 0, "Chi": 2}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_player_leaving_mid_hand_hands_the_seat_to_a_bot(name: str) -> None:
+    """Issue 35: the sessions guide says a player who leaves during a hand is played by a bot
+    until it ends and keeps its result; ``leave(seat, bot=...)`` does that."""
+    s = Session(name, players=["An", "Bình", Seat(bot="greedy")][: 2 if name == "maubinh" else 3], seed=6)
+    while s.game.is_over:
+        s.next_hand()
+    g = s.game
+    rng = random.Random(2)
+    gone = s.leave(1, bot="random")  # Bình leaves while the hand is in play
+    assert gone.player == "Bình" and gone.total == 0
+    assert s.seats[1].bot == "random" and s.hand_seats[1] == Seat("Bình")
+    for change in (lambda: s.leave(1), lambda: s.sit(1, "Chi"), lambda: s.sit(1, "Bình")):
+        with pytest.raises(IllegalMoveError) as e:  # the hand stays Bình's until it ends
+            change()
+        assert e.value.reason == "hand_in_play"
+    s.sit(1, bot="greedy")  # another bot may take the hand over, still for Bình
+    restored = Session.from_json(s.to_json(key=KEY), key=KEY)
+    assert restored.hand_seats == s.hand_seats and restored.seats == s.seats
+    while not g.is_over:
+        s.play_bots()  # plays seat 1 now
+        if not g.is_over:
+            assert all(s.seats[p].bot is None for p in g.pending_seats)  # the bot has played seat 1
+            random_step(g, rng)
+    result = s.hand_result
+    assert result is not None and s.seats[1].total == 0  # the bot is credited from the next hand
+    finished = s.next_hand()
+    assert finished.seats[1] == Seat("Bình") and finished.settlement == result
+    assert s.seats[1] == Seat(bot="greedy", total=0, since=2) and s.totals == result
+    again = Session.from_json(s.to_json(), hands=[finished])
+    assert again.seats == s.seats
 
 
 def test_view_carries_the_session() -> None:
@@ -603,3 +637,137 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
             with pytest.raises(SnapshotKeyError, match="non-empty bytes") as info:
                 Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]
             assert isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Session("tienlen", 10**12), "tienlen takes 2–4 players, not 1000000000000"),
+        (lambda: Session("tienlen", -3), "tienlen takes 2–4 players, not -3"),
+        (lambda: Session("tienlen", [None] * 10**6), "tienlen takes 2–4 players, not 1000000"),
+        (
+            lambda: Session("tienlen", 4, keep_hands=2**40),
+            "keep_hands must be None or an int in 0..4294967296",
+        ),
+        (lambda: Session("tienlen", 4, keep_hands=1.5), "keep_hands must be None or an int in 0..4294967296"),
+        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]
+        (lambda: Session("tienlen", 4, seed=1).play_bots(0), "max_actions must be an int in 1..1000000000"),
+    ],
+)
+def test_counts_are_bounded(call: Any, message: str) -> None:
+    """A seat count is checked before the seats are made (10**12 seats was a MemoryError),
+    ``keep_hands`` within what a snapshot can hold (so ``to_json`` text always loads), and
+    ``play_bots`` takes an int cap."""
+    with pytest.raises(RulesError) as e:
+        call()
+    assert message in str(e.value), str(e.value)
+    assert Session("tienlen", 4, seed=1).play_bots(10**30) == 0  # a larger cap is the same cap
+
+
+def test_finished_hands_are_read_no_further_than_the_session_needs() -> None:
+    """``from_json(hands=...)`` stops reading an endless iterable once it holds more hands
+    than the session finished."""
+    import itertools
+
+    s = Session("maubinh", players=2, seed=1)
+    play_out(s.game)
+    s.next_hand()
+    endless = itertools.cycle(s.hands)
+    with pytest.raises(SnapshotError, match="hands: more than 1 given, 1 finished"):
+        Session.from_json(s.to_json(), hands=endless)
+    with pytest.raises(SnapshotError, match="hands: not a list of hands"):
+        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]
+
+
+# -- the hand number each hand's game records ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["tienlen", "tienlen-north", "samloc"])
+def test_every_hand_is_dealt_with_the_session_hand_number(name: str) -> None:
+    """A session's hand N is dealt as hand N (its deal event, its view, ``hand_number``), and
+    its snapshot and history replay it so (issue 35: every hand said "hand 1")."""
+    s = Session(name, players=4, seed=11)
+    for number in (1, 2, 3):
+        g = s.game
+        assert events(g, "deal")[0]["hand_number"] == number
+        assert g.hand_number == number and g.view(0)["hand_number"] == number
+        assert ("hand_number" in g.setup) == (number > 1)
+        restored = Session.from_json(s.to_json(key=KEY), key=KEY, hands=s.hands)
+        assert events(restored.game, "deal")[0]["hand_number"] == number
+        play_out(g, random.Random(number))
+        s.next_hand()
+    third = history.loads(history.dumps(s.hands[2]))[0]
+    assert third.number == 3 and events(third.game, "deal")[0]["hand_number"] == 3
+    with pytest.raises(SnapshotError, match=r"^hand: "):  # a hand 4 dealt as hand 1 is refused
+        data = s.to_dict()
+        data["hand"]["setup"].pop("hand_number")
+        Session.from_dict(data)
+
+
+def test_a_game_numbered_by_hand() -> None:
+    g = tienlen.Game(seed=2, leader=1, hand_number=7)
+    assert g.hand_number == 7 and g.setup == {"leader": 1, "hand_number": 7}
+    assert tienlen.Game.from_json(g.to_json()).events[0]["hand_number"] == 7
+    play_out(g)
+    g.next_hand()
+    assert g.events[-1]["type"] in ("lead", "deal", "new_round") and g.hand_number == 8
+    for bad in (0, -1, True, "2"):
+        with pytest.raises(RulesError, match="hand_number"):
+            tienlen.Game(seed=2, hand_number=bad)
+    with pytest.raises(RulesError, match="numbers its hands"):
+        Session("tienlen", seed=1, setup={"hand_number": 2})
+
+
+# -- seq: the state counter of every game ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_seq_counts_accepted_actions_only_and_snapshots_keep_it(name: str) -> None:
+    from vncards.games import from_json, new_game
+
+    g = new_game(name, players=4 if name != "maubinh" else 2, seed=5)
+    rng = random.Random(5)
+    assert g.seq == 0 and g.view(0)["seq"] == 0 and g.public_view()["seq"] == 0
+    seen = 0
+    while not g.is_over:
+        seat = g.pending_seats[0]
+        bad = {"type": "pass", "seat": (seat + 1) % g.players}
+        if not g.can_apply(bad):
+            with pytest.raises(VncardsError):
+                g.apply(bad)
+            assert g.seq == seen  # a refused action leaves seq as it was
+        random_step(g, rng)
+        seen += 1
+        assert g.seq == seen == len(g.actions) and g.view(seat)["seq"] == g.public_view()["seq"] == seen
+    assert from_json(g.to_json()).seq == g.seq == copy.deepcopy(g).seq == pickle.loads(pickle.dumps(g)).seq
+    # A position taken from the game goes on from its seq, and its snapshots keep that.
+    position = type(g).from_position(g.to_dict())
+    assert position.seq == g.seq and position.view(0) == g.view(0)
+    assert type(g).from_json(position.to_json()).seq == g.seq
+    assert type(g).from_position({**g.to_dict(), "actions": []}).seq == 0
+    # A position snapshot from before seq (no origin.seq) still loads, counting from 0.
+    old = json.loads(position.to_json())
+    assert old["origin"].pop("seq") == g.seq and type(g).from_dict(old).seq == 0
+    if hasattr(g, "next_hand"):
+        g.next_hand()
+        assert g.seq == seen + 1
+
+
+def test_hands_verified_but_not_kept_are_counted() -> None:
+    """Issue 35: ``from_json(..., hands=...)`` with ``keep_hands=0`` checks the hands and keeps
+    none; ``verified_hands`` says how many it checked."""
+    s = Session("tienlen", players=3, seed=8)
+    for _ in range(3):
+        play_out(s.game)
+        s.next_hand()
+    record = s.to_json(hands=True)
+    for keep in (0, 1, None):
+        data = json.loads(record)
+        data["keep_hands"] = keep
+        again = Session.from_dict(data)
+        assert again.verified_hands == 3 and len(again.hands) == (3 if keep is None else keep)
+        given = Session.from_dict({k: v for k, v in data.items() if k != "hands"}, hands=s.hands)
+        assert given.verified_hands == 3
+    assert Session.from_json(s.to_json()).verified_hands == 0 and s.verified_hands == 0
+    with pytest.raises(SnapshotError):
+        Session.from_json(s.to_json(), hands=s.hands[:2])

@@ -3,6 +3,7 @@ whatever the executor, the number of workers or the batch size."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vncards import parallel
+from vncards.errors import RulesError
 from vncards.games import new_game
 from vncards.parallel import WorkerError, worker_context
 from vncards.simulate import BATCH_SIZE, BotStats, GameSeeds, Summary, game_ranges, game_seeds, simulate
@@ -152,3 +154,44 @@ def test_game_seeds_are_numpys_seed_sequence(seed: int, index: int, players: int
 @pytest.mark.parametrize("seed,index", [(0, 0), (2**32 - 1, 2**32), (2**128, 1), (2**128 - 1, 7)])
 def test_game_seeds_at_word_boundaries(seed: int, index: int) -> None:
     assert game_seeds(seed, index, 4) == numpy_game_seeds(seed, index, 4)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": 10**12}, "games must be an int in 1..100000000, not 1000000000000"),
+        ({"games": 0}, "games must be an int in 1..100000000, not 0"),
+        ({"games": "5"}, "games must be an int in 1..100000000, not '5'"),
+        ({"games": 2.0}, "games must be an int in 1..100000000, not 2.0"),
+        ({"jobs": 10**6}, "jobs must be None or an int in 1..256, not 1000000"),
+        ({"jobs": 0}, "jobs must be None or an int in 1..256, not 0"),
+        ({"batch_size": 0}, "batch_size must be None or an int in 1..100000000, not 0"),
+        ({"seed": "x"}, "seed must be a non-negative int, not 'x'"),
+        ({"seed": -1}, "seed must be a non-negative int, not -1"),
+    ],
+)
+def test_run_arguments_are_bounded(kwargs: dict[str, Any], message: str) -> None:
+    """Every count of a run is an int with a bound (10**12 games built the list of batches
+    until MemoryError; a million jobs would start a million processes), and the bounds are
+    in the docstring."""
+    call = {"games": 2, "jobs": 1, **kwargs}
+    with pytest.raises(RulesError) as e:
+        simulate("tienlen", call.pop("games"), ["random"], **call)
+    assert message in str(e.value), str(e.value)
+    assert "100,000,000" in (simulate.__doc__ or "") and "256" in (simulate.__doc__ or "")
+
+
+def test_seed_and_range_helpers_are_bounded() -> None:
+    from vncards.simulate import play_game
+
+    for call, message in (
+        (lambda: game_seeds(0, 0, 10**9), "players must be an int in 1..64, not 1000000000"),
+        (lambda: game_seeds("x", 0, 4), "seed must be a non-negative int, not 'x'"),
+        (lambda: game_ranges(10**12), "games must be an int in 0..100000000, not 1000000000000"),
+        (
+            lambda: play_game(new_game("tienlen", seed=1), [], "x"),
+            "max_actions must be an int in 1..1000000000",
+        ),
+    ):
+        with pytest.raises(RulesError, match=re.escape(message)):
+            call()

@@ -4,12 +4,14 @@ duplicate seating, as properties."""
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vncards import tournament
 from vncards.errors import RulesError
 from vncards.tournament import duplicate_seating, places, points, prizes, split_prize
 
@@ -113,3 +115,39 @@ def test_duplicate_seating(tables: int, seats: int, rounds: int) -> None:
 
 def test_one_table_rotates_the_seats() -> None:
     assert duplicate_seating(4, 1) == [[(0, 1, 2, 3)], [(3, 0, 1, 2)], [(2, 3, 0, 1)], [(1, 2, 3, 0)]]
+
+
+@pytest.mark.parametrize(
+    ("players", "tables", "rounds", "message"),
+    [
+        (8, 2, 10**9, "rounds must be an int in 1..10000, not 1000000000"),
+        (10**9, 1, 1, "players must be an int in 1..10000, not 1000000000"),
+        (8, 10**9, 1, "tables must be an int in 1..10000, not 1000000000"),
+        (10_000, 2, 1_000, "at most 1000000 seats (players × rounds), not 10000000"),
+        (10_000, 1, None, "(players × rounds), not 100000000"),
+        (8, 2, 2.0, "rounds must be an int"),
+        ("8", 2, 1, "players must be an int"),
+    ],
+)
+def test_duplicate_seating_is_bounded(players: object, tables: object, rounds: object, message: str) -> None:
+    """Players, tables and rounds have bounds, and so has the plan they make (issue 37.5: a
+    billion rounds built the plan until MemoryError); the bounds are in the docstring."""
+    with pytest.raises(RulesError, match=re.escape(message)):
+        duplicate_seating(players, tables, rounds)  # type: ignore[arg-type]
+    doc = duplicate_seating.__doc__ or ""
+    for bound in (tournament.MAX_PLAYERS, tournament.MAX_ROUNDS, tournament.MAX_SEATINGS):
+        assert f"{bound:,}" in doc
+    assert len(duplicate_seating(1_000, 1, 1_000)) == 1_000  # the largest plan there is
+
+
+def test_sequences_that_are_not_lists_of_ints_are_refused() -> None:
+    for call in (
+        lambda: places(5),  # type: ignore[arg-type]
+        lambda: places(None),  # type: ignore[arg-type]
+        lambda: points([1], 3),  # type: ignore[arg-type]
+        lambda: split_prize(10, object()),  # type: ignore[arg-type]
+        lambda: prizes(10, [1], {1: 2}),  # type: ignore[arg-type]
+        lambda: places("123"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(RulesError, match="must be"):
+            call()

@@ -369,6 +369,7 @@ VIEW_KEYS = {
     "result",
     "revealed",
     "settlement",
+    "seq",
 }
 
 

@@ -299,3 +299,110 @@ def test_example_learn_vector_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "hands of self-play" in out
     for line in ("learned vs random", "learned vs greedy", "first legal action vs greedy"):
         assert line in out and "95% CI" in out
+
+
+BAD_ACTIONS: list[tuple[Any, str]] = [
+    (0.9, "table 1: action must be an integer index 0..N, not 0.9 (float)"),
+    ("0", "table 1: action must be an integer index 0..N, not '0' (str)"),
+    ("x", "table 1: action must be an integer index 0..N, not 'x' (str)"),
+    (True, "table 1: action must be an integer index 0..N, not True"),
+    (False, "table 1: action must be an integer index 0..N, not False"),
+    (np.bool_(True), "table 1: action must be an integer index 0..N, not "),  # its repr: numpy's
+    (float("nan"), "table 1: action must be an integer index 0..N, not nan (float)"),
+    (float("inf"), "table 1: action must be an integer index 0..N, not inf (float)"),
+    (float("-inf"), "table 1: action must be an integer index 0..N, not -inf (float)"),
+    (np.float64(1.0), "table 1: action must be an integer index 0..N, not"),
+    (None, "table 1: action must be an integer index 0..N, not None (NoneType)"),
+    ([0], "table 1: action must be an integer index 0..N, not [0] (list)"),
+    (2**63, f"table 1: action {2**63} is out of range 0..N"),
+    (2**64, f"table 1: action {2**64} is out of range 0..N"),
+    (-(2**63) - 1, f"table 1: action {-(2**63) - 1} is out of range 0..N"),
+    (-1, "table 1: action -1 is out of range 0..N"),
+]
+
+
+def _twins() -> tuple[VectorEnv, VectorEnv, np.ndarray]:
+    a, b = VectorEnv("tienlen", 4, seed=5), VectorEnv("tienlen", 4, seed=5)
+    a.reset()
+    b.reset()
+    for _ in range(3):
+        actions = a.sample_actions()
+        a.step(actions)
+        b.step(actions)
+    return a, b, a.sample_actions()
+
+
+def _refused_unmoved(env: VectorEnv, twin: VectorEnv, good: np.ndarray, bad: Any, message: str) -> None:
+    before = [env.game(i).to_json() for i in range(env.num_envs)]
+    with pytest.raises(IllegalMoveError) as e:
+        env.step(bad)
+    assert message.replace("0..N", f"0..{env.action_bound - 1}") in str(e.value), str(e.value)
+    assert e.value.reason == "invalid_action"
+    assert [env.game(i).to_json() for i in range(env.num_envs)] == before  # no table moved
+    got, want = env.step(good), twin.step(good)
+    assert all(np.array_equal(x, y) for x, y in zip(got[:4], want[:4], strict=True))
+
+
+@pytest.mark.parametrize(("value", "message"), BAD_ACTIONS)
+def test_only_integer_indices_are_actions(value: Any, message: str) -> None:
+    """A list holding anything but an int (or a NumPy integer) in range is refused with an
+    IllegalMoveError naming the table and the value, before any table moves (issue 37.4:
+    ``0.9`` and ``"0"`` were action 0, ``True`` action 1; NaN, ±inf, 2**63 and ``"x"`` raised
+    bare ValueError / OverflowError)."""
+    env, twin, good = _twins()
+    bad = [int(x) for x in good]
+    bad[1] = value
+    _refused_unmoved(env, twin, good, bad, message)
+
+
+@pytest.mark.parametrize(
+    ("array", "message"),
+    [
+        (np.zeros(4, dtype=np.float64), "actions must be an integer array, not float64"),
+        (np.zeros(4, dtype=np.float32), "actions must be an integer array, not float32"),
+        (np.zeros(4, dtype=np.bool_), "actions must be an integer array, not bool"),
+        (np.array(["0"] * 4), "actions must be an integer array, not <U1"),
+        (np.zeros(4, dtype=np.complex128), "actions must be an integer array, not complex128"),
+        (np.array([0, 2**63, 0, 0], dtype=np.uint64), f"table 1: action {2**63} is out of range 0..N"),
+        (np.array([0, 2**64 - 1, 0, 0], dtype=np.uint64), f"table 1: action {2**64 - 1} is out of range"),
+        (np.array([0, 2**64, 0, 0], dtype=object), f"table 1: action {2**64} is out of range 0..N"),
+        (np.array([0, 0.5, 0, 0], dtype=object), "table 1: action must be an integer index 0..N, not 0.5"),
+    ],
+)
+def test_only_integer_arrays_are_actions(array: np.ndarray, message: str) -> None:
+    env, twin, good = _twins()
+    _refused_unmoved(env, twin, good, array, message)
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda a: a.astype(np.uint8),
+        lambda a: a.astype(np.int32),
+        lambda a: a.astype(np.uint64),
+        lambda a: a.astype(np.int16)[::-1][::-1],
+        lambda a: np.repeat(a, 2)[::2],  # not contiguous
+        lambda a: [int(x) for x in a],
+        lambda a: tuple(int(x) for x in a),
+        lambda a: [np.int8(x) for x in a],
+        lambda a: a.astype(object),
+    ],
+)
+def test_integer_arrays_and_lists_of_ints_are_actions(convert: Any) -> None:
+    env, twin, good = _twins()
+    got, want = env.step(convert(good)), twin.step(good)
+    assert all(np.array_equal(x, y) for x, y in zip(got[:4], want[:4], strict=True))
+
+
+def test_num_envs_is_bounded() -> None:
+    """``num_envs`` past the core's bound (or past a machine int) is a RulesError with the
+    bound, not an OverflowError (issue 37.4); the bound is the core's own."""
+    from vncards import _core, vector
+
+    for n in (2**64, 2**20 + 1, 10**30):
+        with pytest.raises(RulesError, match=rf"num_envs must be an int in 1\.\.{vector.MAX_ENVS}, not {n}"):
+            VectorEnv("tienlen", n)
+    assert f"{vector.MAX_ENVS:,}" in (VectorEnv.__doc__ or "")
+    flow = VectorEnv("tienlen", 1).rules.flow
+    with pytest.raises(RulesError, match=f"1..{vector.MAX_ENVS}, not {vector.MAX_ENVS + 1}"):
+        _core.VectorCore.shedding(flow, 4, vector.MAX_ENVS + 1, 100)

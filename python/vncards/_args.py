@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from .errors import RulesError
 
-__all__ = ["count_arg"]
+__all__ = ["count_arg", "optional_count", "seed_arg", "MAX_GAMES", "MAX_JOBS"]
+
+#: Most games (or deals) one run plays (:func:`vncards.simulate.simulate`,
+#: :func:`vncards.bots.strength.bench_bots`): a run of that many takes days, and can be
+#: interrupted; more would only fill the memory with its list of batches.
+MAX_GAMES = 100_000_000
+#: Most worker processes one run starts.
+MAX_JOBS = 256
 
 
 def count_arg(name: str, value: object, *, minimum: int, maximum: int, clamp: bool = False) -> int:
@@ -30,3 +37,20 @@ def count_arg(name: str, value: object, *, minimum: int, maximum: int, clamp: bo
     ):
         raise RulesError(f"{name} must be an int in {minimum}..{maximum}, not {value!r}")
     return min(value, maximum)
+
+
+def optional_count(name: str, value: object, *, minimum: int, maximum: int) -> int | None:
+    """None, or :func:`count_arg` of ``value`` (the message says None is allowed too)."""
+    if value is None:
+        return None
+    try:
+        return count_arg(name, value, minimum=minimum, maximum=maximum)
+    except RulesError:
+        raise RulesError(f"{name} must be None or an int in {minimum}..{maximum}, not {value!r}") from None
+
+
+def seed_arg(value: object, name: str = "seed") -> int:
+    """A run's seed: a non-negative int (a bool is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RulesError(f"{name} must be a non-negative int, not {value!r}")
+    return value

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulesError, SnapshotError
+from .inputs import _short
 from .rules import RulesBase
 from .snapshot import check_key, load_text
 from .table import Seed, TableGame, default_rules
@@ -55,7 +56,12 @@ class GameSpec:
     def rules(self, options: Mapping[str, Any] | None = None) -> Any:
         """This game's ``Rules`` preset with ``options`` replaced."""
         base = _preset(self)
-        return base.replace(**options) if options else base
+        if not options:
+            return base
+        named = next((k for k in options if not isinstance(k, str)), None)
+        if named is not None:
+            raise RulesError(f"rules options are named by strings, not {_short(named)}")
+        return base.replace(**options)
 
     def rules_from(self, rules: Any) -> RulesBase:
         """``rules`` as this game's ``Rules``: None (the preset), a dict of overrides of the
@@ -91,8 +97,8 @@ def spec(name: str) -> GameSpec:
     """The game called ``name`` (``RulesError`` if there is none)."""
     try:
         return GAMES[name]
-    except KeyError:
-        raise RulesError(f"unknown game {name!r} (games: {', '.join(GAMES)})") from None
+    except (KeyError, TypeError):  # TypeError: not even hashable
+        raise RulesError(f"unknown game {_short(name)} (games: {', '.join(GAMES)})") from None
 
 
 def new_game(

@@ -44,6 +44,7 @@ from typing import Any, Literal, Protocol, overload, runtime_checkable
 from .errors import RulesError, SnapshotError, VncardsError
 from .games import GAMES, spec
 from .hands import MAX_HANDS, Hand, Seat
+from .inputs import _short
 from .snapshot import (
     bounded_text,
     expect,
@@ -141,7 +142,7 @@ def _hands_of(source: Any) -> list[Hand]:
         hands = list(source)
         if all(isinstance(h, Hand) for h in hands):
             return hands
-    raise TypeError(
+    raise RulesError(
         f"history.dumps takes a game, a session, a Hand or a History, not {type(source).__name__}"
     )
 
@@ -228,7 +229,7 @@ def dumps(source: Source, *, format: str = "text", seed: bool = True) -> str:
         body = {"format": _JSON_FORMAT, "version": FORMAT_VERSION, "hands": records}
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
     if format != "text":
-        raise ValueError(f"format must be 'text' or 'json', not {format!r}")
+        raise RulesError(f"format must be 'text' or 'json', not {_short(format)}")
     return "\n".join(_text_hand(r) for r in records)
 
 
@@ -335,10 +336,8 @@ class _Lines:
 
 
 def _json_field(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise SnapshotError(f"{where}: not valid JSON") from None
+    """A line's JSON value, read as snapshots are (bounded nesting, finite numbers)."""
+    return load_text(text, where)
 
 
 def _int_field(text: str, where: str) -> int:
@@ -515,7 +514,7 @@ def _text_places(label: str, where: Mapping[Any, str]) -> Callable[[Any], str]:
 
 
 def _loads_json(text: str) -> History:
-    data = expect_dict(load_text(text), "history", ("format", "version", "hands"))
+    data = expect_dict(load_text(text, "history"), "history", ("format", "version", "hands"))
     expect(data["format"] == _JSON_FORMAT, "format: not a vncards hand history")
     expect_int(data["version"], "version", FORMAT_VERSION, FORMAT_VERSION)
     hands = expect_list(data["hands"], "hands")

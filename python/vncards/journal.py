@@ -404,6 +404,8 @@ class Journal:
     _EVENT_INTS: ClassVar[dict[str, tuple[int, Any, int, Any]]] = {}
 
     _ints: array[int]
+    #: How many actions were logged (a game's ``seq``).
+    _seq: int
     #: Values kept as objects (unlisted records, JSON fields); None until the first.
     _objects: list[Any] | None
 
@@ -416,6 +418,7 @@ class Journal:
     def _init_journal(self) -> None:
         self._ints = array("q")
         self._objects = None
+        self._seq = 0
 
     def _keep(self, value: Any) -> int:
         """Keep ``value`` beside the ints; its index."""
@@ -426,7 +429,7 @@ class Journal:
 
     def _log(self, action: Mapping[str, Any]) -> None:
         """Log an accepted action ``{"type": ..., field: value, ...}`` (values as its codecs
-        take them, e.g. a card mask for a :data:`CARDS` field)."""
+        take them, e.g. a card mask for a :data:`CARDS` field); ``_seq`` counts them."""
         ints = self._ACTION_INTS.get(action["type"])
         if ints is None:
             n = -1
@@ -442,6 +445,7 @@ class Journal:
             self._ints.fromlist([number, get(action)])
         else:
             self._ints.append(number)
+        self._seq += 1
 
     def _emit(self, kind: str, **fields: Any) -> None:
         """Log an event of type ``kind`` (values as its codecs take them)."""
@@ -475,6 +479,7 @@ class Journal:
             self._ints.fromlist([ints[0], *values])
         else:
             self._values_other(kind, values, event=False)
+        self._seq += 1
 
     def _emit_values(self, kind: str, *values: Any) -> None:
         """``_emit`` of an event of type ``kind`` whose field values are given in the order of

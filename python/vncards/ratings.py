@@ -22,7 +22,9 @@ each (what a benchmark of bot levels produces):
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +34,7 @@ from .session import Hand, Seat, Session
 from .table import TableGame
 from .tournament import places
 
-__all__ = ["MODELS", "PlayerRating", "Ratings", "rate", "hand_results", "seat_id"]
+__all__ = ["MODELS", "MAX_PLAYERS", "PlayerRating", "Ratings", "rate", "hand_results", "seat_id"]
 
 #: The rating models, by name: openskill's Weng–Lin models.
 MODELS = {
@@ -42,6 +44,12 @@ MODELS = {
     "thurstone_mosteller_full": "ThurstoneMostellerFull",
     "thurstone_mosteller_part": "ThurstoneMostellerPart",
 }
+
+
+#: Most players in one rated hand or one prediction (the models' work grows with its square).
+MAX_PLAYERS = 100
+#: The range of the models' parameters (``mu``, ``sigma``, ``beta``, ``tau``).
+_PARAM_RANGE = (1e-3, 1e6)
 
 
 @dataclass(frozen=True)
@@ -107,12 +115,29 @@ def hand_results(source: Any, identify: Identify = seat_id) -> Iterator[dict[str
         yield out
         return
     if isinstance(source, (str, bytes)) or not isinstance(source, Iterable):
-        raise TypeError(f"cannot rate {type(source).__name__}: give hands, sessions, histories or mappings")
+        raise RulesError(f"cannot rate {type(source).__name__}: give hands, sessions, histories or mappings")
     for item in source:
         yield from hand_results(item, identify)
 
 
-def _checked_result(result: Mapping[Any, Any]) -> dict[str, int]:
+def _player_id(player: Any) -> str:
+    if not isinstance(player, str):
+        raise RulesError(f"player ids are str, not {type(player).__name__}")
+    return player
+
+
+def _param(name: str, value: Any) -> float:
+    low, high = _PARAM_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise RulesError(f"{name} must be a finite number in {low}..{high}, not {value!r}")
+    return float(value)
+
+
+def _checked_result(result: Any) -> dict[str, int]:
+    if not isinstance(result, Mapping):
+        raise RulesError(f"a hand's result is a mapping {{player: units}}, not {type(result).__name__}")
+    if len(result) > MAX_PLAYERS:
+        raise RulesError(f"a rated hand has at most {MAX_PLAYERS} players, not {len(result)}")
     out = {}
     for who, units in result.items():
         if not isinstance(who, str) or isinstance(units, bool) or not isinstance(units, int):
@@ -125,8 +150,10 @@ class Ratings:
     """Ratings of every player seen so far, updated hand by hand.
 
     ``model``: a name of :data:`MODELS` (default ``"plackett_luce"``). ``mu``, ``sigma``,
-    ``beta``, ``tau``: the model's parameters (openskill's defaults: 25, 25/3, 25/6, 25/300;
-    ``tau`` keeps ratings able to move after many hands).
+    ``beta``, ``tau``: the model's parameters, each a number in 0.001..1,000,000 (openskill's
+    defaults: 25, 25/3, 25/6, 25/300; ``tau`` keeps ratings able to move after many hands).
+    A hand rated or a prediction holds at most 100 players (:data:`MAX_PLAYERS`). A bad
+    argument is a :class:`~vncards.errors.RulesError` that says what is wrong.
 
     >>> r = Ratings()
     >>> r.add({"An": 5, "Bình": -2, "Chi": -3})
@@ -146,7 +173,7 @@ class Ratings:
         beta: float | None = None,
         tau: float | None = None,
     ) -> None:
-        if model not in MODELS:
+        if not isinstance(model, str) or model not in MODELS:
             raise RulesError(f"unknown rating model {model!r} (models: {', '.join(MODELS)})")
         try:
             import openskill.models as models
@@ -158,8 +185,7 @@ class Ratings:
             k: v for k, v in (("mu", mu), ("sigma", sigma), ("beta", beta), ("tau", tau)) if v is not None
         }
         for k, v in params.items():
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
-                raise RulesError(f"{k} must be a positive finite number, not {v!r}")
+            _param(k, v)
         self._name = model
         self._params = params
         self._model = getattr(models, MODELS[model])(**params)
@@ -187,6 +213,8 @@ class Ratings:
         players = list(result)
         teams = [[self._rating(p)] for p in players]
         rated = self._model.rate(teams, ranks=places([result[p] for p in players]))
+        if not all(math.isfinite(t[0].mu) and math.isfinite(t[0].sigma) for t in rated):
+            raise RulesError("these parameters make the ratings overflow: the hand is not rated")
         for p, team in zip(players, rated, strict=True):
             self._ratings[p] = team[0]
             self._hands[p] = self._hands.get(p, 0) + 1
@@ -203,7 +231,7 @@ class Ratings:
 
     def __getitem__(self, player: str) -> PlayerRating:
         """The rating of ``player`` (the model's initial rating if it has not played)."""
-        r = self._ratings.get(player) or self._model.rating(name=player)
+        r = self._ratings.get(_player_id(player)) or self._model.rating(name=player)
         return PlayerRating(
             player, float(r.mu), float(r.sigma), self._hands.get(player, 0), self._units.get(player, 0)
         )
@@ -220,8 +248,17 @@ class Ratings:
         return sorted(board, key=lambda r: (-r.ordinal, -r.mu, r.player))
 
     def predict_win(self, players: Iterable[str]) -> list[float]:
-        """The chance of each of ``players`` to place first in a hand between them."""
-        teams = [[self._rating(p)] for p in players]
+        """The chance of each of ``players`` (2..100 distinct ids, :data:`MAX_PLAYERS`) to
+        place first in a hand between them; a newcomer is added with the initial rating."""
+        if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Iterable):
+            raise RulesError(f"predict_win takes a list of player ids, not {type(players).__name__}")
+        ids = [_player_id(p) for p in itertools.islice(players, MAX_PLAYERS + 1)]
+        if not 2 <= len(ids) <= MAX_PLAYERS:
+            raise RulesError(f"predict_win needs 2..{MAX_PLAYERS} distinct player ids, not {len(ids)}")
+        twice = next((p for p, n in Counter(ids).items() if n > 1), None)
+        if twice is not None:
+            raise RulesError(f"predict_win: {twice!r} is listed twice")
+        teams = [[self._rating(p)] for p in ids]
         return [float(x) for x in self._model.predict_win(teams)]
 
     def to_dict(self) -> dict[str, Any]:
@@ -229,22 +266,43 @@ class Ratings:
         return {
             "model": self._name,
             "params": dict(self._params),
-            "players": {p: [r.mu, r.sigma, self._hands[p], self._units[p]] for p, r in self._ratings.items()},
+            "players": {
+                p: [r.mu, r.sigma, self._hands.get(p, 0), self._units.get(p, 0)]
+                for p, r in self._ratings.items()
+            },
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ratings:
-        """Ratings from :meth:`to_dict` data (``RulesError`` if malformed)."""
-        try:
-            ratings = cls(data["model"], **data["params"])
-            for p, (mu, sigma, hands, units) in data["players"].items():
-                if not (isinstance(p, str) and math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
-                    raise ValueError(f"bad rating for {p!r}")
-                ratings._ratings[p] = ratings._model.create_rating([float(mu), float(sigma)], name=p)
-                ratings._hands[p] = int(hands)
-                ratings._units[p] = int(units)
-        except (KeyError, TypeError, ValueError) as e:
-            raise RulesError(f"ratings data is malformed ({type(e).__name__}: {e})") from None
+        """Ratings from :meth:`to_dict` data (``RulesError`` naming what is malformed)."""
+        if not isinstance(data, Mapping) or set(data) != {"model", "params", "players"}:
+            raise RulesError("ratings data is a mapping of 'model', 'params' and 'players'")
+        params, players = data["params"], data["players"]
+        if not isinstance(params, Mapping) or not isinstance(players, Mapping):
+            raise RulesError("ratings data: params and players are mappings")
+        unknown = sorted(map(repr, set(params) - {"mu", "sigma", "beta", "tau"}))
+        if unknown:
+            raise RulesError(f"ratings data: params: unknown {', '.join(unknown)}")
+        ratings = cls(data["model"], **params)
+        for p, entry in players.items():
+            where = f"ratings data: players[{p!r}]"
+            _player_id(p)
+            if not isinstance(entry, (list, tuple)) or len(entry) != 4:
+                raise RulesError(f"{where} is [mu, sigma, hands, units]")
+            mu, sigma, hands, units = entry
+            for name, value in (("mu", mu), ("sigma", sigma)):
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                    raise RulesError(f"{where} {name} must be a finite number, not {value!r}")
+            if sigma <= 0:
+                raise RulesError(f"{where} sigma must be positive, not {sigma!r}")
+            for name, value in (("hands", hands), ("units", units)):
+                if isinstance(value, bool) or not isinstance(value, int) or (name == "hands" and value < 0):
+                    raise RulesError(
+                        f"{where} {name} must be an int{' >= 0' * (name == 'hands')}, not {value!r}"
+                    )
+            ratings._ratings[p] = ratings._model.create_rating([float(mu), float(sigma)], name=p)
+            ratings._hands[p] = hands
+            ratings._units[p] = units
         return ratings
 
 

@@ -11,6 +11,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from ._args import count_arg, seed_arg
+
 __all__ = ["GameSeeds", "game_seeds", "wilson_interval"]
 
 
@@ -127,18 +129,23 @@ def _state_seed(pool: list[int]) -> int:
     return seed
 
 
+#: Most seats game_seeds gives streams for.
+_MAX_SEATS = 64
+
+
 def game_seeds(seed: int, index: int, players: int) -> GameSeeds:
     """The streams of game ``index`` of the run seeded ``seed``: the run's
     :class:`~numpy.random.SeedSequence` spawns one child per game (``spawn_key=(index,)``),
     which gives the deal's seed and spawns one child per seat for the bots. Any game of any
-    run can be replayed on its own from ``(seed, index)``.
+    run can be replayed on its own from ``(seed, index)``. ``seed`` and ``index`` are
+    non-negative ints, ``players`` 1..64.
 
     >>> s = game_seeds(0, 5, 4)
     >>> len(s.bots), s == game_seeds(0, 5, 4), s.deal == game_seeds(1, 5, 4).deal
     (4, True, False)
     """
-    if seed < 0 or index < 0:
-        raise ValueError(f"seed and game index must be non-negative, not {seed} and {index}")
+    seed, index = seed_arg(seed), seed_arg(index, "index")
+    players = count_arg("players", players, minimum=1, maximum=_MAX_SEATS)
     # The game's sequence is SeedSequence(seed, spawn_key=(index,)); its k-th spawned child
     # has spawn_key (index, k).
     pool, hash_const = _mix_in(*_run_pool(seed), _words(index))

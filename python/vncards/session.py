@@ -40,7 +40,7 @@ snapshot deals exactly the hands it would have dealt.
 >>> finished = s.next_hand()
 >>> finished.number, [seat.label for seat in finished.seats], s.hand_number, sum(s.totals)
 (1, ['An', 'Bình', 'bot greedy', 'bot greedy'], 2, 0)
->>> s.game.setup == {"leader": winner} and s.game.current_seat == winner
+>>> s.game.setup == {"leader": winner, "hand_number": 2} and s.game.current_seat == winner
 True
 >>> s.seats[1].label, s.seats[1].total, s.totals == result
 ('bot greedy', 0, True)
@@ -54,11 +54,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import itertools
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ._args import count_arg
 from ._core import Rng
 from .errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from .games import GameSpec, spec
@@ -84,6 +86,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Seat", "Hand", "Session", "hand_key", "MAX_HANDS", "MAX_NAME"]
 
+#: Most actions one play_bots call makes.
+_MAX_ACTIONS = 10**9
 _FORMAT = "vncards-session"
 _VERSION = 1
 _GENESIS = "00" * 32
@@ -132,7 +136,8 @@ class Session:
     ``seed``: None (the OS CSPRNG) or a seed as the games take it; it keys every hand.
     ``setup``: the first hand's setup keywords (e.g. ``{"dealer": 2}`` in Tứ Sắc).
     ``keep_hands``: how many finished hands :attr:`hands` keeps in memory (None: all; a
-    server that stores each hand :meth:`next_hand` returns may keep none).
+    server that stores each hand :meth:`next_hand` returns may keep none; at most 2**32,
+    the most hands a session plays). The seat count is checked before any seat is made.
     """
 
     _spec: GameSpec
@@ -162,6 +167,13 @@ class Session:
         cls = self._spec.game_class()
         if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
             raise RulesError(f"players must be a seat count or one entry per seat, not {players!r}")
+        count = players if isinstance(players, int) else len(players)
+        if not cls.MIN_PLAYERS <= count <= cls.MAX_PLAYERS:  # before any seat is made
+            raise RulesError(
+                f"{self._spec.name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {count}"
+            )
+        if setup is not None and not isinstance(setup, Mapping):
+            raise RulesError(f"setup must be a mapping of keywords, not {type(setup).__name__}")
         occupants = [None] * players if isinstance(players, int) else list(players)
         seats = [_as_seat(o, i) for i, o in enumerate(occupants)]
         self._init(
@@ -190,13 +202,11 @@ class Session:
         first_setup: dict[str, Any],
         keep_hands: int | None,
     ) -> None:
-        if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
-            raise RulesError(
-                f"{self._spec.name} takes {cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players, not {players}"
-            )
-        unknown = sorted(set(first_setup) - set(cls.SETUP))
+        unknown = sorted(set(first_setup) - set(cls.SETUP), key=repr)
         if unknown:
             raise RulesError(f"setup: unknown keywords {unknown} (this game takes {list(cls.SETUP)})")
+        if "hand_number" in first_setup:
+            raise RulesError("setup: the session numbers its hands itself (no hand_number)")
         self._lock = threading.RLock()
         self._cls = cls
         self._players = players
@@ -210,12 +220,24 @@ class Session:
         self._chain = _GENESIS
         self._hands: list[Hand] = []
         self._dropped = 0
+        self._verified = 0
         self._bots: dict[tuple[int, int, str], Bot] = {}
 
     def _deal(self, setup: Mapping[str, Any]) -> TableGame:
         return self._cls(
-            players=self._players, rules=self._rules, seed=hand_key(self._key, self._number), **setup
+            players=self._players,
+            rules=self._rules,
+            seed=hand_key(self._key, self._number),
+            **self._hand_setup(self._number, setup),
         )
+
+    def _hand_setup(self, number: int, carried: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup hand ``number`` is dealt with: what the hand before ``carried`` over, and
+        the hand's number where the game records one (the shedding games' ``deal`` event)."""
+        setup = dict(carried)
+        if number != 1 and "hand_number" in self._cls.SETUP:
+            setup["hand_number"] = number
+        return setup
 
     # -- what a server reads --------------------------------------------------------------------
 
@@ -300,6 +322,24 @@ class Session:
         return [*self.hands, Hand(self.game, self.name, self.hand_number, tuple(self.hand_seats))]
 
     @property
+    def verified_hands(self) -> int:
+        """How many finished hands :meth:`from_json` replay-checked when it restored this
+        session (its ``hands=`` or those the snapshot holds): all of them, from the first, or
+        it would have raised. It counts them even when ``keep_hands`` keeps fewer (or none)
+        in :attr:`hands`. 0 for a new session, or one restored without its hands.
+
+        >>> s = Session("maubinh", players=2, seed=1, keep_hands=0)
+        >>> for seat in (0, 1):
+        ...     s.game.auto_play(seat)
+        >>> finished = s.next_hand()
+        >>> again = Session.from_json(s.to_json(), hands=[finished])
+        >>> again.verified_hands, again.hands, Session.from_json(s.to_json()).verified_hands
+        (1, [], 0)
+        """
+        with self._lock:
+            return self._verified
+
+    @property
     def seat_of(self) -> dict[str, int]:
         """The seat of each player at the table, by player id."""
         with self._lock:
@@ -331,25 +371,36 @@ class Session:
 
     def sit(self, seat: int, player: str | None = None, *, bot: str | None = None) -> Seat:
         """Put ``player`` (or the ``bot`` of that name, or nobody) in ``seat``; returns the
-        occupant that leaves, with its final ``total``. A seat held by a player changes only
-        between hands (``IllegalMoveError`` reason ``"hand_in_play"``); a player sits at one
-        seat at a time (``"already_seated"``). Taking a bot's or an open seat during a hand
-        takes over that hand, and its result."""
+        occupant that leaves, with its ``total``. A player sits at one seat at a time
+        (``IllegalMoveError`` reason ``"already_seated"``).
+
+        Between hands any seat changes. During a hand, a bot's or an open seat may be taken:
+        the newcomer takes over that hand, and its result. A player's seat may only be handed
+        to a bot (:meth:`leave` with ``bot=``): the bot plays the hand out for the player, who
+        is still credited with it (its history and the seat's result name the player); any
+        other change of a player's seat, or of a seat a bot plays out for a player who left,
+        waits for the hand's end (``"hand_in_play"``), though another bot may take over."""
         with self._lock:
             s = parse_seat(seat, self._players)
             new = Seat(player, bot)
             if bot is not None:
                 self._check_bot(bot)
-            old = self._seats[s]
             over = self._game.is_over
-            if old.player is not None and not over:
+            # The player credited with the hand in play, if the seat is still theirs.
+            credited = self._hand_seats[s].player
+            if not over and credited is not None and (player is not None or bot is None):
                 raise IllegalMoveError(
-                    "hand_in_play", f"seat {s} is a player's: it changes between hands (the hand is in play)"
+                    "hand_in_play",
+                    f"seat {s} plays the hand in play for {credited!r} (a player's): during a "
+                    "hand it may only be handed to a bot (leave(seat, bot=...)); other changes wait "
+                    "for the hand's end",
                 )
             if player is not None and any(o.player == player for i, o in enumerate(self._seats) if i != s):
                 raise IllegalMoveError("already_seated", f"player {player!r} already holds another seat")
             leaving = self.seats[s]
-            if over:
+            if over or credited is not None:
+                # Between hands, or a bot playing a player's hand out: the newcomer is credited
+                # from the next hand on.
                 self._seats[s] = Seat(player, bot, 0, self._number + 1)
             else:
                 self._seats[s] = Seat(player, bot, 0, self._number)
@@ -358,7 +409,13 @@ class Session:
 
     def leave(self, seat: int, *, bot: str | None = None) -> Seat:
         """The occupant of ``seat`` leaves; the seat is open, or the ``bot`` takes it.
-        Returns the occupant that left, with its final ``total`` (see :meth:`sit`)."""
+        Returns the occupant that left, with its ``total`` (see :meth:`sit`).
+
+        During a hand a player leaves only to a bot (``bot=`` the bot's name, e.g. the
+        server's time-out bot): the bot plays the rest of the hand for them
+        (:meth:`play_bots` plays it), the hand's result is still theirs (in
+        :attr:`hand_seats`, the hand's history and its settlement; the ``total`` returned
+        is theirs before this hand), and the bot holds the seat from the next hand on."""
         return self.sit(seat, None, bot=bot)
 
     def _check_bot(self, name: str) -> None:
@@ -393,10 +450,12 @@ class Session:
 
     def play_bots(self, max_actions: int = 100_000) -> int:
         """Let the bots act for their seats in the hand in play until no seat that may act
-        is a bot's (a player or an open seat must act, or the hand is over). Returns the
-        number of actions made."""
+        is a bot's (a player or an open seat must act, or the hand is over), at most
+        ``max_actions`` times (an int from 1; caps past 1,000,000,000 count as that).
+        Returns the number of actions made."""
         from .bots import decide
 
+        max_actions = count_arg("max_actions", max_actions, minimum=1, maximum=_MAX_ACTIONS, clamp=True)
         done = 0
         with self._lock:
             game = self._game
@@ -508,7 +567,9 @@ class Session:
         to zero. ``hands``: the finished hands (history text, :class:`Hand`\\ s or loaded
         :class:`~vncards.history.History`), or those the snapshot holds: each is replayed and
         they must be the session's own (their deals, their setups, the chain of digests, the
-        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it.
+        totals and the seats' totals). Anything else raises ``SnapshotError`` naming it. The
+        session keeps the last ``keep_hands`` of them in :attr:`hands` (none with
+        ``keep_hands=0``); :attr:`verified_hands` says how many were checked.
         ``require_signature=True`` (a server that signs what it stores): a missing key is a
         :class:`~vncards.errors.SnapshotKeyError` before the text is read, as is a key that
         is not non-empty bytes, so an unsigned match is never accepted for want of a key."""
@@ -603,11 +664,18 @@ class Session:
         expect(
             game.rng_key == hand_key(session._key, number), "hand.rng: not the session's deal for this hand"
         )
-        expect(game.setup == expected_setup, "hand.setup: not what the hand before carried over")
+        expect(
+            game.setup == session._hand_setup(number, expected_setup),
+            "hand.setup: not what the hand before carried over",
+        )
         for i, s in enumerate(seats):
-            expect(
-                s.since <= number + (1 if game.is_over else 0), f"seats[{i}].since: after the hand in play"
-            )
+            # (since = number + 1 during a hand: a bot playing the hand out for a player who left.)
+            expect(s.since <= number + 1, f"seats[{i}].since: after the hand in play")
+            if not game.is_over and s.since == number + 1:
+                expect(
+                    hand_seats[i].player is not None and s.player is None and s.bot is not None,
+                    f"seats[{i}].since: only a bot plays a player's hand out",
+                )
             if s.since <= number:
                 expect(hand_seats[i] == s.occupant, f"hand_seats[{i}]: not the seat's occupant")
         session._game = game
@@ -627,7 +695,8 @@ class Session:
         if not isinstance(given, Iterable):
             raise SnapshotError("hands: not a list of hands")
         hands: list[Hand] = []
-        for i, h in enumerate(given):
+        finished = self._number - 1
+        for i, h in enumerate(itertools.islice(given, finished + 1)):
             if isinstance(h, Hand):
                 hands.append(h)
             elif isinstance(h, Mapping):
@@ -635,7 +704,8 @@ class Session:
             else:
                 raise SnapshotError(f"hands[{i}]: not a hand")
         n = self._players
-        expect(len(hands) == self._number - 1, f"hands: {len(hands)} given, {self._number - 1} finished")
+        expect(len(hands) <= finished, f"hands: more than {finished} given, {finished} finished")
+        expect(len(hands) == finished, f"hands: {len(hands)} given, {finished} finished")
         setup = dict(self._first_setup)
         chain = _GENESIS
         totals = [0] * n
@@ -646,7 +716,10 @@ class Session:
             expect(h.name == self.name and type(g) is self._cls, f"{where}: not a hand of {self.name}")
             expect(g.players == n and g.rules == self._rules, f"{where}: not the session's table")
             expect(g.rng_key == hand_key(self._key, i + 1), f"{where}: not the session's deal")
-            expect(g.setup == setup, f"{where}: setup is not what the hand before carried over")
+            expect(
+                g.setup == self._hand_setup(i + 1, setup),
+                f"{where}: setup is not what the hand before carried over",
+            )
             expect(g.is_over, f"{where}: not finished")
             expect(h.seats is not None and len(h.seats) == n, f"{where}: no seats")
             chain = _chain(chain, h.digest())
@@ -655,7 +728,10 @@ class Session:
             assert result is not None and next_setup is not None
             totals = [t + r for t, r in zip(totals, result, strict=True)]
             setup = next_setup
-        expect(self._game.setup == setup, "hand.setup: not what the last finished hand carried over")
+        expect(
+            self._game.setup == self._hand_setup(self._number, setup),
+            "hand.setup: not what the last finished hand carried over",
+        )
         expect(chain == self._chain, "chain: the hands are not the session's (digests differ)")
         expect(totals == self._base, "totals: not the sum of the hands' settlements")
         if hands:
@@ -673,6 +749,7 @@ class Session:
             won = sum((h.settlement or [0] * n)[s] for h in credited)
             expect(won == seat.total, f"seats[{s}].total: not the sum of its occupant's hands")
         self._hands = hands
+        self._verified = len(hands)
         if self._keep is not None and len(hands) > self._keep:
             self._dropped = len(hands) - self._keep
             self._hands = hands[len(hands) - self._keep :]
@@ -739,6 +816,6 @@ def _check_unique(seats: Sequence[Seat]) -> None:
 def _checked_keep(value: Any) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesError(f"keep_hands must be None or an int >= 0, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HANDS:
+        raise RulesError(f"keep_hands must be None or an int in 0..{MAX_HANDS}, not {value!r}")
     return value

@@ -20,6 +20,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._args import MAX_GAMES, MAX_JOBS, count_arg, optional_count, seed_arg
 from .bots import Bot, bot_factory, decider, make_bot
 from .errors import RulesError
 from .games import new_game, spec
@@ -37,6 +38,8 @@ __all__ = [
     "play_game",
     "simulate",
     "wilson_interval",
+    "MAX_GAMES",
+    "MAX_JOBS",
 ]
 
 
@@ -175,7 +178,9 @@ class Summary:
 
 
 def play_game(game: TableGame, bots: Sequence[Bot], max_actions: int = 100_000) -> TableGame:
-    """Plays ``game`` to the end, asking the bot of each pending seat for its action."""
+    """Plays ``game`` to the end, asking the bot of each pending seat for its action, in at
+    most ``max_actions`` actions (an int from 1; past 1,000,000,000 counts as that)."""
+    max_actions = count_arg("max_actions", max_actions, minimum=1, maximum=10**9, clamp=True)
     moves = [decider(bot) for bot in bots]
     for _ in range(max_actions):
         if game.is_over:
@@ -265,10 +270,13 @@ def game_ranges(games: int) -> list[range]:
     every worker gets some), and the last two batches' worth cut into eighths, so that the
     workers run out of work together rather than one waiting for another's last batch.
 
+    ``games``: 0..100,000,000 (:data:`MAX_GAMES`).
+
     >>> ranges = game_ranges(4000)
     >>> len(ranges), len(ranges[0]), len(ranges[-2]), sum(map(len, ranges))
     (47, 125, 15, 4000)
     """
+    games = count_arg("games", games, minimum=0, maximum=MAX_GAMES)
     size = max(1, min(BATCH_SIZE, games // 32))
     head = max(0, games - 2 * size)
     tail = batch_ranges(games - head, max(1, size // 8))
@@ -300,6 +308,10 @@ def simulate(
     with the number of games of each batch as it completes. Neither the executor, the number
     of workers nor the batch size changes the result.
 
+    Bounds (:class:`~vncards.errors.RulesError` beyond them): ``games`` and ``batch_size``
+    1..100,000,000 (:data:`MAX_GAMES`), ``jobs`` 1..256 (:data:`MAX_JOBS`); a long run stops
+    at Ctrl-C.
+
     ``duplicate``: each deal is played once per rotation of the bots through the seats
     (``games`` is rounded up to a multiple of the seat count), so every bot gets every hand.
 
@@ -313,10 +325,14 @@ def simulate(
     >>> sum(s.units for s in summary.bots.values())
     0
     """
+    games = count_arg("games", games, minimum=1, maximum=MAX_GAMES)
+    jobs = optional_count("jobs", jobs, minimum=1, maximum=MAX_JOBS)
+    batch_size = optional_count("batch_size", batch_size, minimum=1, maximum=MAX_GAMES)
+    seed = seed_arg(seed)
+    if isinstance(bot_names, str) or not isinstance(bot_names, Sequence):
+        raise RulesError(f"bot_names must be a list of bot names, not {type(bot_names).__name__}")
     if not bot_names:
         raise RulesError("name at least one bot")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed}")
     # Validate the table and the bots once, in this process, before fanning out.
     players = new_game(
         game_name, players or (len(bot_names) if len(bot_names) > 1 else None), options, seed=0

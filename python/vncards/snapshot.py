@@ -40,6 +40,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import math
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -100,17 +101,42 @@ def bounded_text(text: Any, what: str = "snapshot", form: str = "JSON text") -> 
     return decoded
 
 
-def load_text(text: Any) -> Any:
-    """Parse snapshot text after checking its size and nesting (so no RecursionError or
-    runaway memory); anything that is not bounded, valid JSON raises SnapshotError."""
-    text = bounded_text(text)
+def _not_finite(value: str) -> Any:
+    raise _NotFinite(value)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):  # 1e400
+        raise _NotFinite(text)
+    return value
+
+
+class _NotFinite(ValueError):
+    """A number JSON has no text for (NaN, Infinity) or one too large for a float."""
+
+
+def load_text(text: Any, what: str = "snapshot") -> Any:
+    """Parse strict JSON text after checking its size and nesting (so no RecursionError or
+    runaway memory): anything that is not bounded, valid JSON of finite numbers (no ``NaN``,
+    ``Infinity`` or ``1e400``) raises SnapshotError naming ``what`` was read (the snapshot,
+    or a history's line). Snapshots, histories (both forms) and sessions all read with it.
+
+    >>> load_text('{"x": NaN}', "line 5")
+    Traceback (most recent call last):
+    ...
+    vncards.errors.SnapshotError: line 5: NaN is not a finite number (not JSON)
+    """
+    text = bounded_text(text, what)
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     if brackets and max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets)) > MAX_SNAPSHOT_DEPTH:
-        raise SnapshotError(f"snapshot: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")
+        raise SnapshotError(f"{what}: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_finite, parse_float=_finite_float)
+    except _NotFinite as e:
+        raise SnapshotError(f"{what}: {str(e)[:40]} is not a finite number (not JSON)") from None
     except (ValueError, RecursionError) as e:
-        raise SnapshotError(f"snapshot is not valid JSON: {str(e)[:200]}") from None
+        raise SnapshotError(f"{what} is not valid JSON: {str(e)[:200]}") from None
 
 
 def canonical_text(data: Any) -> str:
@@ -260,7 +286,7 @@ def expect_dict(value: Any, name: str, keys: Iterable[str] | None = None) -> dic
         want = set(keys)
         if set(value) != want:
             missing = sorted(want - set(value))
-            extra = sorted(set(value) - want)
+            extra = sorted(set(value) - want, key=repr)  # keys of data may be any hashable
             raise SnapshotError(f"{name}: missing keys {missing}, unexpected keys {extra}")
     return value
 

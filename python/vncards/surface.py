@@ -13,8 +13,12 @@ seat may do, what each seat may see, and a dry run of an action.
   would be accepted), ``verify`` raises the error ``apply`` would raise; none of them changes
   the game (pokerkit's ``can_``/``verify_`` pattern).
 - ``view(seat)`` / ``public_view()``: JSON-safe dicts whose common keys are ``game``, ``seat``,
-  ``hand``, ``hand_counts``, ``pending_seats``, ``is_over`` and ``settlement``; a public view
-  (spectators) has ``seat`` and ``hand`` None and holds nobody's hidden card.
+  ``hand``, ``hand_counts``, ``pending_seats``, ``is_over``, ``settlement`` and ``seq``; a
+  public view (spectators) has ``seat`` and ``hand`` None and holds nobody's hidden card.
+- ``seq``: the game's state counter, one more for every accepted action (a shedding game's
+  ``next_hand`` included) and never changed by a refused one, so of two views of one game the
+  one with the higher ``seq`` is the newer (a client drops a stale push, a server refuses an
+  action sent against an old state). Snapshots keep it: it is the number of logged actions.
 
 >>> from vncards import games
 >>> game = games.new_game("tienlen", players=4, seed=7)
@@ -24,9 +28,13 @@ seat may do, what each seat may see, and a dry run of an action.
 (True, 'cannot_pass_on_lead')
 >>> game.explain({"type": "play", "seat": (seat + 1) % 4, "cards": "2♥"})
 'not_your_turn'
+>>> game.seq
+0
 >>> game.apply(action)
->>> sorted(game.public_view())[:4]
-['cong', 'current_seat', 'finishing_order', 'game']
+>>> sorted(game.public_view())[:4], game.seq, game.view(seat)["seq"]
+(['cong', 'current_seat', 'finishing_order', 'game'], 1, 1)
+>>> game.can_apply(action), game.seq   # refused now (not that seat's turn): seq stays
+(False, 1)
 """
 
 from __future__ import annotations
@@ -39,7 +47,16 @@ from .errors import VncardsError
 __all__ = ["COMMON_VIEW_KEYS", "GameSurface"]
 
 #: Keys every game's ``view(seat)`` and ``public_view()`` carry.
-COMMON_VIEW_KEYS = ("game", "seat", "hand", "hand_counts", "pending_seats", "is_over", "settlement")
+COMMON_VIEW_KEYS = (
+    "game",
+    "seat",
+    "hand",
+    "hand_counts",
+    "pending_seats",
+    "is_over",
+    "settlement",
+    "seq",
+)
 
 
 class GameSurface:
@@ -62,6 +79,12 @@ class GameSurface:
     @property
     def settlement(self) -> list[int] | None:
         """Units won per seat once the game is over (sums to zero); ``None`` before."""
+        raise NotImplementedError
+
+    @property
+    def seq(self) -> int:
+        """The state counter: 0 for a new game, one more for every accepted action (see the
+        module docs); a refused action leaves it as it was."""
         raise NotImplementedError
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
@@ -104,6 +127,7 @@ class GameSurface:
             "pending_seats": self.pending_seats,
             "is_over": self.is_over,
             "settlement": self.settlement,
+            "seq": self.seq,
         }
 
     # -- dry runs ------------------------------------------------------------------------------

@@ -219,6 +219,9 @@ class TableGame(GameSurface, Journal):
     #: with from the hand before it (Tứ Sắc's ``dealer``, the shedding games' ``leader``).
     #: ``_setup()`` returns them (a game may leave out a keyword at its default).
     SETUP: ClassVar[tuple[str, ...]] = ()
+    #: The ``SETUP`` keywords a version-1 snapshot (which had no ``setup``) keeps in its
+    #: ``state`` under the same name (None: all of them); see :meth:`_upgrade_envelope`.
+    V1_SETUP: ClassVar[tuple[str, ...] | None] = None
     #: Event fields only one seat may see: ``{event type: {field: field naming that seat}}``;
     #: :meth:`events_for` blanks them for every other seat.
     PRIVATE_FIELDS: ClassVar[Mapping[str, Mapping[str, str]]] = {}
@@ -352,6 +355,24 @@ class TableGame(GameSurface, Journal):
                         if name in e and e.get(owner) != seat:
                             e[name] = _blank(e[name])
         return out
+
+    @property
+    def seq(self) -> int:
+        """The state counter (``"seq"`` in every view): 0 for a new game, one more for every
+        accepted action, a shedding game's ``next_hand`` included; a refused action leaves it
+        as it was, so the higher of two views' ``seq`` is the newer state. It is the number of
+        :attr:`actions`, so a snapshot keeps it (a game set up with :meth:`from_position`
+        goes on from its position's count). In a :class:`~vncards.session.Session` each hand is
+        a game of its own, whose ``seq`` starts at 0: order a match's states by
+        ``(hand_number, seq)``.
+
+        >>> from vncards import tienlen
+        >>> g = tienlen.Game(seed=3)
+        >>> g.auto_play(g.current_seat)
+        >>> g.seq, g.view(0)["seq"], g.public_view()["seq"], tienlen.Game.from_json(g.to_json()).seq
+        (1, 1, 1, 1)
+        """
+        return self._seq
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -550,7 +571,9 @@ class TableGame(GameSurface, Journal):
         so a position accepted plays on like any game: every refused move is a VncardsError
         that changes nothing. It has no history to verify it, though, so never build one from
         untrusted data. Its ``actions`` start empty; its snapshots
-        record the position as their ``origin`` and replay from it."""
+        record the position as their ``origin`` and replay from it. Its :attr:`seq` goes on
+        from the number of ``actions`` ``data`` lists (those of the game it was taken from, so
+        a position copied from a game shows the same views; 0 without any)."""
         try:
             data = json.loads(json.dumps(data))
         except (ValueError, RecursionError) as e:
@@ -567,6 +590,10 @@ class TableGame(GameSurface, Journal):
             "ledger": d.get("ledger", []),
             "state": d["state"],
         }
+        # The position's seq: the actions that led to it (those of the game it was taken from).
+        taken = len(expect_list(d.get("actions", []), "actions"))
+        if taken:
+            origin["seq"] = taken
         game = cls._at_origin(players, rules, _rng_key(rng["key"]), origin)
         game._origin = {**origin, "state": json_copy(game._dump_state())}
         return game
@@ -580,10 +607,14 @@ class TableGame(GameSurface, Journal):
 
     @classmethod
     def _at_origin(cls: type[G], players: int, rules: Any, key: bytes, origin: Any) -> G:
-        o = expect_dict(origin, "origin", _ORIGIN)
+        o = expect_dict(
+            origin, "origin", (*_ORIGIN, "seq") if isinstance(origin, dict) and "seq" in origin else _ORIGIN
+        )
         position = expect_int(o["rng_position"], "origin.rng_position", 0, _U64_MAX)
         game = cls.__new__(cls)
         game._init_table(players, rules, Rng.restore(key, position))
+        if "seq" in o:  # (an origin without it: a position taken at seq 0, or from before seq)
+            game._seq = expect_int(o["seq"], "origin.seq", 1, MAX_ACTIONS)
         events = expect_list(o["events"], "origin.events")
         for i, e in enumerate(events):
             expect_str(expect_dict(e, f"origin.events[{i}]").get("type"), f"origin.events[{i}].type")
@@ -611,7 +642,8 @@ class TableGame(GameSurface, Journal):
         if not isinstance(data.get("rules"), dict):
             return data
         upgraded = dict(data, version=_ENVELOPE_VERSION, origin=None)
-        upgraded["setup"] = {k: data["state"][k] for k in cls.SETUP if k in data["state"]}
+        kept = cls.SETUP if cls.V1_SETUP is None else cls.V1_SETUP
+        upgraded["setup"] = {k: data["state"][k] for k in kept if k in data["state"]}
         cls._rules_from(data["rules"])  # (valid rules, or a SnapshotError now)
         upgraded["rules_sha256"] = _digest(data["rules"])
         return upgraded

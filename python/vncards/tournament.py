@@ -15,15 +15,37 @@ players over tables, and prize pools split in integer units that sum exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
+from ._args import count_arg
 from .errors import RulesError
 
-__all__ = ["places", "points", "split_prize", "prizes", "duplicate_seating"]
+__all__ = [
+    "places",
+    "points",
+    "split_prize",
+    "prizes",
+    "duplicate_seating",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_SEATINGS",
+]
+
+
+#: Most players (and tables) :func:`duplicate_seating` seats.
+MAX_PLAYERS = 10_000
+#: Most rounds :func:`duplicate_seating` plans.
+MAX_ROUNDS = 10_000
+#: Most seats (players × rounds) in one :func:`duplicate_seating` plan.
+MAX_SEATINGS = 1_000_000
 
 
 def _ints(values: Sequence[int], name: str, low: int | None = None) -> list[int]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise RulesError(f"{name} must be a sequence of ints, not {type(values).__name__}")
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
@@ -39,7 +61,8 @@ def places(scores: Sequence[int]) -> list[int]:
     better place and the next place skips past them (standard competition ranking,
     "1224")."""
     s = _ints(scores, "scores")
-    return [1 + sum(other > mine for other in s) for mine in s]
+    ordered = sorted(s)
+    return [1 + len(s) - bisect.bisect_right(ordered, mine) for mine in s]
 
 
 def _check_places(ranks: Sequence[int]) -> list[int]:
@@ -65,7 +88,8 @@ def points(
 
     if ties == "best":
         return [at(p) for p in r]
-    return [at(p + r.count(p) - 1) for p in r]
+    tied = Counter(r)
+    return [at(p + tied[p] - 1) for p in r]
 
 
 def split_prize(pool: int, shares: Sequence[int]) -> list[int]:
@@ -96,8 +120,10 @@ def prizes(pool: int, shares: Sequence[int], ranks: Sequence[int]) -> list[int]:
     r = _check_places(ranks)
     by_place = split_prize(pool, shares)
     out = [0] * len(r)
-    for place in sorted(set(r)):
-        tied = [i for i, p in enumerate(r) if p == place]
+    by_place_entries: dict[int, list[int]] = {}
+    for i, p in enumerate(r):
+        by_place_entries.setdefault(p, []).append(i)
+    for place, tied in by_place_entries.items():
         amount = sum(by_place[place - 1 : place - 1 + len(tied)])
         for i, units in zip(
             tied, split_prize(amount, [1] * len(tied)) if amount else [0] * len(tied), strict=True
@@ -123,17 +149,21 @@ def duplicate_seating(players: int, tables: int, rounds: int | None = None) -> l
     - when ``tables`` is a prime at least ``seats``, two players of different groups share a
       table at most once in any ``tables`` consecutive rounds (they meet in round ``r`` when
       ``r * (g1 - g2) ≡ i2 - i1 (mod tables)``, which has one solution).
+
+    Bounds (:class:`~vncards.errors.RulesError` beyond them): ``players`` and ``tables`` at
+    most 10,000 (:data:`MAX_PLAYERS`), ``rounds`` at most 10,000 (:data:`MAX_ROUNDS`), and
+    ``players × rounds`` at most 1,000,000 (:data:`MAX_SEATINGS`).
     """
-    for name, value in (("players", players), ("tables", tables)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise RulesError(f"{name} must be a positive int, not {value!r}")
+    players = count_arg("players", players, minimum=1, maximum=MAX_PLAYERS)
+    tables = count_arg("tables", tables, minimum=1, maximum=MAX_PLAYERS)
     if players % tables:
         raise RulesError(f"{players} players do not fill {tables} tables evenly")
     seats = players // tables
-    if rounds is None:
-        rounds = seats
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise RulesError(f"rounds must be a positive int, not {rounds!r}")
+    rounds = count_arg("rounds", seats if rounds is None else rounds, minimum=1, maximum=MAX_ROUNDS)
+    if players * rounds > MAX_SEATINGS:
+        raise RulesError(
+            f"a plan holds at most {MAX_SEATINGS} seats (players × rounds), not {players * rounds}"
+        )
     out = []
     for r in range(rounds):
         grid = [[0] * seats for _ in range(tables)]

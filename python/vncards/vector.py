@@ -46,8 +46,9 @@ True
   least significant first) of byte ``j // 8`` set when action ``j`` is legal. The legal
   indices are always ``0 .. num_actions - 1``;
   ``np.unpackbits(mask, axis=1, count=action_bound, bitorder="little")`` gives the int8 masks
-  of the PettingZoo environments. An index out of range raises
-  :class:`~vncards.IllegalMoveError` naming the table, before any table moves.
+  of the PettingZoo environments. Actions are an integer array (any NumPy integer dtype) or a
+  list of ints; a float, bool, string, NaN or an index out of range raises
+  :class:`~vncards.IllegalMoveError` naming the table and the value, before any table moves.
 - ``sample_actions()``: a uniformly random legal action for every table (int64; 0 for a table
   about to deal), from each table's own seeded sampler in Rust.
 - A hand over at the deal (an instant win: about 3% of 4-player Tiến Lên deals) asks nothing
@@ -79,8 +80,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import _core, games
-from .errors import RulesError
-from .integrations.spaces import ACTION_BOUND, apply_index, legal_list
+from ._args import count_arg
+from .errors import IllegalMoveError, RulesError
+from .integrations.spaces import ACTION_BOUND, action_index, apply_index, legal_list
 from .table import TableGame
 
 try:
@@ -97,7 +99,7 @@ else:
     except ImportError:  # pragma: no cover - exercised without gymnasium
         _Base = object
 
-__all__ = ["GAMES", "VectorEnv"]
+__all__ = ["GAMES", "MAX_ENVS", "VectorEnv"]
 
 #: The games a VectorEnv runs (variant names of :data:`vncards.games.GAMES`).
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac", "maubinh")
@@ -111,7 +113,11 @@ StepResult = tuple[
     dict[str, Any],
 ]
 
+#: Most tables one VectorEnv holds (the core's bound).
+MAX_ENVS = 1 << 20
+
 _MAX_SEED = 2**63 - 1  # the PettingZoo environments' bound on a hand's seed
+_MAX_INDEX = 2**63 - 1  # the largest int64
 _REFILL = 32  # seeds drawn for a table at a time
 _LOW = 4  # a table holding fewer seeds draws more
 
@@ -127,7 +133,8 @@ def _autoreset_mode() -> Any:
 
 class VectorEnv(_Base):  # type: ignore[type-arg]
     """``num_envs`` tables of ``game`` (one of :data:`GAMES`) with ``players`` seats each,
-    stepped together; see the module docstring."""
+    stepped together; see the module docstring. ``num_envs`` is 1..1,048,576
+    (:data:`MAX_ENVS`), ``max_cycles`` 1..2**32-1 (:class:`~vncards.RulesError` otherwise)."""
 
     def __init__(
         self,
@@ -143,8 +150,7 @@ class VectorEnv(_Base):  # type: ignore[type-arg]
         spec = games.spec(game)  # RulesError for an unknown name
         if game not in GAMES:
             raise RulesError(f"VectorEnv runs {', '.join(GAMES)}; not {game!r} yet")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise RulesError(f"num_envs must be a positive int, not {num_envs!r}")
+        num_envs = count_arg("num_envs", num_envs, minimum=1, maximum=MAX_ENVS)
         if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or not 1 <= max_cycles < 2**32:
             raise RulesError(f"max_cycles must be an int 1..2**32-1, not {max_cycles!r}")
         cls = spec.game_class()
@@ -229,15 +235,49 @@ class VectorEnv(_Base):  # type: ignore[type-arg]
         return obs, info
 
     def step(self, actions: Any) -> StepResult:
-        """One step of every table with ``actions`` (one legal index per table)."""
+        """One step of every table with ``actions``: one legal index per table, as an integer
+        array (any NumPy integer dtype) or a list or tuple of ints. Anything else (floats,
+        bools, strings, NaN, an index out of range) is an :class:`~vncards.IllegalMoveError`
+        (reason ``"invalid_action"``) naming the table and the value, before any table moves;
+        a wrong shape is a :class:`~vncards.RulesError`."""
         if self._gens is None:
             raise RulesError("call reset() before step()")
-        a = np.ascontiguousarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise RulesError(f"actions must have shape ({self.num_envs},), not {a.shape}")
-        self._core.step(a)
+        self._core.step(self._actions(actions))
         self._refill()
         return self._results()
+
+    def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
+        """``actions`` as a contiguous int64 array of one index per table, each checked to be
+        an integer in ``0..action_bound - 1`` (the core then checks it against the table's
+        own legal actions)."""
+        n = self.num_envs
+        if isinstance(actions, np.ndarray):
+            if actions.shape != (n,):
+                raise RulesError(f"actions must have shape ({n},), not {actions.shape}")
+            kind = actions.dtype.kind
+            if kind == "i" or (
+                kind == "u" and (actions.dtype.itemsize < 8 or int(actions.max()) <= _MAX_INDEX)
+            ):
+                return np.ascontiguousarray(actions, dtype=np.int64)
+            if kind not in "uO":
+                raise IllegalMoveError(
+                    "invalid_action", f"actions must be an integer array, not {actions.dtype} (tables: {n})"
+                )
+            items = actions.tolist()
+        elif isinstance(actions, (list, tuple)):
+            if len(actions) != n:
+                raise RulesError(f"actions must have shape ({n},), not ({len(actions)},)")
+            items = list(actions)
+        else:
+            raise IllegalMoveError(
+                "invalid_action",
+                f"actions must be an integer array or a list of {n} ints, not {type(actions).__name__}",
+            )
+        bound = self.action_bound
+        for i, x in enumerate(items):
+            if type(x) is not int or not 0 <= x < bound:
+                items[i] = action_index(x, bound, f"table {i}: action")
+        return np.array(items, dtype=np.int64)
 
     def _results(self) -> StepResult:
         obs, rewards, deal, terminated, truncated, seat, nact, mask = self._core.arrays

@@ -167,7 +167,7 @@ EVENT_WORDS: dict[str, str] = {
 #: prompt shows. Matched without case or accents (``bo`` is ``bỏ``); one word may name moves of
 #: several games (``y``: declare Sâm, or confirm a Mậu Binh arrangement).
 MOVE_WORDS: dict[str, tuple[str, ...]] = {
-    "pass": ("p", "pass", "bỏ", "bỏ lượt", "skip"),
+    "pass": ("p", "pass", "bỏ", "bỏ lượt", "qua", "bỏ qua", "skip"),
     "declare_sam": ("y", "yes", "có", "báo", "báo sâm"),
     "decline_sam": ("n", "no", "không", "không báo"),
     "confirm": ("y", "yes", "ok", "confirm", "báo xong"),

@@ -266,18 +266,23 @@ impl PyFlow {
     }
 
     /// Deals the first hand from `rng`; with `leader`, a hand that follows one that seat won
-    /// (the first-hand rules off, that seat leads).
-    #[pyo3(signature = (rng, leader = None))]
+    /// (the first-hand rules off, that seat leads). `hand_number`: the number the deal event
+    /// carries (1 unless the hand is a later hand of a match played as its own game).
+    #[pyo3(signature = (rng, leader = None, hand_number = 1))]
     fn start<'py>(
         &mut self,
         py: Python<'py>,
         rng: &Bound<'py, PyAny>,
         leader: Option<usize>,
+        hand_number: u32,
     ) -> PyResult<Bound<'py, PyList>> {
         guard(|| {
             let leader = leader.map(|s| seat_arg(&self.0, s)).transpose()?;
+            if hand_number == 0 {
+                return Err(to_py(Error::Rules("hand_number must be at least 1".into())));
+            }
             self.run(py, Some(rng), |f, d, r| {
-                f.start_after(leader, d, r);
+                f.start_after(leader, hand_number, d, r);
                 Ok(())
             })
         })

@@ -397,18 +397,20 @@ impl<V: Variant> Flow<V> {
 
     /// Deals the first hand.
     pub fn start(&mut self, draw: &mut impl Draw, rec: &mut impl Record) {
-        self.start_after(None, draw, rec);
+        self.start_after(None, 1, draw, rec);
     }
 
     /// Deals a hand that follows one `leader` won (`None`: a first hand): the first-hand
     /// rules are off and `leader` leads with any play (Sâm Lốc: the declarations start from it).
+    /// `hand_number`: the number its deal event carries (a match's hand played as its own game).
     pub fn start_after(
         &mut self,
         leader: Option<usize>,
+        hand_number: u32,
         draw: &mut impl Draw,
         rec: &mut impl Record,
     ) {
-        self.hand_number = 1;
+        self.hand_number = hand_number;
         self.winner = leader;
         self.next_first = leader.is_none();
         self.begin_hand(leader.is_none(), draw, rec);

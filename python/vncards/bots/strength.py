@@ -47,6 +47,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from .._args import MAX_GAMES, MAX_JOBS, count_arg, optional_count, seed_arg
 from ..errors import RulesError
 from ..games import new_game, spec
 from ..parallel import batch_ranges, run_batches
@@ -56,6 +57,7 @@ from .base import Turn
 
 __all__ = [
     "PROFILES",
+    "MAX_DEALS",
     "BotFigures",
     "Cost",
     "Interval",
@@ -70,6 +72,8 @@ __all__ = [
 
 #: Deals per pairing of each profile.
 PROFILES = {"quick": 200, "full": 10_000}
+#: Most deals per pairing of one benchmark.
+MAX_DEALS = 10_000_000
 #: Deals per batch of work.
 BATCH_DEALS = 25
 #: Bootstrap resamples of the cheating shares' intervals.
@@ -533,24 +537,32 @@ def bench_bots(
     ``game`` on duplicate deals: see the module notes. ``deals`` per pairing (default: the
     ``profile``'s), at a table of ``players`` (default 4, or the game's nearest), rules
     ``options`` (overrides of the game's preset). ``jobs``/``executor`` as in
-    :func:`vncards.simulate.simulate`; ``progress`` is called with the deals of each batch."""
+    :func:`vncards.simulate.simulate`; ``progress`` is called with the deals of each batch.
+
+    Bounds (:class:`~vncards.errors.RulesError` beyond them): ``deals`` 1..10,000,000
+    (:data:`MAX_DEALS`), at most 100,000,000 deals in the run (pairings × deals), ``jobs``
+    1..256."""
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise RulesError(f"bots must be a list of bot names, not {type(bots).__name__}")
     if len(bots) < 2:
         raise RulesError("name at least two bots to compare")
     if len(set(bots)) != len(bots):
         raise RulesError("name each bot once")
     if profile not in PROFILES:
         raise RulesError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed}")
-    deals = PROFILES[profile] if deals is None else int(deals)
-    if deals < 1:
-        raise RulesError(f"deals must be at least 1, not {deals}")
+    seed = seed_arg(seed)
+    deals = PROFILES[profile] if deals is None else count_arg("deals", deals, minimum=1, maximum=MAX_DEALS)
+    jobs = optional_count("jobs", jobs, minimum=1, maximum=MAX_JOBS)
+    pairs = pairings_of(list(bots), pairings)
+    if len(pairs) * deals > MAX_GAMES:
+        raise RulesError(
+            f"a benchmark plays at most {MAX_GAMES} deals ({len(pairs)} pairings × {deals} deals)"
+        )
     opts = dict(options or {})
     table = new_game(game, players, opts, seed=0)
     n = table.players
     for b in bots:
         _factory(b, game, table.rules)(0)
-    pairs = pairings_of(list(bots), pairings)
     seatings = [seating(a, b, n, field) for a, b in pairs]
     batches = [
         _Batch(spec(game).name, n, opts, seats, seed, r, i)

@@ -119,5 +119,8 @@ def _run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except EOFError:
+        # The prompt is still open on stdout: end its line so the error starts one of its own.
+        console.print()
+        sys.stdout.flush()
         print(f"vncards {args.command}: error: input ended before the game did", file=sys.stderr)
         return 2

@@ -75,7 +75,11 @@ def bots_help() -> str:
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     """``--rules K=V ...``: rule options of the game (``vncards rules GAME`` lists them)."""
     parser.add_argument(
-        "--rules", nargs="*", default=[], metavar="K=V", help="rule options (see vncards rules GAME)"
+        "--rules",
+        nargs="*",
+        default=[],
+        metavar="K=V",
+        help="rule options (see vncards rules GAME; default: none, the game's standard rules)",
     )
 
 

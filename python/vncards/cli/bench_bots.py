@@ -36,7 +36,11 @@ def register(commands: Commands) -> None:
         epilog="example: vncards bench-bots tienlen --bots easy,normal,hard,expert --pairings ladder",
     )
     b.add_argument("game", choices=list(GAMES), help="the game")
-    b.add_argument("--bots", required=True, help="comma-separated bots (levels, names, name:option=value)")
+    b.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated bots (levels, names, name:option=value); required, no default",
+    )
     b.add_argument(
         "--profile",
         choices=list(PROFILES),
@@ -45,7 +49,12 @@ def register(commands: Commands) -> None:
         + ", ".join(f"{k} {v:,}" for k, v in PROFILES.items())
         + " (default quick)",
     )
-    b.add_argument("--deals", type=int, default=None, help="deals per pairing (overrides --profile)")
+    b.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="deals per pairing (overrides --profile; default: the profile's)",
+    )
     b.add_argument(
         "--field",
         choices=["alternate", "solo"],

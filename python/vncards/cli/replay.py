@@ -53,7 +53,8 @@ def register(commands: Commands) -> None:
         "--hand",
         type=int,
         default=None,
-        help="only hand N: its number (the hand: line), else its place in the file, from 1",
+        help="only hand N: its number (the hand: line), else its place in the file, from 1 "
+        "(default: every hand)",
     )
     r.add_argument("--all", action="store_true", help="show every step without waiting")
 

@@ -37,7 +37,9 @@ def register(commands: Commands) -> None:
         help="the key that signs the stored tables, made if missing (default: the SQLite file's "
         "name + .key; vncards-server.key for PostgreSQL, the same file for every process)",
     )
-    sv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts")
+    sv.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it acts (default 0.6)"
+    )
     sv.add_argument("--turn-seconds", type=float, default=None, help="turn timer (default 30; Mậu Binh 45)")
     sv.add_argument(
         "--create-token",
@@ -57,7 +59,7 @@ def register(commands: Commands) -> None:
         "--idle-close",
         type=float,
         default=None,
-        help="seconds a finished table may sit idle before it closes",
+        help="seconds a finished table may sit idle before it closes (default 1800: half an hour)",
     )
     sv.add_argument("--max-tables", type=int, default=None, help="open tables on the server (default 1000)")
     sv.add_argument(

@@ -74,7 +74,8 @@ def register(commands: Commands) -> None:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run on a Ray cluster (extra 'ray'): auto, ray://host:port, or none to start a local one",
+        help="run on a Ray cluster (extra 'ray'): auto, ray://host:port, or none to start a local one "
+        "(default: no Ray, local processes)",
     )
     s.add_argument(
         "--duplicate",
@@ -87,7 +88,8 @@ def register(commands: Commands) -> None:
         "--histories",
         metavar="FILE",
         default=None,
-        help="write every game's hand history (text form) to FILE, for vncards replay FILE",
+        help="write every game's hand history (text form) to FILE, for vncards replay FILE "
+        "(default: none written)",
     )
 
 

@@ -24,6 +24,7 @@ from .core import (
     arrangement_report,
     best_arrangement,
     best_arrangements,
+    cards_text,
     compare_hands,
     expected_value,
     hand_category,
@@ -36,6 +37,7 @@ from .core import (
     ranked_arrangements,
     settle,
     settle_itemised,
+    sort_cards,
 )
 from .exploit import Exploitability, exploitability
 from .game import Game
@@ -55,6 +57,7 @@ __all__ = [
     "arrangement_report",
     "best_arrangement",
     "best_arrangements",
+    "cards_text",
     "compare_hands",
     "expected_value",
     "exploitability",
@@ -68,4 +71,5 @@ __all__ = [
     "ranked_arrangements",
     "settle",
     "settle_itemised",
+    "sort_cards",
 ]

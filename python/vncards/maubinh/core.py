@@ -41,6 +41,7 @@ __all__ = [
     "arrangement_report",
     "best_arrangement",
     "best_arrangements",
+    "cards_text",
     "compare_hands",
     "expected_value",
     "hand_category",
@@ -53,6 +54,7 @@ __all__ = [
     "ranked_arrangements",
     "settle",
     "settle_itemised",
+    "sort_cards",
 ]
 
 Objective = Literal["expected", "strongest", "equilibrium"]
@@ -174,12 +176,42 @@ def _rules(rules: Rules | None) -> Rules:
 _POSITIONS = {"back": 0, "middle": 1, "front": 2}
 
 
+#: The mask of every A and every 2 and of the ranks of a wheel (A-2-3-4-5) in Tiến Lên order.
+_ACES = 0xF << 44
+_WHEEL_RANKS = (0xF, 0xF << 4, 0xF << 8, _ACES, 0xF << 48)  # 3, 4, 5, A, 2
+
+
+def sort_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """``cards`` low to high in Mậu Binh order, the one order every Mậu Binh display uses
+    (views, events, the command line, :class:`Arrangement`): ranks 2 lowest to A highest,
+    then suit (♠ ♣ ♦ ♥); five cards that make the wheel straight (A-2-3-4-5, where the ace
+    counts low) are shown as the rules rank them, the ace first.
+
+    >>> [str(c) for c in sort_cards("2♦ 3♣ A♠ K♥ 10♦")]
+    ['2♦', '3♣', '10♦', 'K♥', 'A♠']
+    >>> " ".join(map(str, sort_cards("3♦ 4♦ 5♠ A♠ 2♦")))
+    'A♠ 2♦ 3♦ 4♦ 5♠'
+    """
+    return _cards(_core.cards_to_mask(cards))
+
+
+def cards_text(cards: CardsLike | int) -> str:
+    """:func:`sort_cards` as text (``cards`` may also be a card mask): ``"2♦ 3♣ A♠"``."""
+    mask = cards if isinstance(cards, int) else _core.cards_to_mask(cards)
+    return " ".join(map(str, _cards(mask)))
+
+
 def _cards(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask low to high in Mậu Binh order (2 lowest, A highest, then suit):
-    Tiến Lên order with the 2s (indices 48..51) moved to the front."""
+    """The cards of a mask in Mậu Binh order (:func:`sort_cards`): Tiến Lên order with the 2s
+    (indices 48..51) moved to the front, and a wheel's aces before its 2."""
     cards = _core.mask_to_cards(mask)
     twos = (mask >> 48).bit_count()
-    return tuple(cards[-twos:] + cards[:-twos]) if twos else tuple(cards)
+    if not twos:
+        return tuple(cards)
+    ordered = cards[-twos:] + cards[:-twos]
+    if len(cards) == 5 and all(mask & r for r in _WHEEL_RANKS) and (mask & _ACES).bit_count() == 1:
+        ordered = [ordered[-1], *ordered[:-1]]  # A-2-3-4-5: the ace counts low
+    return tuple(ordered)
 
 
 def _checked_hand_masks(parts: Sequence[Any], to_mask: Callable[[Any, str], int]) -> tuple[int, int, int]:

@@ -36,6 +36,7 @@ from ..snapshot import expect, expect_bool, expect_disjoint, expect_list, expect
 from ..table import Seed, TableGame
 from .core import Arrangement, Objective, _cards, _checked_hand_masks, best_arrangement, is_fouled
 from .core import Rules as MauBinhRules
+from .core import cards_text as _text
 
 __all__ = ["HELP_OBJECTIVE", "Game"]
 
@@ -55,6 +56,11 @@ class Game(TableGame):
     Rules = MauBinhRules
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    #: Version 3 writes the revealed arrangements in Mậu Binh order (2 lowest, a wheel ace
+    #: first: :func:`~vncards.maubinh.sort_cards`); version-2 snapshots still restore, with
+    #: the events of their replay.
+    SNAPSHOT_VERSION: ClassVar[int] = 3
+    REPLAYED_VERSIONS: ClassVar[tuple[int, ...]] = (2,)
     #: The action dicts, each with ``seat``: ``arrange`` (with the texts of ``back``,
     #: ``middle`` and ``front``), ``confirm``, ``auto_arrange`` or ``forfeit``.
     ACTIONS: ClassVar[dict[str, ActionSpec]] = {
@@ -164,7 +170,7 @@ class Game(TableGame):
         union = masks[0] | masks[1] | masks[2]
         if union != self._hands[seat]:
             extra = union & ~self._hands[seat]
-            named = f": {_core.mask_to_text(extra)} not in its hand" if extra else ""
+            named = f": {_text(extra)} not in its hand" if extra else ""
             raise IllegalMoveError("cards_not_in_hand", f"seat {seat} must arrange its own 13 cards{named}")
         self._arranged[seat] = masks
         self._log_values("arrange", seat, *masks)  # back, middle, front
@@ -232,7 +238,7 @@ class Game(TableGame):
     def _compute_result(self) -> tuple[dict[str, Any], list[tuple[int, int, int, str]]]:
         r = self._rules
         totals, payments, instants, fouled = _core.maubinh_settle(self._settle_seats(), *r.core_options)
-        reveal = [None if a is None else [_core.mask_to_text(m) for m in a] for a in self._settle_seats()]
+        reveal = [None if a is None else [_text(m) for m in a] for a in self._settle_seats()]
         result = {
             "arrangements": reveal,
             "instants": list(instants),
@@ -290,9 +296,7 @@ class Game(TableGame):
         a = self._parse_action(action)
         seat, kind = a["seat"], a["type"]
         if kind == "arrange":
-            back, middle, front = (
-                _core.mask_to_text(m) for m in _arrangement_masks([a[p] for p in _POSITIONS])
-            )
+            back, middle, front = (_text(m) for m in _arrangement_masks([a[p] for p in _POSITIONS]))
             return f"seat {seat} arranges {back} | {middle} | {front}"
         if kind == "confirm":
             return f"seat {seat} confirms"
@@ -313,7 +317,7 @@ class Game(TableGame):
             **self._view_head(seat, hand, [13] * self._players),
             "players": self._players,
             "time_limit": self._rules.time_limit,
-            "arrangement": None if own is None else [_core.mask_to_text(m) for m in own],
+            "arrangement": None if own is None else [_text(m) for m in own],
             "fouled": warning is not None,
             "warning": warning,
             "arranged": [a is not None for a in self._arranged],

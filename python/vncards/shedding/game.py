@@ -136,22 +136,37 @@ class SheddingGame(TableGame):
 
     # -- construction and the hand sequence ---------------------------------------------------
 
-    #: ``leader``: the seat that won the hand before (see :meth:`__init__`).
-    SETUP: ClassVar[tuple[str, ...]] = ("leader",)
+    #: ``leader``: the seat that won the hand before; ``hand_number``: the number of this
+    #: hand in its match (see :meth:`__init__`).
+    SETUP: ClassVar[tuple[str, ...]] = ("leader", "hand_number")
+    #: (A version-1 state's ``hand_number`` is the hand it had reached, from 1: no setup.)
+    V1_SETUP: ClassVar[tuple[str, ...] | None] = ("leader",)
 
     def __init__(
-        self, players: int = 4, rules: Any = None, seed: Seed = None, *, leader: int | None = None
+        self,
+        players: int = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        leader: int | None = None,
+        hand_number: int = 1,
     ) -> None:
         """A table of ``players`` seats. ``leader``: the winner of the hand before, for a hand
         that follows another (what :attr:`next_hand_setup` gives): the first-hand rules are
         off (no 3♠ or random first lead, no first-hand instant-win extras) and that seat leads
         with any play (Sâm Lốc: it is the nominal leader the declarations start from). None
-        (default): a first hand."""
+        (default): a first hand. ``hand_number``: the number of this hand in its match, which
+        its ``deal`` event, its views and :attr:`hand_number` carry (a
+        :class:`~vncards.session.Session` numbers each hand it deals; 1 by default)."""
         self._leader = leader
+        self._first_hand_number = hand_number
         super().__init__(players, rules, seed)
 
     def _setup(self) -> dict[str, Any]:
-        return {} if self._leader is None else {"leader": self._leader}
+        setup: dict[str, Any] = {} if self._leader is None else {"leader": self._leader}
+        if self._first_hand_number != 1:
+            setup["hand_number"] = self._first_hand_number
+        return setup
 
     def _next_setup(self) -> dict[str, Any]:
         f = self._flow
@@ -167,10 +182,13 @@ class SheddingGame(TableGame):
             isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < self._players
         ):
             raise RulesError(f"leader must be a seat 0..{self._players - 1} or None, not {leader!r}")
+        number = self._first_hand_number
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_HAND_NUMBER:
+            raise RulesError(f"hand_number must be an int 1..{MAX_HAND_NUMBER}, not {number!r}")
         self._flow = SheddingFlow(self._rules.flow, self._players)
         self._hand_start = len(self._ledger)
         # A later hand starts as if the leader had just won the hand before it.
-        self._record(self._flow.start(self._rng, leader))
+        self._record(self._flow.start(self._rng, leader, number))
 
     def _record(self, effects: list[tuple[Any, ...]]) -> None:
         """Log what the flow reports: events into the event log, payments into the ledger."""
@@ -437,7 +455,8 @@ class SheddingGame(TableGame):
         n = self._players
         seats_mask = (1 << n) - 1
         size = self._rules.core.hand_size
-        self._leader = None  # a position says who leads in its own fields
+        self._leader = None  # a position says who leads (and its hand number) in its own fields
+        self._first_hand_number = 1
         self._flow = SheddingFlow(self._rules.flow, n)
         hand_number = expect_int(state.get("hand_number"), "hand_number", 1, MAX_HAND_NUMBER)
         first_rule = expect_bool(state.get("first_rule"), "first_rule")

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ...bots import bot_names, bot_view, make_bot
-from ...errors import InvalidCardError, VncardsError
+from ...errors import IllegalMoveError, InvalidCardError, VncardsError
 from ...games import GAMES, new_game, spec
 from ...session import Seat, Session
 from ...words import MOVE_WORDS, glossary
@@ -48,7 +48,7 @@ def register(commands: Commands) -> None:
         help="play a hand in the terminal against bots",
         description="Play one hand against bots. Your legal moves are numbered: type a number, "
         "or type the cards themselves (3s 3c, 3♠3♣, or a Tứ Sắc card by name); a Mậu Binh "
-        "arrangement is typed as back | middle | front. Words work too: p (pass, bỏ) to pass, "
+        "arrangement is typed as back | middle | front. Words work too: p (pass, bỏ, qua, bỏ qua) to pass, "
         "y or n (có, không) at the Sâm declaration, y (ok) to confirm a Mậu Binh arrangement. "
         "h shows the table and the moves again, g the game's glossary, q quits. When only one "
         "move is legal (a pass, or your last card) it is made for you and shown. Sâm "
@@ -62,7 +62,7 @@ def register(commands: Commands) -> None:
         default=None,
         help="number of seats (default 4, or one more than the bots named)",
     )
-    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first; default 0)")
     pl.add_argument(
         "--bots",
         default=None,
@@ -118,10 +118,15 @@ def _folded(text: str) -> str:
     return " ".join(to_ascii(text).lower().split())
 
 
-def _word_move(answer: str, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The move a word names (``p``, ``bỏ``, ``y``, ``không``...): the legal one, else (for the
-    engine to explain) the first it could mean; None if the answer is no move word."""
-    kinds = [kind for kind, words in MOVE_WORDS.items() if _folded(answer) in map(_folded, words)]
+def _word_move(game: Any, answer: str, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The move a word names (``p``, ``bỏ qua``, ``y``, ``không``...): the legal one, else (for
+    the engine to explain) the first of this game's moves it could mean; None if the answer is
+    no move word of this game (``n`` is no move in Mậu Binh: the arrangement is typed)."""
+    kinds = [
+        kind
+        for kind, words in MOVE_WORDS.items()
+        if kind in game.ACTIONS and _folded(answer) in map(_folded, words)
+    ]
     for kind in kinds:
         for action in legal:
             if action["type"] == kind:
@@ -182,7 +187,12 @@ def _ask(
         if not answer:
             continue
         try:
-            action = _word_move(answer, seat, legal) or family.typed_action(game, seat, answer, legal)
+            action = _word_move(game, answer, seat, legal)
+            hint = family.answer_hint(legal)
+            if hint is not None and action not in legal:
+                raise IllegalMoveError("invalid_action", hint)
+            if action is None:
+                action = family.typed_action(game, seat, answer, legal)
             game.verify(action)
             return action
         except VncardsError as refused:
@@ -222,14 +232,19 @@ def run(args: argparse.Namespace, console: Console) -> int:
         if not _play_hand(console, family, session.game, args.game, you, bots):
             break
         _show_result(family, session.game, you, players, console)
-        console.print(
-            "totals: " + ", ".join(f"{players[s]} {units:+d}" for s, units in enumerate(session.totals))
-        )
+        console.print("totals: " + _totals_text(session.totals, you, players))
         if number < args.hands:
             session.next_hand()
             if console.input("[dim]Enter: the next hand, q: quit[/dim]> ").strip().lower() in ("q", "quit"):
                 break
     return 0
+
+
+def _totals_text(totals: list[int], you: int, players: list[str]) -> str:
+    """``you -3, seat 1 (greedy) +26, ...``: each seat named, its bot beside it."""
+    return ", ".join(
+        f"{'you' if s == you else f'seat {s} ({players[s]})'} {units:+d}" for s, units in enumerate(totals)
+    )
 
 
 def _play_hand(

@@ -70,6 +70,12 @@ class Family:
         why = "your last card" if len(view.get("hand") or ()) == 1 else "your only move"
         return f"{why}: {self.action_text(game, action)} (forced)"
 
+    def answer_hint(self, legal: list[dict[str, Any]]) -> str | None:
+        """What to type when only words answer the question ``legal`` offers (the Sâm
+        declaration: y or n), or None when cards may be typed. Any other answer is refused
+        with it."""
+        return None
+
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
         """A move typed out instead of picked by number: the legal action it names, or (for
         the engine to explain) the action it would be. Bad card text raises InvalidCardError."""

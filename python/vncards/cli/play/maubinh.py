@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-from ...cards import cards_text, to_mask
+from ...cards import to_mask
 from ...errors import IllegalMoveError
 from ...words import MOVE_WORDS, ROWS, term
 from ..terminal import to_ascii
@@ -30,8 +30,9 @@ class MauBinh(Family):
 
     def rows(self, hands: Sequence[str], indent: str = "    ") -> str:
         """Three hands back to front, one a line with its name and hand category (markup)."""
-        from ...maubinh import hand_category
+        from ...maubinh import cards_text, hand_category
 
+        hands = [cards_text(h) for h in hands]  # the one Mậu Binh order, whatever the source
         names = [_row_name(code) for code, _, _ in ROWS]
         width = max(len(n) for n in names)
         cards_width = max(len(h) for h in hands)
@@ -67,7 +68,7 @@ class MauBinh(Family):
             console.print(f"[yellow]{escape(str(view.get('warning')))}[/yellow]")
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
-        from ...maubinh import Arrangement
+        from ...maubinh import Arrangement, cards_text
 
         arrangement = Arrangement.parse(answer)
         hand = to_mask(game.view(seat)["hand"])

@@ -12,6 +12,9 @@ from .family import Family, seat_name
 
 __all__ = ["Shedding"]
 
+#: The moves of the Sâm declaration (báo Sâm): answered y or n, never with cards.
+_SAM_ANSWERS = ("declare_sam", "decline_sam")
+
 
 def _combo_kind(game: Any, cards: Any) -> str | None:
     from ..._core import shedding_classify
@@ -56,6 +59,11 @@ class Shedding(Family):
                 "if that seat wins the hand, you pay for the whole table (đền làng)"
             )
         return super().event_text(game, e, you)
+
+    def answer_hint(self, legal: list[dict[str, Any]]) -> str | None:
+        if legal and all(a["type"] in _SAM_ANSWERS for a in legal):  # the Sâm question
+            return "type y or n: y (có) to declare Sâm (báo Sâm), n (không) not to"
+        return None
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
         mask = to_mask(answer)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
+from ...errors import IllegalMoveError
 from ...words import term
 from ..terminal import TUSAC_COLOURS, tusac_names
 from .family import Family, seat_name
@@ -107,14 +108,31 @@ class TuSac(Family):
             console.print(f"  {'Chốt':<6} {line}")
 
     def typed_action(self, game: Any, seat: int, answer: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        from collections import Counter
+
         from ...tusac import parse_cards
 
-        typed = sorted(str(c) for c in parse_cards(answer))
+        cards = parse_cards(answer)
+        typed = sorted(str(c) for c in cards)
         for action in legal:
             held = [action["card"]] if "card" in action else action.get("cards")
             if held is not None and sorted(held) == typed:
                 return action
+        # Refusals name the pieces as the player knows them (Xe đỏ), the code beside the name.
+        hand = Counter(game.view(seat).get("hand") or [])
+        short = [c for c in cards if typed.count(str(c)) > hand[str(c)]]
+        if short:
+            c = short[0]
+            have = hand[str(c)]
+            held_text = "no" if have == 0 else f"only {have}"
+            raise IllegalMoveError("cards_not_in_hand", f"you hold {held_text} {c.name} ({c})")
         if len(typed) == 1:
+            if not any(a["type"] == "discard" for a in legal):
+                raise IllegalMoveError(
+                    "not_your_turn",
+                    f"you do not discard now: claim the card on offer with cards of your hand "
+                    f"(not {cards[0].name} alone), or pass",
+                )
             return {"type": "discard", "seat": seat, "card": typed[0]}
         return {"type": "claim", "seat": seat, "cards": typed}
 
