@@ -8,6 +8,7 @@ pub mod encode;
 pub mod error;
 pub mod family;
 pub mod maubinh;
+pub mod policy;
 pub mod rng;
 pub mod rollout;
 pub mod samloc;

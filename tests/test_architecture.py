@@ -85,6 +85,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "vncards.ratings",
             "vncards.vector",
             "vncards.integrations",
+            "vncards.learn",
         ),
     ),
     ("server", ("vncards.server",)),
@@ -324,7 +325,7 @@ RUST_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # The shedding family's members as one type chosen at run time.
     ("family", frozenset({"family"})),
     # What runs games: search, rollouts, vector tables, observation encodings.
-    ("engines", frozenset({"search", "rollout", "vector", "encode"})),
+    ("engines", frozenset({"search", "rollout", "vector", "encode", "policy"})),
     # The Python bindings, and the test-only fuzz table: import anything, imported by nothing.
     ("bindings", frozenset({"python", "fuzz"})),
 )

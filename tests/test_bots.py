@@ -50,7 +50,8 @@ def _legal_game(game: str, players: int, names: list[str], seed: int, **opts: An
 
 def test_every_game_lists_its_bots() -> None:
     levels = ["easy", "normal", "hard", "expert"]
-    assert bot_names("tienlen") == [*levels, "random", "greedy", "montecarlo", "search"]
+    # The learned policy is offered where its weights ship (Tiến Lên Nam).
+    assert bot_names("tienlen") == [*levels, "random", "greedy", "montecarlo", "policy", "search"]
     assert bot_names("tienlen-north") == [*levels, "random", "greedy", "montecarlo", "search"]
     assert bot_names("samloc") == [*levels, "random", "greedy", "montecarlo", "search"]
     assert bot_names("tusac") == [*levels, "random", "greedy", "search"]

@@ -151,7 +151,9 @@ def test_honest_by_construction_redealt_hidden_cards_change_no_decision(game: st
             other = redeal(g, seat, seed=trial)
             assert other.view(seat) == g.view(seat) and other.events_for(seat) == g.events_for(seat)
             for name in names:
-                opts = {} if name in ("easy", "greedy", "solver", "random", "normal") else dict(SMALL)
+                opts = (
+                    {} if name in ("easy", "greedy", "solver", "random", "normal", "policy") else dict(SMALL)
+                )
                 if name == "montecarlo":
                     opts = {"budget": 60}
                 assert decides_honestly(

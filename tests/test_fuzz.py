@@ -544,6 +544,59 @@ def _encode_view(draw: st.DrawFn) -> Any:
     return _core.encode_tusac_view(groups, counts, flags[0], flags[1], draw(ints), draw(st.booleans()))
 
 
+def _policy(draw: st.DrawFn) -> Any:
+    """Policy nets from junk parts and junk files, scoring junk views and playing junk seeds."""
+    from vncards.learn.model import Architecture, init_layers, to_net
+
+    game = draw(st.sampled_from(["tienlen", "samloc", "tusac", "maubinh", ""]))
+    players = draw(small_ints)
+    with contextlib.suppress(*CORE_OK):
+        _core.policy_encoding(game, players)
+    with contextlib.suppress(*CORE_OK):
+        shapes = draw(st.lists(st.tuples(small_ints, small_ints), max_size=6))
+        _core.PolicyNet(game, players, shapes, draw(small_ints), draw(st.binary(max_size=64)), "{}", "{}")
+    g = draw(st.sampled_from(["tienlen", "samloc", "tusac"]))
+    _, _, _, d, a = _core.policy_encoding(g, 4)
+    arch = Architecture(tower=(4,), join=3, head=(2,))
+    net = to_net(g, 4, arch, init_layers(arch, d, a, 0), "{}", {})
+    data = bytearray(net.to_bytes())
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(data) - 1))
+        data[at] = draw(st.integers(0, 255))
+    cut = draw(st.integers(0, len(data)))
+    with contextlib.suppress(*CORE_OK):
+        _core.PolicyNet.from_bytes(bytes(data[:cut]))
+    groups = draw(st.lists(st.one_of(card_args(), tusac_args(), st.none(), ints), max_size=8))
+    counts = draw(st.lists(ints, max_size=8))
+    flags = [draw(ints) for _ in range(4)]
+    actions = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(
+                    ["play", "pass", "declare_sam", "decline_sam", "discard", "claim", "win", "x"]
+                ),
+                st.one_of(card_args(), tusac_args(), st.none(), ints),
+            ),
+            max_size=4,
+        )
+    )
+    method = draw(st.sampled_from(["shedding", "tusac", "batch", "selfplay"]))
+    if method == "shedding":
+        return net.scores_shedding(groups, counts, *flags, draw(st.one_of(st.none(), st.booleans())), actions)
+    if method == "tusac":
+        return net.scores_tusac(groups, counts, flags[0], flags[1], draw(ints), draw(st.booleans()), actions)
+    if method == "batch":
+        rows = draw(st.integers(0, 3))
+        return net.scores_batch(
+            np.zeros((rows, draw(st.sampled_from([d, d + 1]))), np.float32),
+            np.zeros((draw(st.integers(0, 4)), draw(st.sampled_from([a, 0]))), np.float32),
+            np.asarray(draw(st.lists(st.integers(-2, 5), max_size=5)), np.int64),
+        )
+    rules = draw(st.sampled_from([tienlen.Rules().flow, _tusac_rules(draw), None]))
+    seeds = draw(st.lists(st.integers(0, 2**64 - 1), max_size=2))
+    return net.selfplay(rules, seeds, draw(st.floats(allow_nan=True)), draw(st.integers(0, 300)))
+
+
 D = st.DrawFn
 CORE: dict[str, Callable[[D], Any]] = {
     "TuSacFlowRules": lambda d: repr(_tusac_rules(d)),
@@ -557,6 +610,8 @@ CORE: dict[str, Callable[[D], Any]] = {
     "samloc_flow_rules": _flow_rules,
     "SheddingFlow": _flow,
     "VectorCore": _vector,
+    "PolicyNet": _policy,
+    "policy_encoding": _policy,
     "shedding_penalty_items": lambda d: _core.shedding_penalty_items(
         d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 15, 2**32 - 1, 2**32])] * 5)), d(small_ints)
     ),

@@ -834,3 +834,73 @@ def maubinh_search(
     think_ms: float | None = None,
     known: Sequence[int] | None = None,
 ) -> _SearchResult: ...
+
+# ---- the learned policy (src/python/policy.rs) ------------------------------------------------
+
+@final
+class PolicyNet:
+    def __new__(
+        cls,
+        game: str,
+        players: int,
+        shapes: Sequence[tuple[int, int]],
+        tower: int,
+        data: bytes,
+        rules: str,
+        provenance: str,
+    ) -> PolicyNet: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> PolicyNet: ...
+    def to_bytes(self) -> bytes: ...
+    def data(self) -> bytes: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def encoding(self) -> tuple[str, int, str]: ...
+    @property
+    def shapes(self) -> list[tuple[int, int]]: ...
+    @property
+    def tower(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def provenance(self) -> str: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def action_size(self) -> int: ...
+    def scores_shedding(
+        self,
+        groups: list[Any],
+        counts: list[int],
+        passed: int,
+        out: int,
+        to_act: int,
+        owner: int,
+        playing: bool | None,
+        actions: Sequence[tuple[str, Any]],
+    ) -> list[float]: ...
+    def scores_tusac(
+        self,
+        groups: list[Any],
+        counts: list[int],
+        pending: int,
+        offered_by: int,
+        stock: int,
+        claim: bool,
+        actions: Sequence[tuple[str, Any]],
+    ) -> list[float]: ...
+    def scores_batch(
+        self, obs: npt.NDArray[np.float32], actions: npt.NDArray[np.float32], offsets: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]: ...
+    def selfplay(
+        self,
+        rules: SheddingFlowRules | TuSacFlowRules,
+        seeds: Sequence[int],
+        epsilon: float,
+        max_steps: int = 2000,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], int, int, int]: ...
+
+def policy_encoding(game: str, players: int) -> tuple[str, int, str, int, int]: ...

@@ -87,7 +87,7 @@ fn encode_card_rows<'py>(
 }
 
 /// Each group (see `encode_card_rows`) as a count row of `deck`.
-fn group_rows(deck: Deck, groups: &[Bound<'_, PyAny>]) -> PyResult<Vec<Vec<u8>>> {
+pub(super) fn group_rows(deck: Deck, groups: &[Bound<'_, PyAny>]) -> PyResult<Vec<Vec<u8>>> {
     groups
         .iter()
         .map(|g| {
@@ -99,7 +99,7 @@ fn group_rows(deck: Deck, groups: &[Bound<'_, PyAny>]) -> PyResult<Vec<Vec<u8>>>
 }
 
 /// Each group (see `encode_card_rows`) as a mask of the 52-card deck.
-fn group_masks(groups: &[Bound<'_, PyAny>]) -> PyResult<Vec<u64>> {
+pub(super) fn group_masks(groups: &[Bound<'_, PyAny>]) -> PyResult<Vec<u64>> {
     Ok(group_rows(Deck::French, groups)?
         .iter()
         .map(|row| {
@@ -124,6 +124,48 @@ fn seats_arg(players: usize, values: &[usize]) -> PyResult<()> {
 /// seat-relative: `groups` the hand, table, required card and each seat's played cards (card
 /// text or masks); `counts` the cards each seat holds; the flags as seat bit sets; `playing`
 /// Sâm Lốc's phase flag (None for Tiến Lên).
+/// The shedding observation of one seat's view (see `encode_shedding_view`), as a vector.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shedding_obs(
+    groups: &[Bound<'_, PyAny>],
+    counts: &[usize],
+    passed: u32,
+    out: u32,
+    to_act: u32,
+    owner: u32,
+    playing: Option<bool>,
+) -> PyResult<Vec<f32>> {
+    let players = counts.len();
+    seats_arg(players, counts)?;
+    if groups.len() != 3 + players {
+        return Err(PyTypeError::new_err(format!(
+            "{} card groups for {players} seats (3 + one per seat expected)",
+            groups.len()
+        )));
+    }
+    let masks = group_masks(groups)?;
+    let counts: Vec<u32> = counts.iter().map(|&c| c.min(52) as u32).collect();
+    let view = SheddingView {
+        hand: masks[0],
+        table: masks[1],
+        must: masks[2],
+        played: &masks[3..],
+        counts: &counts,
+        passed,
+        out,
+        to_act,
+        owner,
+        playing,
+    };
+    let mut obs = vec![0.0f32; observation::shedding_size(players, playing.is_some())];
+    observation::shedding(&view, &mut obs);
+    Ok(obs)
+}
+
+/// The shedding observation (`vncards.integrations.encoding`) of one seat's view, its parts
+/// seat-relative: `groups` the hand, table, required card and each seat's played cards (card
+/// text or masks); `counts` the cards each seat holds; the flags as seat bit sets; `playing`
+/// Sâm Lốc's phase flag (None for Tiến Lên).
 #[pyfunction]
 #[pyo3(signature = (groups, counts, passed, out, to_act, owner, playing = None))]
 #[allow(clippy::too_many_arguments)]
@@ -138,32 +180,49 @@ fn encode_shedding_view<'py>(
     playing: Option<bool>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     guard(|| {
-        let players = counts.len();
-        seats_arg(players, &counts)?;
-        if groups.len() != 3 + players {
-            return Err(PyTypeError::new_err(format!(
-                "{} card groups for {players} seats (3 + one per seat expected)",
-                groups.len()
-            )));
-        }
-        let masks = group_masks(&groups)?;
-        let counts: Vec<u32> = counts.iter().map(|&c| c.min(52) as u32).collect();
-        let view = SheddingView {
-            hand: masks[0],
-            table: masks[1],
-            must: masks[2],
-            played: &masks[3..],
-            counts: &counts,
-            passed,
-            out,
-            to_act,
-            owner,
-            playing,
-        };
-        let mut obs = vec![0.0f32; observation::shedding_size(players, playing.is_some())];
-        observation::shedding(&view, &mut obs);
+        let obs = shedding_obs(&groups, &counts, passed, out, to_act, owner, playing)?;
         Ok(PyArray1::from_vec(py, obs))
     })
+}
+
+/// The Tứ Sắc observation of one seat's view (see `encode_tusac_view`), as a vector, and the
+/// offered card's kind.
+pub(super) fn tusac_obs(
+    groups: &[Bound<'_, PyAny>],
+    counts: &[usize],
+    pending: u32,
+    offered_by: u32,
+    stock: usize,
+    claim: bool,
+) -> PyResult<(Vec<f32>, Option<u8>)> {
+    let players = counts.len();
+    seats_arg(players, counts)?;
+    if groups.len() != 3 + players {
+        return Err(PyTypeError::new_err(format!(
+            "{} card groups for {players} seats (3 + one per seat expected)",
+            groups.len()
+        )));
+    }
+    let rows: Vec<[u8; 28]> = group_rows(Deck::TuSac, groups)?
+        .into_iter()
+        .map(|r| r.try_into().expect("28 cells"))
+        .collect();
+    let offer = rows[2].iter().position(|&c| c > 0).map(|k| k as u8);
+    let counts: Vec<u32> = counts.iter().map(|&c| c.min(112) as u32).collect();
+    let view = TuSacView {
+        hand: &rows[0],
+        dead: &rows[1],
+        offer,
+        exposed: &rows[3..],
+        counts: &counts,
+        pending,
+        offered_by,
+        stock,
+        claim,
+    };
+    let mut obs = vec![0.0f32; observation::tusac_size(players)];
+    observation::tusac(&view, &mut obs);
+    Ok((obs, offer))
 }
 
 /// The Tứ Sắc observation (`vncards.integrations.encoding`) of one seat's view, its parts
@@ -180,33 +239,7 @@ fn encode_tusac_view<'py>(
     claim: bool,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     guard(|| {
-        let players = counts.len();
-        seats_arg(players, &counts)?;
-        if groups.len() != 3 + players {
-            return Err(PyTypeError::new_err(format!(
-                "{} card groups for {players} seats (3 + one per seat expected)",
-                groups.len()
-            )));
-        }
-        let rows: Vec<[u8; 28]> = group_rows(Deck::TuSac, &groups)?
-            .into_iter()
-            .map(|r| r.try_into().expect("28 cells"))
-            .collect();
-        let offer = rows[2].iter().position(|&c| c > 0).map(|k| k as u8);
-        let counts: Vec<u32> = counts.iter().map(|&c| c.min(112) as u32).collect();
-        let view = TuSacView {
-            hand: &rows[0],
-            dead: &rows[1],
-            offer,
-            exposed: &rows[3..],
-            counts: &counts,
-            pending,
-            offered_by,
-            stock,
-            claim,
-        };
-        let mut obs = vec![0.0f32; observation::tusac_size(players)];
-        observation::tusac(&view, &mut obs);
+        let (obs, _) = tusac_obs(&groups, &counts, pending, offered_by, stock, claim)?;
         Ok(PyArray1::from_vec(py, obs))
     })
 }

@@ -11,6 +11,7 @@ mod errors;
 mod flow;
 mod guard;
 mod maubinh;
+mod policy;
 mod rng;
 mod rollout;
 mod samloc;
@@ -44,5 +45,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rollout::register(m)?;
     vector::register(m)?;
     search::register(m)?;
+    policy::register(m)?;
     Ok(())
 }

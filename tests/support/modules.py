@@ -8,7 +8,11 @@ import pkgutil
 import vncards
 
 # Integrations whose framework is an optional extra: walked only where it is installed.
-OPTIONAL = {"vncards.integrations.pettingzoo": "pettingzoo", "vncards.integrations.openspiel": "pyspiel"}
+OPTIONAL = {
+    "vncards.integrations.pettingzoo": "pettingzoo",
+    "vncards.integrations.openspiel": "pyspiel",
+    "vncards.learn.train": "jax",
+}
 
 
 def module_names() -> list[str]:

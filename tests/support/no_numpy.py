@@ -31,6 +31,9 @@ for name in ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]:
     assert sum(game.settlement) == 0, name
 result = simulate("samloc", 6, ["montecarlo", "greedy", "random"], seed=1, jobs=1)
 assert sum(s.units for s in result.bots.values()) == 0
+# The learned policy plays with its shipped weights: no numpy, no ML library.
+result = simulate("tienlen", 4, ["policy", "greedy", "policy", "greedy"], seed=1, jobs=1)
+assert sum(s.units for s in result.bots.values()) == 0 and "jax" not in sys.modules
 
 # Batch functions that take lists work; the ones that return arrays raise a typed error.
 hand = "A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠"

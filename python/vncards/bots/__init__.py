@@ -60,7 +60,17 @@ def bot_names(game: str) -> list[str]:
     module = spec(game).load().__name__
     extra = BOTS.get(module, {})
     levels = [lv for lv in LEVEL_NAMES if lv in LEVELS.get(module, {})]
-    return [*levels, "random", *sorted(n for n in extra if n not in BENCHMARK_ONLY)]
+    return [
+        *levels,
+        "random",
+        *sorted(n for n in extra if n not in BENCHMARK_ONLY and _offered(extra[n], game)),
+    ]
+
+
+def _offered(factory: Any, game: str) -> bool:
+    """May a table seat this bot? (The learned ``policy`` only where its weights ship.)"""
+    offered = getattr(factory, "offered", None)
+    return True if offered is None else bool(offered(game))
 
 
 def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:

@@ -18,6 +18,7 @@ from typing import Any
 
 from .maubinh import MAUBINH_BOTS, MAUBINH_LEVELS
 from .montecarlo import SamLocMonteCarloBot, TienLenMonteCarloBot
+from .policy import SamLocPolicyBot, TienLenPolicyBot, TuSacPolicyBot
 from .search import SamLocCheatingBot, SamLocSearchBot, TienLenCheatingBot, TienLenSearchBot
 from .shedding import SamLocGreedyBot, TienLenGreedyBot
 from .tusac import TuSacGreedyBot
@@ -43,17 +44,20 @@ TIENLEN_BOTS: dict[str, Any] = {
     "montecarlo": TienLenMonteCarloBot,
     "search": TienLenSearchBot,
     "cheating": TienLenCheatingBot,
+    "policy": TienLenPolicyBot,
 }
 SAMLOC_BOTS: dict[str, Any] = {
     "greedy": SamLocGreedyBot,
     "montecarlo": SamLocMonteCarloBot,
     "search": SamLocSearchBot,
     "cheating": SamLocCheatingBot,
+    "policy": SamLocPolicyBot,
 }
 TUSAC_BOTS: dict[str, Any] = {
     "greedy": TuSacGreedyBot,
     "search": TuSacSearchBot,
     "cheating": TuSacCheatingBot,
+    "policy": TuSacPolicyBot,
 }
 
 TIENLEN_LEVELS: dict[str, Level] = {

@@ -45,6 +45,7 @@ from . import (
     rules,
     serve,
     simulate,
+    train,
 )
 from .base import Command, Commands, Parser
 from .terminal import AsciiFile, cannot_show_suits, colour_cards, to_ascii
@@ -63,6 +64,7 @@ COMMANDS: tuple[Command, ...] = (
     arrange,
     rules,
     serve,
+    train,
 )
 
 

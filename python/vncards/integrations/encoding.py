@@ -45,6 +45,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from ..bots.view_parts import seat_bits as _bits
+from ..bots.view_parts import seat_order as _order
+from ..bots.view_parts import shedding_parts, tusac_parts
 
 __all__ = ["DECKS", "observation", "observation_size", "action_cards", "card_rows"]
 
@@ -59,31 +62,9 @@ def card_rows(groups: Sequence[Any], deck: str = "52") -> npt.NDArray[np.uint8]:
     return _core.encode_card_rows(groups, deck)
 
 
-def _order(seat: int, players: int) -> list[int]:
-    """Seats from ``seat`` on, in turn order."""
-    return [(seat + i) % players for i in range(players)]
-
-
-def _bits(seats: Any, order: list[int]) -> int:
-    """``seats`` as a seat-relative bit set (bit k: the k-th seat of ``order``)."""
-    chosen = set(seats or ())
-    return sum(1 << k for k, s in enumerate(order) if s in chosen)
-
-
 def _shedding(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
     # The Rust writer the vector environment uses too (``_core.encode_shedding_view``).
-    table = view["table"]
-    groups = [view["hand"], None if table is None else table["cards"], view["must_include"]]
-    counts = view["hand_counts"]
-    obs: npt.NDArray[np.float32] = _core.encode_shedding_view(
-        groups + [view["played"][s] for s in order],
-        [counts[s] for s in order],
-        _bits(view["passed"], order),
-        _bits(view["out"], order),
-        _bits(view["pending_seats"], order),
-        _bits([] if table is None else [table["seat"]], order),
-        view.get("phase") == "play" if view["game"] == "samloc" else None,
-    )
+    obs: npt.NDArray[np.float32] = _core.encode_shedding_view(*shedding_parts(view, len(order)))
     return obs
 
 
@@ -103,17 +84,7 @@ def _maubinh(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float3
 
 def _tusac(view: Mapping[str, Any], order: list[int]) -> npt.NDArray[np.float32]:
     # The Rust writer the vector environment uses too (``_core.encode_tusac_view``).
-    offer = view["offer"]
-    exposed = [[m["cards"] for m in view["exposed"][s]] for s in order]  # one row per seat
-    counts = view["hand_counts"]
-    obs: npt.NDArray[np.float32] = _core.encode_tusac_view(
-        [view["hand"], view["dead"], None if offer is None else offer["card"], *exposed],
-        [counts[s] for s in order],
-        _bits(view["pending_seats"], order),
-        _bits([] if offer is None else [offer["seat"]], order),
-        view["stock"],
-        view["phase"] == "claim",
-    )
+    obs: npt.NDArray[np.float32] = _core.encode_tusac_view(*tusac_parts(view, len(order)))
     return obs
 
 

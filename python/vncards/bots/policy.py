@@ -1,0 +1,203 @@
+"""The learned bot (``make_bot("policy", game)``): a small network, trained by self-play with
+deep Monte-Carlo (``vncards train``, :mod:`vncards.learn`), scores each legal action from the
+seat's view, and the bot plays the best-scored one. The network runs in the Rust core
+(``_core.PolicyNet``): no ML library, and not numpy either, is needed at play time.
+
+**What it reads.** Only its seat's view: the observation of the learning environments
+(:mod:`vncards.integrations.encoding`, built from :mod:`vncards.bots.view_parts`) and
+the cards each legal action puts down. It never sees a hidden card, so it is honest by
+construction (the tests re-deal the hidden cards and check its choice stays the same).
+
+**Weights.** ``weights=`` takes a weights file (a path), its bytes, or a loaded
+``_core.PolicyNet``; by default the weights shipped in the package for the table's rules. A
+weights file says which game, encoding and rules it was trained on and how it was made
+(``provenance``: the command, seed, steps, time); a file of another game or encoding, or a
+damaged one, is refused (``RulesError`` / ``SnapshotError``), and so are rules or a table size
+the weights were not trained for. Where no weights ship for a game yet, the error says how to
+train them.
+
+**Determinism.** The bot plays the best-scored action (the first of equal scores): the same
+view and legal actions give the same decision whatever the seed, which ``make_bot`` accepts as
+it does for every bot.
+
+>>> from vncards.bots.policy import shipped_weights
+>>> sorted(shipped_weights()) == sorted(set(shipped_weights()))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+from .. import _core, games
+from ..errors import RulesError
+from .view_parts import shedding_parts, tusac_parts
+
+__all__ = [
+    "PolicyBot",
+    "TienLenPolicyBot",
+    "SamLocPolicyBot",
+    "TuSacPolicyBot",
+    "load_weights",
+    "shipped_weights",
+    "rules_record",
+    "SUFFIX",
+]
+
+Action = dict[str, Any]
+
+#: The file name ending of a weights file.
+SUFFIX = ".vnpolicy"
+#: The games of each bot class's family (the variants one game module plays).
+_FAMILIES = {"tienlen": ("tienlen", "tienlen-north"), "samloc": ("samloc",), "tusac": ("tusac",)}
+
+
+def rules_record(variant: str, rules: Any) -> str:
+    """The JSON text a weights file keeps of the rules it was trained on."""
+    return json.dumps({"game": variant, "options": rules.to_dict()}, sort_keys=True, ensure_ascii=False)
+
+
+def shipped_weights() -> dict[str, Any]:
+    """The weights files in the package, by game (variant name): those ``vncards train``
+    made for the game's preset rules."""
+    root = resources.files("vncards") / "data" / "policy"
+    out: dict[str, Any] = {}
+    if not root.is_dir():
+        return out
+    for entry in root.iterdir():
+        if entry.name.endswith(SUFFIX):
+            out[entry.name[: -len(SUFFIX)]] = entry
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _read_shipped(variant: str) -> Any:
+    return _core.PolicyNet.from_bytes(shipped_weights()[variant].read_bytes())
+
+
+def load_weights(weights: Any) -> Any:
+    """A ``_core.PolicyNet`` from a path, the file's bytes, or a loaded net (returned as is)."""
+    if isinstance(weights, _core.PolicyNet):
+        return weights
+    if isinstance(weights, (bytes, bytearray, memoryview)):
+        return _core.PolicyNet.from_bytes(bytes(weights))
+    if isinstance(weights, (str, os.PathLike)):
+        try:
+            with open(weights, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise RulesError(f"cannot read policy weights {os.fspath(weights)!r}: {e.strerror}") from None
+        return _core.PolicyNet.from_bytes(data)
+    raise TypeError(f"weights must be a path, bytes or a PolicyNet, not {type(weights).__name__}")
+
+
+def _differences(want: Mapping[str, Any], have: Mapping[str, Any]) -> str:
+    keys = sorted(set(want) | set(have))
+    return ", ".join(
+        f"{k}={have.get(k)!r} (trained: {want.get(k)!r})" for k in keys if want.get(k) != have.get(k)
+    )
+
+
+def _how_to_train(variant: str) -> str:
+    return (
+        f"train them with `vncards train {variant} --steps 20000 --seed 1 --out {variant}{SUFFIX}` "
+        f"(pip install 'vncards[train]') and pass weights='{variant}{SUFFIX}'"
+    )
+
+
+class PolicyBot:
+    """The learned policy of one game family (see the module notes)."""
+
+    name = "policy"
+    FAMILY = "tienlen"
+
+    def __init__(self, seed: Any = None, rules: Any = None, *, weights: Any = None) -> None:
+        family = _FAMILIES[self.FAMILY]
+        if weights is None:
+            variant = self._variant_of(rules)
+            if variant not in shipped_weights():
+                raise RulesError(f"no policy weights ship for {variant} yet: {_how_to_train(variant)}")
+            net = _read_shipped(variant)
+        else:
+            net = load_weights(weights)
+        if net.game not in family:
+            raise RulesError(f"these policy weights play {net.game}, not {' or '.join(family)}")
+        trained = json.loads(net.rules)
+        if rules is not None:
+            have = rules.to_dict()
+            if have != trained["options"]:
+                raise RulesError(
+                    f"these policy weights were trained for the {trained['game']} rules they record; "
+                    f"this table differs: {_differences(trained['options'], have)}. "
+                    f"Train weights for these rules with `vncards train {trained['game']} --rules ...`"
+                )
+        self.net = net
+        self.game = str(net.game)
+        self.seed = seed
+
+    @classmethod
+    def offered(cls, game: str) -> bool:
+        """Do weights ship for ``game``, so that a table may seat this bot with no file?"""
+        return game in shipped_weights()
+
+    def _variant_of(self, rules: Any) -> str:
+        """The family's game whose preset ``rules`` are (a ``RulesError`` for other rules)."""
+        family = _FAMILIES[self.FAMILY]
+        if rules is None:
+            return family[0]
+        for v in family:
+            if games.spec(v).rules().to_dict() == rules.to_dict():
+                return v
+        preset = games.spec(family[0]).rules().to_dict()
+        raise RulesError(
+            f"the shipped policy weights play the preset rules of {', '.join(family)}; these rules differ "
+            f"({_differences(preset, rules.to_dict())}): {_how_to_train(family[0] + ' --rules ...')}"
+        )
+
+    def _players(self, view: Mapping[str, Any]) -> int:
+        players = len(view["hand_counts"])
+        if players != self.net.players:
+            raise RulesError(
+                f"these policy weights were trained for {self.net.players} players, not {players}"
+            )
+        return players
+
+    def scores(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> list[float]:
+        """The network's score of each of ``legal_actions`` (the units it expects to win)."""
+        players = self._players(view)
+        acts = [(str(a["type"]), a.get("cards", a.get("card"))) for a in legal_actions]
+        if self.FAMILY == "tusac":
+            out: list[float] = self.net.scores_tusac(*tusac_parts(view, players), acts)
+        else:
+            out = self.net.scores_shedding(*shedding_parts(view, players), acts)
+        return out
+
+    def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
+        """The best-scored of ``legal_actions`` (the first of equal scores)."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        s = self.scores(view, legal_actions)
+        return legal_actions[max(range(len(s)), key=s.__getitem__)]
+
+
+class TienLenPolicyBot(PolicyBot):
+    """The learned Tiến Lên policy (Miền Nam or Bắc, by the rules)."""
+
+    FAMILY = "tienlen"
+
+
+class SamLocPolicyBot(PolicyBot):
+    """The learned Sâm Lốc policy."""
+
+    FAMILY = "samloc"
+
+
+class TuSacPolicyBot(PolicyBot):
+    """The learned Tứ Sắc policy."""
+
+    FAMILY = "tusac"

@@ -1,0 +1,128 @@
+"""``vncards train``: the learned policy trained by self-play (the logic is
+:mod:`vncards.learn.train`; this parses the arguments and shows a progress bar). Needs the
+``train`` extra (JAX, optax, matplotlib)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..errors import VncardsError
+from ..games import parse_rule_options
+from .base import Commands, add_rules_argument
+
+__all__ = ["register", "run"]
+
+#: The games ``vncards train`` trains (those with a learned ``policy`` bot).
+TRAINED = ("tienlen", "tienlen-north", "samloc", "tusac")
+
+
+def register(commands: Commands) -> None:
+    """Adds ``vncards train`` and its arguments."""
+    t = commands.add(
+        "train",
+        run,
+        help="train the learned policy bot by self-play (needs the train extra)",
+        description="Train the policy bot's network by self-play with deep Monte-Carlo on "
+        "this machine's CPU (JAX): every seat plays the network, which learns each legal "
+        "action's expected units from the hands' results. Writes the weights file OUT (load it "
+        "with make_bot('policy', GAME, weights=OUT)), a checkpoint OUT.ckpt.npz to --resume "
+        "from, and the learning curve against greedy on duplicate deals as OUT.curve.json and "
+        "OUT.curve.png. pip install 'vncards[train]' first.",
+        epilog="example: vncards train tienlen --steps 20000 --seed 1 --out tienlen.vnpolicy",
+    )
+    t.add_argument("game", choices=list(TRAINED), help="the game")
+    t.add_argument("--steps", type=int, required=True, help="Adam updates (rounded up to whole rounds)")
+    t.add_argument("--seed", type=int, default=0, help="seed of everything random (default %(default)s)")
+    t.add_argument("--out", required=True, help="the weights file to write (.vnpolicy)")
+    t.add_argument("--resume", default=None, help="a checkpoint (OUT.ckpt.npz) of the same run to continue")
+    t.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
+    add_rules_argument(t)
+    t.add_argument("--hands", type=int, default=64, help="self-play hands per round (default %(default)s)")
+    t.add_argument("--updates", type=int, default=4, help="Adam updates per round (default %(default)s)")
+    t.add_argument("--batch", type=int, default=512, help="minibatch size (default %(default)s)")
+    t.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate (default %(default)s)")
+    t.add_argument("--epsilon", type=float, default=0.05, help="exploration rate (default %(default)s)")
+    t.add_argument(
+        "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
+    )
+    t.add_argument(
+        "--eval-deals", type=int, default=100, help="duplicate deals per curve point (default %(default)s)"
+    )
+    t.add_argument(
+        "--eval-seed", type=int, default=900_000, help="seed of the curve's deals (default %(default)s)"
+    )
+    t.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=300.0,
+        help="seconds between checkpoints (default %(default)s)",
+    )
+    t.add_argument(
+        "--tiny", action="store_true", help="a tiny network (tower 32, join 16, head 8): for tests and trials"
+    )
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """Trains and prints where the files went and the last curve point."""
+    try:
+        from ..learn.train import TrainConfig, train
+    except ModuleNotFoundError as e:
+        raise VncardsError(
+            f"vncards train needs the train extra ({e.name} is missing): pip install 'vncards[train]'"
+        ) from None
+    sizes = {"tower": (32,), "join": 16, "head": (8,)} if args.tiny else {}
+    cfg = TrainConfig(
+        game=args.game,
+        steps=args.steps,
+        seed=args.seed,
+        players=args.players,
+        options=tuple(sorted(parse_rule_options(args.rules).items())),
+        hands=args.hands,
+        updates=args.updates,
+        batch=args.batch,
+        lr=args.lr,
+        epsilon=args.epsilon,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        eval_seed=args.eval_seed,
+        **sizes,  # type: ignore[arg-type]
+    )
+    command = (
+        "vncards " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["train"] else f"vncards train {args.game}"
+    )
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+    ) as bar:
+        task = bar.add_task(args.game, total=cfg.rounds * cfg.updates, note="")
+
+        def progress(step: int, total: int, info: dict[str, object]) -> None:
+            point = info["curve"]
+            note = f"loss {info['loss']}  vs greedy {point['lead']:+.2f}" if isinstance(point, dict) else ""
+            bar.update(task, completed=step, note=note)
+
+        figures = train(
+            cfg,
+            args.out,
+            resume=args.resume,
+            command=command,
+            checkpoint_every=args.checkpoint_every,
+            progress=progress,
+        )
+    last = figures["curve"][-1]
+    console.print(
+        f"{args.game}: {figures['provenance']['steps']:,} steps, {figures['provenance']['hands']:,} hands "
+        f"in {figures['provenance']['seconds']:.0f} s; vs greedy {last['lead']:+.2f} units a game "
+        f"[{last['low']:+.2f}, {last['high']:+.2f}] over {last['deals']} deals. Wrote {args.out}"
+    )
+    return 0

@@ -1,0 +1,457 @@
+"""``vncards train``: the learned policy trained by self-play with deep Monte-Carlo (DouZero's
+method), on a CPU with JAX and optax (the ``train`` extra).
+
+**Method.** Each round, every seat of ``hands`` tables plays the current network in the Rust
+core (``_core.PolicyNet.selfplay``: the best-scored legal action, a uniformly random one with
+probability ``epsilon``); each decision with a choice gives a sample (the seat's observation,
+the row of the action taken, the units the seat won when the hand ended). The network then
+takes ``updates`` Adam steps on minibatches drawn from the round's samples, regressing each
+action's score on its Monte-Carlo return (squared error). A round is the unit of work:
+``steps`` (Adam updates) round up to whole rounds.
+
+**Why deep Monte-Carlo.** The environments give each legal action's card row, so scoring
+(view, action) pairs handles every action list with one small network whose per-action cost is
+a few hundred multiply-adds (the state tower runs once per decision); Monte-Carlo returns need
+no value bootstrapping, whose bias hurts in these long-horizon, sparse-reward games (DouZero,
+Zha et al. 2021); and self-play costs nothing but the environment's speed, where distilling the
+search bots would pay ~17 ms of search per labelled decision.
+
+**Reproducible.** Every random draw comes from ``seed``: the starting weights, the deals of each
+round (``numpy.random.default_rng([seed, round])``, 63-bit deal seeds), the exploration (per
+deal, in Rust) and the minibatches. A checkpoint is written after whole rounds (every
+``checkpoint_every`` seconds and at the end): the weights, the optimizer's state, the minibatch
+stream's state and the learning curve, so ``--resume`` continues the same run, with the same
+figures as an uninterrupted run.
+
+**Learning curve.** Every ``eval_every`` steps the network plays ``eval_deals`` duplicate deals
+against ``greedy`` (:func:`vncards.bots.strength.bench_bots`, two of each alternated, seed
+``eval_seed``: deals training never draws, whose seeds are small integers), and the lead in
+units per game with its 95% interval goes into the curve (``OUT.curve.json`` and a PNG plot,
+``OUT.curve.png``, with matplotlib).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import __version__, games
+from ..bots.policy import SUFFIX, rules_record
+from ..errors import RulesError
+from .model import Architecture, Layers, init_layers, to_net
+
+try:
+    import jax
+    import jax.numpy as jnp
+    import optax
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    raise ModuleNotFoundError(
+        "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
+    ) from e
+
+__all__ = ["TrainConfig", "train", "METHOD"]
+
+METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
+#: The games ``vncards train`` trains.
+GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
+CHECKPOINT_VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """One training run's settings (everything that changes its figures)."""
+
+    game: str
+    steps: int
+    seed: int = 0
+    players: int = 4
+    options: tuple[tuple[str, Any], ...] = ()
+    hands: int = 64
+    updates: int = 4
+    batch: int = 512
+    lr: float = 3e-4
+    epsilon: float = 0.05
+    tower: tuple[int, ...] = (256, 128)
+    join: int = 128
+    head: tuple[int, ...] = (32,)
+    eval_every: int = 2000
+    eval_deals: int = 100
+    eval_seed: int = 900_000
+
+    @property
+    def arch(self) -> Architecture:
+        """The network's layer widths."""
+        return Architecture(self.tower, self.join, self.head)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds of self-play and updates: ``steps`` rounded up to whole rounds."""
+        return -(-self.steps // self.updates)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready values (kept in checkpoints and weights files)."""
+        d = dataclasses.asdict(self)
+        d["options"] = dict(self.options)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        """The settings ``to_dict`` made."""
+        d = dict(d)
+        d["options"] = tuple(sorted(d.get("options", {}).items()))
+        for k in ("tower", "head"):
+            d[k] = tuple(d[k])
+        return cls(**d)
+
+
+def _check(cfg: TrainConfig) -> None:
+    if cfg.game not in GAMES:
+        raise RulesError(f"vncards train trains {', '.join(GAMES)}; not {cfg.game!r}")
+    for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals"):
+        v = getattr(cfg, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise RulesError(f"{name} must be a positive int, not {v!r}")
+    if cfg.seed < 0:
+        raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
+    if not 0.0 <= cfg.epsilon <= 1.0:
+        raise RulesError(f"epsilon must be in [0, 1], not {cfg.epsilon}")
+
+
+def _q(t: int, params: Any, obs: Any, act: Any) -> Any:
+    x = obs
+    for w, b in params[:t]:
+        x = jax.nn.relu(x @ w.T + b)
+    (js, bs), (ja, ba) = params[t], params[t + 1]
+    z = jax.nn.relu(x @ js.T + bs + act @ ja.T + ba)
+    head = params[t + 2 :]
+    for k, (w, b) in enumerate(head):
+        z = z @ w.T + b
+        if k < len(head) - 1:
+            z = jax.nn.relu(z)
+    return z[:, 0]
+
+
+def _optimizer(cfg: TrainConfig) -> Any:
+    return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(cfg.lr))
+
+
+def _update_fn(cfg: TrainConfig) -> Callable[..., Any]:
+    t = len(cfg.tower)
+    opt = _optimizer(cfg)
+
+    def loss(params: Any, obs: Any, act: Any, ret: Any) -> Any:
+        return jnp.mean((_q(t, params, obs, act) - ret) ** 2)
+
+    @jax.jit
+    def update(params: Any, state: Any, obs: Any, act: Any, ret: Any) -> Any:
+        value, grads = jax.value_and_grad(loss)(params, obs, act, ret)
+        changes, state = opt.update(grads, state, params)
+        return optax.apply_updates(params, changes), state, value
+
+    return update
+
+
+def _numpy_layers(params: Any) -> Layers:
+    return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in params]
+
+
+@dataclasses.dataclass
+class _State:
+    round: int
+    step: int
+    params: Any
+    opt_state: Any
+    rng: np.random.Generator
+    curve: list[dict[str, Any]]
+    hands: int = 0
+    samples: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    losses: list[float] = dataclasses.field(default_factory=list)
+
+
+def _paths(out: Path) -> dict[str, Path]:
+    stem = out.with_suffix("") if out.suffix == SUFFIX else out
+    return {
+        "checkpoint": Path(f"{stem}.ckpt.npz"),
+        "curve": Path(f"{stem}.curve.json"),
+        "plot": Path(f"{stem}.curve.png"),
+    }
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; the outputs are for sharing
+    os.replace(tmp, path)
+
+
+def _save_checkpoint(path: Path, cfg: TrainConfig, st: _State) -> None:
+    arrays: dict[str, Any] = {}
+    for k, (w, b) in enumerate(_numpy_layers(st.params)):
+        arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+    for k, leaf in enumerate(jax.tree_util.tree_leaves(st.opt_state)):
+        arrays[f"opt{k}"] = np.asarray(leaf)
+    meta = {
+        "version": CHECKPOINT_VERSION,
+        "config": cfg.to_dict(),
+        "round": st.round,
+        "step": st.step,
+        "rng": st.rng.bit_generator.state,
+        "curve": st.curve,
+        "hands": st.hands,
+        "samples": st.samples,
+        "seconds": st.seconds,
+        "cpu_seconds": st.cpu_seconds,
+        "losses": st.losses,
+    }
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    import io
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    _atomic_write(path, buf.getvalue())
+
+
+def _load_checkpoint(path: Path, cfg: TrainConfig, template: Any) -> _State:
+    try:
+        z = np.load(path)
+        meta = json.loads(bytes(z["meta"]).decode())
+    except (OSError, ValueError, KeyError) as e:
+        raise RulesError(f"cannot read the checkpoint {str(path)!r}: {e}") from None
+    if meta.get("version") != CHECKPOINT_VERSION:
+        raise RulesError(f"checkpoint {str(path)!r} is of another version")
+    saved = TrainConfig.from_dict(meta["config"])
+    if dataclasses.replace(saved, steps=cfg.steps) != cfg:
+        diff = {
+            k: (v, getattr(cfg, k))
+            for k, v in saved.to_dict().items()
+            if k != "steps" and saved.to_dict()[k] != cfg.to_dict()[k]
+        }
+        raise RulesError(f"checkpoint {str(path)!r} is of another run (settings differ: {diff})")
+    n = len(cfg.arch.shapes(1, 1))
+    params = [(jnp.asarray(z[f"w{k}"]), jnp.asarray(z[f"b{k}"])) for k in range(n)]
+    leaves, tree = jax.tree_util.tree_flatten(template)
+    opt_state = jax.tree_util.tree_unflatten(tree, [jnp.asarray(z[f"opt{k}"]) for k in range(len(leaves))])
+    rng = np.random.default_rng()
+    rng.bit_generator.state = meta["rng"]
+    return _State(
+        round=meta["round"],
+        step=meta["step"],
+        params=params,
+        opt_state=opt_state,
+        rng=rng,
+        curve=meta["curve"],
+        hands=meta["hands"],
+        samples=meta["samples"],
+        seconds=meta["seconds"],
+        cpu_seconds=meta["cpu_seconds"],
+        losses=meta.get("losses", []),
+    )
+
+
+def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
+    return {
+        "command": command,
+        "method": METHOD,
+        "seed": cfg.seed,
+        "steps": st.step,
+        "rounds": st.round,
+        "hands": st.hands,
+        "samples": st.samples,
+        "seconds": round(st.seconds, 1),
+        "cpu_seconds": round(st.cpu_seconds, 1),
+        "finished": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "config": cfg.to_dict(),
+        "vncards": __version__,
+        "jax": jax.__version__,
+        "optax": optax.__version__,
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+        "last_eval": st.curve[-1] if st.curve else None,
+    }
+
+
+def _evaluate(cfg: TrainConfig, net: Any) -> dict[str, Any]:
+    from ..bots.strength import bench_bots
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / f"eval{SUFFIX}"
+        path.write_bytes(net.to_bytes())
+        bot = f"policy:weights={path}"
+        report = bench_bots(
+            cfg.game,
+            [bot, "greedy"],
+            deals=cfg.eval_deals,
+            seed=cfg.eval_seed,
+            players=cfg.players,
+            options=dict(cfg.options),
+            jobs=1,
+        )
+        p = report.pairing(bot, "greedy")
+        sign = 1.0 if p.a == bot else -1.0
+        lo, hi = sorted((sign * p.diff_ci.low, sign * p.diff_ci.high))
+        first = p.bots[bot]
+        return {
+            "lead": round(sign * p.diff, 4),
+            "low": round(lo, 4),
+            "high": round(hi, 4),
+            "first_rate": round(first.first_rate, 4),
+            "deals": p.deals,
+            "games": p.games,
+        }
+
+
+def _plot(path: Path, cfg: TrainConfig, curve: list[dict[str, Any]]) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - matplotlib is in the train extra
+        return False
+    steps = [c["step"] for c in curve]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.fill_between(
+        steps, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25, label="95% interval"
+    )
+    ax.plot(steps, [c["lead"] for c in curve], marker="o", label="policy − greedy")
+    ax.set_xlabel("training steps (Adam updates)")
+    ax.set_ylabel("units per game vs greedy")
+    ax.set_title(f"{cfg.game}: policy vs greedy, {cfg.eval_deals} duplicate deals (seed {cfg.eval_seed})")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    buf = path.with_suffix(".tmp.png")
+    fig.savefig(buf)
+    plt.close(fig)
+    os.replace(buf, path)
+    return True
+
+
+def _write_outputs(out: Path, cfg: TrainConfig, st: _State, command: str, rules: str) -> None:
+    paths = _paths(out)
+    prov = _provenance(cfg, st, command)
+    net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), rules, prov)
+    _atomic_write(out, net.to_bytes())
+    figures = {
+        "game": cfg.game,
+        "opponent": "greedy",
+        "eval_deals": cfg.eval_deals,
+        "eval_seed": cfg.eval_seed,
+        "field": "alternate",
+        "curve": st.curve,
+        "provenance": prov,
+    }
+    _atomic_write(paths["curve"], (json.dumps(figures, indent=1, ensure_ascii=False) + "\n").encode())
+    if st.curve:
+        _plot(paths["plot"], cfg, st.curve)
+
+
+def train(
+    cfg: TrainConfig,
+    out: str | os.PathLike[str],
+    *,
+    resume: str | os.PathLike[str] | None = None,
+    command: str | None = None,
+    checkpoint_every: float = 300.0,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Trains ``cfg`` (see the module notes), writing the weights file ``out`` and, beside it,
+    the checkpoint (``.ckpt.npz``) and the learning curve (``.curve.json``, ``.curve.png``).
+    ``resume``: a checkpoint of the same run to continue. ``progress(step, steps, info)`` is
+    called after each round. Returns the figures written to the curve JSON."""
+    _check(cfg)
+    out = Path(out)
+    spec = games.spec(cfg.game)
+    rules = spec.rules(dict(cfg.options))
+    record = rules_record(spec.name, rules)
+    flow = rules.flow
+    command = command or "vncards.learn.train.train(" + repr(cfg) + ")"
+    opt = _optimizer(cfg)
+    if resume is not None:
+        template = opt.init(_jax_layers(_init(cfg)))
+        st = _load_checkpoint(Path(resume), cfg, template)
+    else:
+        params = _jax_layers(_init(cfg))
+        st = _State(0, 0, params, opt.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
+    update = _update_fn(cfg)
+    paths = _paths(out)
+    last_save = time.monotonic()
+    started, cpu0 = time.monotonic(), time.process_time()
+    base_seconds, base_cpu = st.seconds, st.cpu_seconds
+    if st.step == 0 and not st.curve:
+        net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+        st.curve.append({"step": 0, "hands": 0, "seconds": 0.0, **_evaluate(cfg, net)})
+    while st.round < cfg.rounds:
+        net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+        seeds = np.random.default_rng([cfg.seed, st.round]).integers(
+            0, 2**63 - 1, size=cfg.hands, dtype=np.int64
+        )
+        obs, act, ret, hands, _truncated, _decisions = net.selfplay(flow, seeds.tolist(), cfg.epsilon)
+        st.hands += hands
+        st.samples += len(ret)
+        n = len(ret)
+        if n:
+            picks = st.rng.integers(0, n, size=(cfg.updates, cfg.batch))
+            loss = 0.0
+            for k in range(cfg.updates):
+                i = picks[k]
+                st.params, st.opt_state, value = update(st.params, st.opt_state, obs[i], act[i], ret[i])
+                loss += float(value)
+            st.losses.append(round(loss / cfg.updates, 5))
+        st.step += cfg.updates
+        st.round += 1
+        st.seconds = base_seconds + time.monotonic() - started
+        st.cpu_seconds = base_cpu + time.process_time() - cpu0
+        if st.step % cfg.eval_every < cfg.updates or st.round == cfg.rounds:
+            net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+            point = {
+                "step": st.step,
+                "hands": st.hands,
+                "seconds": round(st.seconds, 1),
+                **_evaluate(cfg, net),
+            }
+            st.curve.append(point)
+        if time.monotonic() - last_save >= checkpoint_every or st.round == cfg.rounds:
+            _save_checkpoint(paths["checkpoint"], cfg, st)
+            _write_outputs(out, cfg, st, command, record)
+            last_save = time.monotonic()
+        if progress is not None:
+            progress(
+                st.step,
+                cfg.rounds * cfg.updates,
+                {"loss": st.losses[-1] if st.losses else None, "curve": st.curve[-1]},
+            )
+    _save_checkpoint(paths["checkpoint"], cfg, st)
+    _write_outputs(out, cfg, st, command, record)
+    figures: dict[str, Any] = json.loads(paths["curve"].read_text())
+    return figures
+
+
+def _init(cfg: TrainConfig) -> Layers:
+    import vncards._core as core
+
+    _, _, _, d, a = core.policy_encoding(cfg.game, cfg.players)
+    return init_layers(cfg.arch, d, a, cfg.seed)
+
+
+def _jax_layers(layers: Layers) -> Any:
+    return [(jnp.asarray(w), jnp.asarray(b)) for w, b in layers]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run `vncards train`")

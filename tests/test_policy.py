@@ -1,0 +1,374 @@
+"""The learned policy: its weights file (read and refused by the Rust core), the Rust forward
+pass against a numpy one written here, the ``policy`` bot (rules, determinism, honesty), and the
+whole path from ``vncards train`` to a bot playing a game (skipped only without JAX)."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import random
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vncards import _core, games
+from vncards.bots import bot_names, decide, make_bot
+from vncards.bots.honesty import decides_honestly, redeal
+from vncards.bots.policy import SUFFIX, rules_record, shipped_weights
+from vncards.errors import RulesError, SnapshotError
+from vncards.integrations.encoding import action_cards, observation
+from vncards.learn.model import Architecture, from_net, init_layers, to_net
+from vncards.simulate import play_game
+
+GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
+ARCH = Architecture(tower=(24, 12), join=10, head=(6,))
+HAS_JAX = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("optax") is not None
+
+
+def _net(game: str, seed: int = 1, players: int = 4, rules: Any = None) -> Any:
+    _, _, _, d, a = _core.policy_encoding(game, players)
+    layers = init_layers(ARCH, d, a, seed)
+    # Non-zero biases, so that the test sees them used.
+    layers = [(w, np.linspace(-0.2, 0.2, len(b)).astype(np.float32)) for w, b in layers]
+    r = games.spec(game).rules() if rules is None else rules
+    return to_net(game, players, ARCH, layers, rules_record(game, r), {"made by": "tests"})
+
+
+def _file(tmp_path: Path, game: str, **kw: Any) -> Path:
+    path = tmp_path / f"{game}{SUFFIX}"
+    path.write_bytes(_net(game, **kw).to_bytes())
+    return path
+
+
+# -- the numpy forward pass the Rust one must agree with ---------------------------------------
+
+
+def numpy_scores(net: Any, obs: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """The network of ``net`` written out in numpy: tower with ReLU, join, ReLU, head."""
+    flat = np.frombuffer(net.data(), "<f4").astype(np.float64)
+    layers, at = [], 0
+    for rows, cols in net.shapes:
+        w = flat[at : at + rows * cols].reshape(rows, cols)
+        at += rows * cols
+        layers.append((w, flat[at : at + rows]))
+        at += rows
+    t = net.tower
+    x = np.broadcast_to(obs.astype(np.float64), (len(actions), obs.shape[-1]))
+    for w, b in layers[:t]:
+        x = np.maximum(x @ w.T + b, 0)
+    z = np.maximum(x @ layers[t][0].T + layers[t][1] + actions @ layers[t + 1][0].T + layers[t + 1][1], 0)
+    head = layers[t + 2 :]
+    for k, (w, b) in enumerate(head):
+        z = z @ w.T + b
+        if k < len(head) - 1:
+            z = np.maximum(z, 0)
+    return np.asarray(z[:, 0])
+
+
+def _walk(game: Any, steps: int, seed: int) -> Any:
+    """``game`` after ``steps`` random moves, at a decision with a choice."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = game.pending_seats[0]
+        before = copy.deepcopy(game)
+        game.apply(rng.choice(game.legal_actions(seat)))
+        if game.is_over:
+            return before
+    while not game.is_over and len(game.legal_actions(game.pending_seats[0])) < 2:
+        game.apply(game.legal_actions(game.pending_seats[0])[0])
+    return game
+
+
+def _fresh(game: str, seed: int) -> Any:
+    while (g := games.new_game(game, 4, seed=seed)).is_over:
+        seed += 1000
+    return g
+
+
+# -- the weights file ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_weights_file_round_trips_with_its_header(game: str) -> None:
+    net = _net(game)
+    back = _core.PolicyNet.from_bytes(net.to_bytes())
+    assert back.to_bytes() == net.to_bytes()
+    assert (back.game, back.players, back.shapes, back.tower) == (game, 4, net.shapes, 2)
+    name, version, digest = back.encoding
+    assert (name, version, digest) == _core.policy_encoding(game, 4)[:3]
+    assert json.loads(back.provenance) == {"made by": "tests"}
+    assert json.loads(back.rules)["game"] == game
+    assert [w.tolist() for w, _ in from_net(back)] == [w.tolist() for w, _ in from_net(net)]
+
+
+def test_damaged_truncated_or_foreign_files_are_refused() -> None:
+    data = bytearray(_net("tienlen").to_bytes())
+    with pytest.raises(SnapshotError, match="bad magic"):
+        _core.PolicyNet.from_bytes(b"PK\x03\x04" + bytes(data[4:]))
+    with pytest.raises(SnapshotError, match="truncated"):
+        _core.PolicyNet.from_bytes(bytes(data[:-5]))
+    damaged = bytearray(data)
+    damaged[-3] ^= 0x10
+    with pytest.raises(SnapshotError, match="checksum"):
+        _core.PolicyNet.from_bytes(bytes(damaged))
+    later = bytearray(data)
+    later[8:12] = struct.pack("<I", 99)
+    with pytest.raises(SnapshotError, match="format version 99"):
+        _core.PolicyNet.from_bytes(bytes(later))
+    with pytest.raises(SnapshotError, match="after the numbers"):
+        _core.PolicyNet.from_bytes(bytes(data) + b"\0")
+    # SnapshotError is a ValueError: bad input.
+    assert issubclass(SnapshotError, ValueError)
+
+
+def test_weights_of_another_encoding_are_refused() -> None:
+    data = bytearray(_net("tienlen").to_bytes())
+    digest = bytes.fromhex(_core.policy_encoding("tienlen", 4)[2])[::-1]  # stored little-endian
+    at = bytes(data).index(digest)
+    data[at] ^= 0xFF
+    with pytest.raises(SnapshotError, match="encoding"):
+        _core.PolicyNet.from_bytes(bytes(data))
+
+
+def test_shapes_that_do_not_fit_the_encoding_are_refused() -> None:
+    _, _, _, d, a = _core.policy_encoding("tienlen", 4)
+    good = init_layers(ARCH, d, a, 0)
+    with pytest.raises(SnapshotError, match="tower layer 0"):
+        to_net("tienlen", 4, ARCH, init_layers(ARCH, d + 1, a, 0), "{}", {})
+    with pytest.raises(SnapshotError, match="join"):
+        to_net("tienlen", 4, ARCH, init_layers(ARCH, d, a + 1, 0), "{}", {})
+    with pytest.raises(RulesError, match="no learned policy"):
+        to_net("maubinh", 4, ARCH, good, "{}", {})
+    with pytest.raises(RulesError, match="players"):
+        to_net("tienlen", 6, ARCH, good, "{}", {})
+    bad = [(w.copy(), b.copy()) for w, b in good]
+    bad[0][1][0] = np.nan
+    with pytest.raises(SnapshotError, match="finite"):
+        to_net("tienlen", 4, ARCH, bad, "{}", {})
+
+
+# -- the Rust forward pass against numpy ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rust_scores_match_a_numpy_forward_pass_on_self_play_positions(game: str) -> None:
+    net = _net(game, seed=3)
+    obs, acts, returns, hands, truncated, _ = net.selfplay(games.spec(game).rules().flow, [1, 2, 3], 0.2)
+    assert hands == 3 and truncated == 0 and len(obs) == len(acts) == len(returns) > 0
+    offsets = np.arange(len(obs) + 1, dtype=np.int64)
+    rust = net.scores_batch(obs, acts, offsets)
+    want = np.array([numpy_scores(net, o, a[None, :])[0] for o, a in zip(obs, acts, strict=True)])
+    np.testing.assert_allclose(rust, want, rtol=1e-4, atol=1e-5)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from(GAMES), st.integers(0, 60))
+def test_bot_scores_equal_numpy_on_the_view_encoding(seed: int, game: str, steps: int) -> None:
+    net = _net(game, seed=seed % 7)
+    g = _walk(_fresh(game, seed % 1000), steps, seed)
+    if g.is_over:
+        return
+    seat = g.pending_seats[0]
+    legal = g.legal_actions(seat)
+    bot = make_bot("policy", game, seed=0, weights=net)
+    rust = np.array(bot.scores(g.view(seat), legal))
+    obs = observation(g.view(seat), 4)
+    if game == "tusac":
+        rows = action_cards(game, legal).astype(np.float64) / 4.0
+        offer = g.view(seat)["offer"]
+        flags = np.zeros((len(legal), 4))
+        for k, a in enumerate(legal):
+            flags[k, ("discard", "claim", "win", "pass").index(a["type"])] = 1
+            if a["type"] == "claim" and offer is not None:
+                rows[k] += action_cards(game, [{"card": offer["card"]}])[0] / 4.0
+            if a["type"] in ("win", "pass"):
+                rows[k] = 0
+    else:
+        rows = action_cards(game, legal).astype(np.float64)
+        flags = np.array(
+            [[a["type"] == t for t in ("pass", "declare_sam", "decline_sam")] for a in legal], float
+        )
+    want = numpy_scores(net, obs, np.hstack([rows, flags]))
+    np.testing.assert_allclose(rust, want, rtol=1e-4, atol=1e-5)
+
+
+def test_batch_scores_are_the_single_position_scores() -> None:
+    net = _net("tienlen", seed=4)
+    g = _fresh("tienlen", 8)
+    obs, acts, offsets, singles = [], [], [0], []
+    for step in range(5):
+        g = _walk(g, 3, step)
+        seat = g.pending_seats[0]
+        legal = g.legal_actions(seat)
+        bot = make_bot("policy", "tienlen", weights=net)
+        singles += bot.scores(g.view(seat), legal)
+        obs.append(observation(g.view(seat), 4))
+        rows = action_cards("tienlen", legal).astype(np.float32)
+        flags = np.array([[a["type"] == "pass", 0, 0] for a in legal], np.float32)
+        acts.append(np.hstack([rows, flags]))
+        offsets.append(offsets[-1] + len(legal))
+    out = net.scores_batch(np.array(obs), np.vstack(acts), np.array(offsets, np.int64))
+    np.testing.assert_allclose(out, singles, rtol=1e-6)
+    with pytest.raises(RulesError, match="offsets"):
+        net.scores_batch(np.array(obs), np.vstack(acts), np.array(offsets[:-1], np.int64))
+
+
+def test_self_play_is_a_function_of_its_seeds() -> None:
+    net = _net("tienlen")
+    flow = games.spec("tienlen").rules().flow
+    a = net.selfplay(flow, [5, 6, 7, 8], 0.1)
+    b = net.selfplay(flow, [5, 6, 7, 8], 0.1)
+    assert all(np.array_equal(x, y) for x, y in zip(a[:3], b[:3], strict=True)) and a[3:] == b[3:]
+    c = net.selfplay(flow, [5, 6], 0.1)
+    assert np.array_equal(c[0], a[0][: len(c[0])])  # hands are independent, in seed order
+    assert set(np.unique(a[2])) <= set(range(-60, 61))
+    with pytest.raises(RulesError, match="rules"):
+        net.selfplay(games.spec("samloc").rules().flow, [1], 0.1)
+    with pytest.raises(RulesError, match="epsilon"):
+        net.selfplay(flow, [1], 1.5)
+
+
+# -- the bot --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_policy_bot_plays_whole_games_and_repeats_itself(tmp_path: Path, game: str) -> None:
+    path = _file(tmp_path, game)
+    for seed in (1, 2):
+        g = play_game(_fresh(game, seed), [make_bot("policy", game, seed=s, weights=path) for s in range(4)])
+        again = play_game(
+            _fresh(game, seed), [make_bot("policy", game, seed=9, weights=path) for s in range(4)]
+        )
+        assert g.is_over and again.is_over
+        assert g.to_json() == again.to_json()  # the seed does not enter its decisions
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_policy_bot_is_honest(game: str) -> None:
+    net = _net(game, seed=5)
+    for trial in range(3):
+        g = _walk(_fresh(game, 40 + trial), 6 + 7 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        other = redeal(g, seat, seed=trial)
+        assert other.view(seat) == g.view(seat)
+        assert decides_honestly(lambda: make_bot("policy", game, seed=1, weights=net), g, seat, redeals=3)
+
+
+def test_rules_and_tables_it_was_not_trained_for_are_refused(tmp_path: Path) -> None:
+    path = _file(tmp_path, "tienlen")
+    with pytest.raises(RulesError, match="finish_on_two"):
+        make_bot("policy", "tienlen-north", weights=path)  # trained on the Miền Nam preset
+    custom = games.spec("tienlen").rules({"scoring": "ranked", "ending": "ranked"})
+    with pytest.raises(RulesError, match="scoring"):
+        make_bot("policy", "tienlen", rules=custom, weights=path)
+    with pytest.raises(RulesError, match="play tienlen, not samloc"):
+        make_bot("policy", "samloc", weights=path)
+    bot = make_bot("policy", "tienlen", weights=path)
+    g = games.new_game("tienlen", 3, seed=1)
+    seat = g.pending_seats[0]
+    with pytest.raises(RulesError, match="4 players, not 3"):
+        bot.choose(g.view(seat), g.legal_actions(seat))
+    with pytest.raises(RulesError, match="cannot read"):
+        make_bot("policy", "tienlen", weights=tmp_path / "missing.vnpolicy")
+    with pytest.raises(TypeError, match="weights must be"):
+        make_bot("policy", "tienlen", weights=3.5)
+    # Weights trained for the custom rules play them.
+    trained = tmp_path / f"ranked{SUFFIX}"
+    trained.write_bytes(_net("tienlen", rules=custom).to_bytes())
+    g = games.new_game("tienlen", 4, custom, seed=2)
+    seat = g.pending_seats[0]
+    assert decide(make_bot("policy", "tienlen", rules=custom, weights=trained), g, seat) in g.legal_actions(
+        seat
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_without_shipped_weights_the_error_says_how_to_train_them(game: str) -> None:
+    if game in shipped_weights():
+        bot = make_bot("policy", game)
+        assert json.loads(bot.net.provenance)["command"].startswith(f"vncards train {game}")
+        assert "policy" in bot_names(game)
+        return
+    with pytest.raises(RulesError, match=f"no policy weights ship for {game} yet.*vncards train {game}"):
+        make_bot("policy", game)
+    assert "policy" not in bot_names(game)
+
+
+def test_shipped_weights_say_how_they_were_made() -> None:
+    for game, entry in shipped_weights().items():
+        net = _core.PolicyNet.from_bytes(entry.read_bytes())
+        prov = json.loads(net.provenance)
+        assert net.game == game
+        assert (
+            prov["command"].startswith(f"vncards train {game} ") and prov["steps"] > 0 and prov["seconds"] > 0
+        )
+        assert prov["seed"] == prov["config"]["seed"]
+        assert json.loads(net.rules) == json.loads(rules_record(game, games.spec(game).rules()))
+        assert len(entry.read_bytes()) < 2_000_000
+
+
+# -- training, end to end ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_writes_weights_a_bot_plays_and_resume_continues_the_same_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vncards.cli import main
+
+    common = ["--seed", "3", "--tiny", "--hands", "6", "--updates", "2", "--batch", "32"]
+    common += ["--eval-every", "4", "--eval-deals", "2"]
+    whole = tmp_path / "whole.vnpolicy"
+    assert main(["train", "tienlen", "--steps", "8", "--out", str(whole), *common]) == 0
+    assert "Wrote" in capsys.readouterr().out
+    net = _core.PolicyNet.from_bytes(whole.read_bytes())
+    prov = json.loads(net.provenance)
+    assert prov["steps"] == 8 and prov["seed"] == 3 and prov["hands"] == 24
+    figures = json.loads((tmp_path / "whole.curve.json").read_text())
+    assert [p["step"] for p in figures["curve"]] == [0, 4, 8]
+    assert all(p["low"] <= p["lead"] <= p["high"] for p in figures["curve"])
+    assert (tmp_path / "whole.curve.png").read_bytes()[:4] == b"\x89PNG"
+    # The bot plays a game with the trained weights.
+    g = play_game(
+        _fresh("tienlen", 5), [make_bot("policy", "tienlen", seed=s, weights=whole) for s in range(4)]
+    )
+    assert g.is_over
+    # Half the run, then resumed from its checkpoint: the same weights and curve.
+    half = tmp_path / "half.vnpolicy"
+    assert main(["train", "tienlen", "--steps", "4", "--out", str(half), *common]) == 0
+    ckpt = tmp_path / "half.ckpt.npz"
+    assert main(["train", "tienlen", "--steps", "8", "--out", str(half), "--resume", str(ckpt), *common]) == 0
+    resumed = _core.PolicyNet.from_bytes(half.read_bytes())
+    assert resumed.data() == net.data()
+    again = json.loads((tmp_path / "half.curve.json").read_text())
+    strip = [{k: v for k, v in p.items() if k != "seconds"} for p in again["curve"]]
+    assert strip == [{k: v for k, v in p.items() if k != "seconds"} for p in figures["curve"]]
+    # Another run's checkpoint is refused.
+    assert (
+        main(
+            [
+                "train",
+                "tienlen",
+                "--steps",
+                "8",
+                "--out",
+                str(half),
+                "--resume",
+                str(ckpt),
+                "--seed",
+                "4",
+                "--tiny",
+            ]
+        )
+        == 2
+    )
+    assert "another run" in capsys.readouterr().err
