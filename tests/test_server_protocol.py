@@ -577,6 +577,43 @@ def test_explain_says_why_without_changing_anything(client: TestClient) -> None:
     assert session.game.to_json() == before and session.seat_actions[turn] == 0
 
 
+def test_categorize_names_the_maubinh_rows_being_placed(client: TestClient) -> None:
+    """The categorize frame: each full row's category, whether three full rows foul (binh
+    lủng); nothing changes and no move is counted; only a seat of a Mậu Binh table asks."""
+    t = new_table(client, "maubinh", seats=[None, "greedy", "greedy", "greedy"])["id"]
+    token = join(client, t, 0)
+    session = live(client, t)
+    before = session.game.to_json()
+    back, middle = "2♠ 2♥ 5♦ 7♣ 8♠", "A♥ K♦ J♣ 10♠ 9♠"
+    with client.websocket_connect(f"/ws/{t}") as ws, client.websocket_connect(f"/ws/{t}") as watcher:
+        hello(ws, token)
+        hello(watcher, None)
+        ws.send_json({"type": "categorize", "rows": [back, middle, "A♠ K♣"], "id": 2})
+        got = recv(ws, "categories")
+        assert got == {
+            "type": "categories",
+            "ack": 2,
+            "categories": ["pair", "high_card", None],
+            "fouled": None,
+        }
+        ws.send_json({"type": "categorize", "rows": [back, middle, "A♠ K♣ Q♦"], "id": 3})
+        assert recv(ws, "categories")["fouled"] is True
+        ws.send_json({"type": "categorize", "rows": [back, "A♥ K♦ Q♣ J♠ 9♠", "A♠ K♣ Q♦"], "id": 4})
+        assert recv(ws, "categories")["fouled"] is False
+        ws.send_json({"type": "categorize", "rows": ["x y z w v", "", ""], "id": 5})
+        assert recv(ws, "error")["code"] != "internal"
+        ws.send_json({"type": "categorize", "rows": "2♠", "id": 6})
+        assert recv(ws, "error")["code"] == "malformed"
+        watcher.send_json({"type": "categorize", "rows": [back, "", ""], "id": 7})
+        assert recv(watcher, "error")["code"] == "spectator"
+    assert session.game.to_json() == before and session.seat_actions[0] == 0
+    other = new_table(client)["id"]
+    with client.websocket_connect(f"/ws/{other}") as ws:
+        hello(ws, join(client, other, 0))
+        ws.send_json({"type": "categorize", "rows": [back, middle, "A♠ K♣ Q♦"], "id": 2})
+        assert recv(ws, "error")["code"] == "malformed"
+
+
 def test_the_maubinh_showdown_names_each_hands_category(client: TestClient) -> None:
     t = new_table(client, "maubinh", seats=[None, "solver", "solver", "solver"])["id"]
     token = join(client, t, 0)

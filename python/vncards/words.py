@@ -16,7 +16,17 @@ goes through :func:`term`, which never shows an underscore.
 
 from __future__ import annotations
 
-__all__ = ["TERMS", "EVENT_WORDS", "MOVE_WORDS", "ROWS", "GLOSSARY", "term", "glossary", "payment_text"]
+__all__ = [
+    "TERMS",
+    "EVENT_WORDS",
+    "MOVE_WORDS",
+    "ROWS",
+    "PAGE_WORDS",
+    "GLOSSARY",
+    "term",
+    "glossary",
+    "payment_text",
+]
 
 #: code -> words. One table for every game: the same code means the same thing everywhere.
 TERMS: dict[str, str] = {
@@ -170,6 +180,32 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("middle", "middle", "chi 2, chi giữa"),
     ("front", "front", "chi 3, chi cuối"),
 )
+
+#: The browser table's own phrases (buttons, notes, headings), ``(Vietnamese, English)``: the
+#: page shows the Vietnamese with the English as a hint beside it.
+PAGE_WORDS: dict[str, tuple[str, str]] = {
+    # Mậu Binh: the arrangement and the end of a hand
+    "fouled_now": ("Binh lủng!", "fouled: the back must beat the middle and the middle the front"),
+    "confirm_fouled": (
+        "Báo xong dù binh lủng?",
+        "fouled: a fouled hand loses to every opponent; click again to confirm",
+    ),
+    "placing": (
+        "Bấm một lá để xếp vào chi đang chọn",
+        "click a card to place it in the marked hand; click a placed card to take it back",
+    ),
+    "by_opponent": ("Theo từng nhà", "by pair of players, from the first one's side"),
+    "pair": ("Hai nhà", "players"),
+    "bonuses": ("Thưởng, phạt", "bonuses"),
+    "net": ("Cộng", "net"),
+    "every_payment": ("Từng khoản", "every payment"),
+    # Tứ Sắc: discarding in two steps, the winning hand
+    "select_to_discard": ("Bấm một lá để chọn, rồi bấm Đánh", "click a card to select it, then discard it"),
+    "discard_selected": ("Đánh lá đã chọn", "discard the selected card"),
+    "winning_hand": ("Bài thắng", "the winning hand and its melds"),
+    # the lobby
+    "name_first": ("Nhập tên của bạn trước khi ngồi", "type your name before you sit"),
+}
 
 #: Each rules page's glossary, ``(Vietnamese, English)`` rows, keyed by game name (``cards``:
 #: the words every 52-card game uses). The documentation's glossary tables are these rows.

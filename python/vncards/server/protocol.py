@@ -4,7 +4,9 @@ The client's first frame is ``{"type": "hello", "token": ...}`` (a seat) or ``{"
 "hello"}`` (a spectator); then ``{"type": "act", "action": {...}, "id": n}``, ``{"type":
 "next_hand", "id": n}``, ``{"type": "ping", "id": n}`` and ``{"type": "explain", "action":
 {...}, "id": n}`` (why that action would be refused, changing nothing: ``{"type":
-"explanation", "ack", "reason", "message"}``). The server answers every change with a
+"explanation", "ack", "reason", "message"}``) and, at a Mậu Binh table, ``{"type":
+"categorize", "rows": [back, middle, front], "id": n}`` (the rows' categories and whether they
+foul: ``{"type": "categories", "ack", "categories", "fouled"}``). The server answers every change with a
 ``state`` frame per connection (``ack`` names the client frame it answers), every refused frame
 with ``{"type": "error", "code", "message", "ack"}``, and a change of who is connected with a
 ``presence`` frame (every frame, field by field: ``docs/server.md``).
@@ -147,6 +149,14 @@ async def _handle(
         answer = {"type": "explanation", "ack": ack, "reason": None, "message": None}
         if why is not None:
             answer.update(reason=why.code, message=why.message)
+        await conn.ws.send_text(dumps(answer))
+        return
+    if kind == "categorize":  # Mậu Binh rows being placed: their categories, changing nothing
+        if set(msg) - {"type", "rows", "id"}:
+            raise ActionRefused("malformed", "a categorize frame has type, rows and id")
+        if conn.seat is None:
+            raise ActionRefused("spectator", "spectators cannot act")
+        answer = {"type": "categories", "ack": ack, **live.session.categorize(msg.get("rows"))}
         await conn.ws.send_text(dumps(answer))
         return
     if kind not in ("act", "next_hand"):

@@ -54,13 +54,21 @@ STATIC = Path(str(resources.files("vncards.server") / "static"))
 def page_words() -> dict[str, Any]:
     """Every game word the browser table shows, from :mod:`vncards.words` and the engine, so
     the page keeps no word table of its own: ``terms`` (codes in words), ``events`` (event
-    sentences), ``rows`` (the Mậu Binh hands, back to front: code, English, Vietnamese) and
-    ``cards`` (each Tứ Sắc card code by its name)."""
+    sentences), ``rows`` (the Mậu Binh hands, back to front: code, English, Vietnamese),
+    ``cards`` (each Tứ Sắc card code by its name) and ``page`` (the page's own phrases:
+    Vietnamese, English)."""
     from .._core import TuSacCard
-    from ..words import EVENT_WORDS, ROWS, TERMS
+    from ..words import EVENT_WORDS, PAGE_WORDS, ROWS, TERMS
 
     pieces = {r + c: TuSacCard(r + c).name for r in "KAERCHP" for c in "YRGW"}
-    return {"terms": TERMS, "events": EVENT_WORDS, "rows": [list(r) for r in ROWS], "cards": pieces}
+    page = {k: list(v) for k, v in PAGE_WORDS.items()}
+    return {
+        "terms": TERMS,
+        "events": EVENT_WORDS,
+        "rows": [list(r) for r in ROWS],
+        "cards": pieces,
+        "page": page,
+    }
 
 
 #: HTTP status of each refusal code (400 for the others).

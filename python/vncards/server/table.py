@@ -558,6 +558,25 @@ class TableSession:
             return ActionRefused("invalid_action", "not an action of this game")
         return None
 
+    def categorize(self, rows: Any) -> dict[str, Any]:
+        """Mậu Binh rows being placed, back to front: each full row's category (``None`` for
+        a row not yet full) and, once all three are full, whether they foul (binh lủng;
+        ``None`` before). Changes nothing; ``ActionRefused`` for rows that are no cards."""
+        if self.game_name != "maubinh":
+            raise ActionRefused("malformed", "only a Mậu Binh table sorts rows into categories")
+        if not (isinstance(rows, list) and len(rows) == 3 and all(isinstance(r, str) for r in rows)):
+            raise ActionRefused("malformed", "rows are three strings of cards, back to front")
+        from ..maubinh import hand_category, is_fouled
+
+        rules = self.game.rules
+        try:
+            full = [len(r.split()) == n for r, n in zip(rows, (5, 5, 3), strict=True)]
+            categories = [hand_category(r, rules) if ok else None for r, ok in zip(rows, full, strict=True)]
+            fouled = is_fouled(rows, rules) if all(full) else None
+        except VncardsError as e:
+            raise _refused(e) from None
+        return {"categories": categories, "fouled": fouled}
+
     def next_hand(self) -> None:
         """Deal the next hand once this one is over, with what the rules carry over; the
         finished hand waits in :attr:`finished` for the store."""
@@ -729,8 +748,11 @@ class TableSession:
         }
 
     def _showdown(self) -> dict[str, Any] | None:
-        """Mậu Binh's showdown in the table's words: each seat's three hands' categories
-        (back, middle, front; ``None`` for a seat without an arrangement)."""
+        """The end of a hand in the table's words: Mậu Binh's showdown, each seat's three
+        hands' categories (back, middle, front; ``None`` for a seat without an arrangement);
+        Tứ Sắc's won hand split into its melds."""
+        if self.game_name == "tusac":
+            return self._tusac_showdown()
         if self.game_name != "maubinh":
             return None
         from ..maubinh import hand_category
@@ -743,6 +765,20 @@ class TableSession:
             except (VncardsError, TypeError, ValueError):
                 categories.append(None)
         return {"categories": categories}
+
+    def _tusac_showdown(self) -> dict[str, Any] | None:
+        """Tứ Sắc's won hand in the table's words: the winner and the hand they showed, split
+        into its melds (:func:`vncards.tusac.melds`, the best split), ``None`` for a draw."""
+        from ..tusac import melds
+
+        view = self.game.public_view()
+        winner = (view.get("result") or {}).get("winner")
+        hand = (view.get("revealed") or [None] * self.players)[winner] if winner is not None else None
+        if not hand:
+            return None
+        split = melds(hand, limit=1)
+        shown = [{"meld": m.kind, "cards": [str(c) for c in m.cards]} for m in (split[0] if split else [])]
+        return {"winner": winner, "melds": shown}
 
     def frame(
         self, seat: int | None, events_from: int = 0, log_from: int = 0, *, with_table: bool = True

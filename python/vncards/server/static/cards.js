@@ -27,7 +27,7 @@ function nameNode(text, cls) {
 
 // -- words --------------------------------------------------------------------------------------
 
-let WORDS = { terms: {}, events: {}, rows: [], cards: {} };
+let WORDS = { terms: {}, events: {}, rows: [], cards: {}, page: {} };
 const WORDS_READY = fetch("/api/words").then((r) => r.json()).then((w) => { WORDS = w; });
 
 function term(code) { // vncards.words.term: "position:category" reads as both parts
@@ -37,6 +37,10 @@ function term(code) { // vncards.words.term: "position:category" reads as both p
   if (i > 0) return term(code.slice(0, i)) + ", " + term(code.slice(i + 1));
   return code.replace(/_/g, " ");
 }
+
+function phrase(key) { return (WORDS.page || {})[key] || [key, key]; } // vncards.words.PAGE_WORDS: [Vietnamese, English]
+function say(key) { return both(phrase(key)); }
+function sayText(key) { const p = phrase(key); return p[0] + " (" + p[1] + ")"; }
 
 function isPiece(code) { return /^[KAERCHP][YRGW]$/.test(code); }
 function cardName(code) { return isPiece(code) ? (WORDS.cards[code] || code) : code; }

@@ -84,6 +84,14 @@ async function createTable(ev) {
   location.href = "/t/" + data.id + (open >= 0 ? "?seat=" + open : "");
 }
 
+// The name in "Tên của bạn" is the one a seat's link joins with; with the field empty the
+// table asks for a name before it seats the player.
+function keepName() {
+  const name = document.getElementById("name").value.trim();
+  if (name) localStorage.setItem("vncards:name", name);
+  else localStorage.removeItem("vncards:name");
+}
+
 async function listTables() {
   const tables = await (await fetch("/api/tables")).json();
   const body = document.querySelector("#tables tbody");
@@ -97,7 +105,7 @@ async function listTables() {
     const seats = el("span");
     for (const s of t.seats) {
       const label = s.kind === "player" ? s.name : s.kind === "bot" ? "máy " + s.bot : "trống (open)";
-      seats.append(s.kind === "player" ? nameNode(label) : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, text: label }), " · ");
+      seats.append(s.kind === "player" ? nameNode(label) : el("a", { href: "/t/" + t.id + "?seat=" + s.seat, class: "sit", text: label, onclick: keepName }), " · ");
     }
     body.append(el("tr", { "data-table": t.id }, el("td", {}, el("a", { href: "/t/" + t.id, text: t.id }), " ", el("a", { class: "watch", href: "/t/" + t.id + "?watch", text: "xem (watch)" })),
       el("td", { text: t.title }), el("td", {}, seats),

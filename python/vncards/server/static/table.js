@@ -31,7 +31,7 @@ async function join(seat) {
   connect();
 }
 
-async function showJoin(message) {
+async function showJoin(message, wanted) {
   const box = document.getElementById("joinbox");
   box.hidden = false;
   box.replaceChildren(el("h2", {}, ...both(["Chọn ghế", "pick a seat"])));
@@ -43,7 +43,7 @@ async function showJoin(message) {
     el("input", { id: "join-name", maxlength: "32", value: localStorage.getItem("vncards:name") || "" })), " ");
   for (const s of t.seats) {
     if (s.kind === "player") continue;
-    box.append(el("button", { class: "join", "data-seat": s.seat, onclick: () => join(s.seat) },
+    box.append(el("button", { class: "join" + (s.seat === wanted ? " primary" : ""), "data-seat": s.seat, onclick: () => join(s.seat) },
       "Ngồi ghế #" + s.seat + " ", el("span", { class: "hint", text: "(sit" + (s.kind === "bot" ? ", in place of the bot " + s.bot : "") + ")" })), " ");
   }
   box.append(el("button", { id: "watch", onclick: () => { box.hidden = true; S.token = null; connect(); } }, ...both(["Xem", "watch"])));
@@ -70,7 +70,7 @@ function send(msg) {
   return msg.id;
 }
 
-function act(action) { S.why = ""; send({ type: "act", action }); }
+function act(action) { S.why = ""; S.foulArmed = false; send({ type: "act", action }); }
 
 function showError(text) { document.getElementById("err").textContent = text; }
 
@@ -94,6 +94,10 @@ function onFrame(f) {
     if (["table_broken", "replaced", "no_table"].includes(f.code) && S.ws) S.ws.onclose = null; // no reconnecting
     return;
   }
+  if (f.type === "categories") {
+    if (f.ack === S.catAsk) { S.cats = f; if (S.frame) renderMine(S.frame); }
+    return;
+  }
   if (f.type === "explanation") {
     if (f.ack === S.whyAsk) { S.why = f.message || ""; renderWhy(); }
     return;
@@ -107,18 +111,24 @@ function onFrame(f) {
   if (S.hand !== key) { S.hand = key; S.events = []; }
   // The log in time order: each entry stamped with the change (seq) that brought it; the
   // table's notes of a change before its game events ("hand begins", "joined"), "hand over" after.
-  f.events.forEach((e, k) => {
-    const n = f.events_from + k;
-    if (n < S.events.length) return; // each event once
+  const fresh = f.events.filter((e, k) => f.events_from + k >= S.events.length); // each event once
+  // The table made this seat's forced move in this change: its note goes right after the
+  // seat's own move (before what followed it: a new round, the next seat's turn), or before
+  // the change's events when the move left none.
+  const made = (e) => e.seat === S.seat && e.type === S.wasForced.type; // the forced move's own event, if it has one
+  const forcedDone = S.wasForced && S.frame && f.seq !== S.frame.seq && (!f.forced || fresh.some(made));
+  const forcedNote = forcedDone && { seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" };
+  const after = forcedDone ? fresh.findIndex(made) : -1;
+  if (forcedNote && after < 0) S.history.push(forcedNote);
+  fresh.forEach((e, k) => {
     S.events.push(e);
     S.history.push({ seq: f.seq, rank: 1, event: e, cls: "ev-" + e.type });
+    if (k === after) S.history.push(forcedNote);
   });
   for (const e of f.log) if (e.n > S.logSeen) {
     S.logSeen = e.n;
     S.history.push({ seq: e.seq, rank: e.type === "hand_over" ? 2 : 0, note: e, cls: "log-" + e.type });
   }
-  if (S.wasForced && !f.forced && S.frame && f.seq !== S.frame.seq)
-    S.history.push({ seq: f.seq, rank: 1, text: "Bàn đi thay bạn nước bắt buộc (the table made your forced move): " + actionText(S.wasForced), cls: "forced-done" });
   S.wasForced = f.forced ? f.forced.action : null;
   S.frame = f; S.seat = f.seat; S.received = Date.now();
   render();
@@ -338,7 +348,11 @@ function actionButton(a, i) {
     case "play": label = [term("play") + " ", drawCards(splitCards(a.cards), { small: true })]; break;
     default: label = [term(a.type)];
   }
-  return el("button", { class: "act" + (a.type === "pass" ? "" : " strong"), "data-action": i, "data-type": a.type, onclick: () => act(a) }, ...label);
+  const fouled = a.type === "confirm" && S.frame.view.fouled; // a fouled hand is confirmed by a second click
+  if (fouled && S.foulArmed) label = say("confirm_fouled");
+  const click = () => { if (fouled && !S.foulArmed) { S.foulArmed = true; renderMine(S.frame); } else act(a); };
+  return el("button", { class: "act" + (a.type === "pass" ? "" : " strong") + (fouled ? " fouled" : ""), "data-action": i, "data-type": a.type,
+    "data-armed": fouled && S.foulArmed ? "1" : null, onclick: click }, ...label);
 }
 
 function renderMine(f) {
@@ -363,16 +377,23 @@ function renderMine(f) {
     if (a.type === "discard") playable.add(a.card);
   }
   const canPlay = !f.forced && legal.some((a) => a.type === "play");
+  const discards = f.forced ? [] : legal.filter((a) => a.type === "discard"); // Tứ Sắc: a click selects, a button discards
   for (const c of S.selected) if (!v.hand.includes(c)) S.selected.delete(c);
   if (!canPlay) S.selected.clear();
+  if (!discards.some((a) => a.card === S.pick)) S.pick = null;
+  let picked = false;
   v.hand.forEach((c, k) => {
     const node = drawCard(c);
     if (playable.size && !f.forced) node.classList.add(playable.has(c) ? "legal" : "dim"); // lit only when it is yours to play
-    if (S.selected.has(c)) node.classList.add("selected");
+    if (S.selected.has(c) || (c === S.pick && !picked)) node.classList.add("selected"); // one of two identical pieces
+    if (c === S.pick) picked = true;
     node.dataset.index = String(k);
     node.addEventListener("click", () => {
-      const discard = !f.forced && legal.find((a) => a.type === "discard" && a.card === c);
-      if (discard) { act(discard); return; }
+      if (discards.length) {
+        S.pick = S.pick !== c && discards.some((a) => a.card === c) ? c : null;
+        renderMine(S.frame);
+        return;
+      }
       if (!canPlay) return;
       if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
       renderMine(S.frame);
@@ -396,18 +417,46 @@ function renderMine(f) {
         const at = plays.findIndex((a) => sameCards(splitCards(a.cards), chosen));
         S.selected = new Set(splitCards(plays[(at + 1) % plays.length].cards)); renderMine(S.frame); } }, ...both(["Gợi ý", "suggest a play"])));
   }
+  if (discards.length) {
+    const chosen = discards.find((a) => a.card === S.pick);
+    extra.append(el("div", { class: "help", id: "discard-help", text: sayText("select_to_discard") }),
+      el("button", { class: "primary", id: "discard-selected", disabled: chosen ? null : true, onclick: () => { S.pick = null; act(chosen); } },
+        ...say("discard_selected"), chosen ? " " : null, chosen ? drawCard(chosen.card, { small: true }) : null));
+  }
   extra.append(el("div", { class: "why", id: "why" }));
   renderWhy();
 }
 
+// Mậu Binh: the rows the player is placing, kept by the page across a reload
+// (sessionStorage, keyed by table, seat and hand) while the arrangement clock runs on.
+function rowsKey(f) { return "vncards:rows:" + TABLE_ID + ":" + f.seat + ":" + f.generation + ":" + f.table.hand_number; }
+
+function setRows(rows, target) {
+  S.rows = rows; S.foulArmed = false;
+  if (target !== undefined) S.target = target;
+  if (S.rowsFor) sessionStorage.setItem(S.rowsFor, JSON.stringify({ rows: S.rows, target: S.target }));
+  askCategories();
+  renderMine(S.frame);
+}
+
+function askCategories() { // each full row's category and whether the rows foul, from the server
+  const rows = S.rows.map((r) => r.join(" "));
+  S.cats = null;
+  if (!S.rows.some((r, k) => r.length === [5, 5, 3][k])) { S.catAsk = null; return; }
+  S.catAsk = send({ type: "categorize", rows });
+}
+
 function renderArrange(f, hand, extra) {
   const v = f.view, legal = f.legal_actions;
-  const key = f.generation + ":" + f.table.hand_number;
+  const key = rowsKey(f);
   if (S.rowsFor !== key) {
-    S.rowsFor = key; S.target = 0;
-    S.rows = v.arrangement ? v.arrangement.map(splitCards) : [[], [], []];
+    S.rowsFor = key; S.target = 0; S.cats = null; S.foulArmed = false;
+    const kept = JSON.parse(sessionStorage.getItem(key) || "null"), held = new Set(v.hand);
+    if (kept && kept.rows.flat().every((c) => held.has(c))) { S.rows = kept.rows; S.target = kept.target || 0; }
+    else S.rows = v.arrangement ? v.arrangement.map(splitCards) : [[], [], []];
+    if (!v.reveal) askCategories();
   }
-  if (v.reveal) return; // the showdown on the felt shows every seat's hands
+  if (v.reveal) { sessionStorage.removeItem(key); return; } // the showdown on the felt shows every seat's hands
   const placed = new Set(S.rows.flat());
   for (const c of v.hand) if (!placed.has(c)) {
     const node = drawCard(c);
@@ -417,31 +466,35 @@ function renderArrange(f, hand, extra) {
       let r = S.target;
       if (S.rows[r].length >= sizes[r]) r = [0, 1, 2].find((k) => S.rows[k].length < sizes[k]);
       if (r === undefined) return;
-      S.rows[r].push(c);
-      renderMine(S.frame);
+      setRows(S.rows.map((row, k) => (k === r ? [...row, c] : row)));
     });
     hand.append(node);
   }
-  const rows = el("div", { class: "rows" });
+  const cats = S.cats || {};
+  const rows = el("div", { class: "rows" + (cats.fouled ? " fouled" : ""), id: "rows" });
+  rows.append(el("div", { class: "hint", text: sayText("placing") }));
   [0, 1, 2].forEach((r) => {
+    const category = cats.categories && cats.categories[r];
     const row = el("div", { class: "row" + (r === S.target ? " target" : ""), "data-row": r },
-      el("span", { class: "rowname", onclick: () => { S.target = r; renderMine(S.frame); } }, ...both(rowName(r))));
+      el("span", { class: "rowname", onclick: () => setRows(S.rows, r) }, ...both(rowName(r))));
     for (const c of S.rows[r]) {
       const node = drawCard(c);
-      node.addEventListener("click", () => { S.rows[r] = S.rows[r].filter((x) => x !== c); renderMine(S.frame); });
+      node.addEventListener("click", () => setRows(S.rows.map((x, k) => (k === r ? x.filter((y) => y !== c) : x))));
       row.append(node);
     }
+    row.append(el("span", { class: "category", "data-category": category || "", text: category ? term(category) : "" }));
     rows.append(row);
   });
+  if (cats.fouled) rows.append(el("div", { class: "foul-warning", id: "foul-warning" }, ...say("fouled_now")));
   extra.append(rows);
   const suggestion = legal.find((a) => a.type === "arrange");
   const ready = S.rows[0].length === 5 && S.rows[1].length === 5 && S.rows[2].length === 3;
   const open = legal.length > 0;
   extra.append(
-    el("button", { id: "suggest", disabled: suggestion ? null : true, onclick: () => {
-      S.rows = [splitCards(suggestion.back), splitCards(suggestion.middle), splitCards(suggestion.front)]; renderMine(S.frame); } },
+    el("button", { id: "suggest", disabled: suggestion ? null : true, onclick: () =>
+      setRows([splitCards(suggestion.back), splitCards(suggestion.middle), splitCards(suggestion.front)]) },
       ...both(["Gợi ý", "the solver's arrangement"])), " ",
-    el("button", { id: "clear-rows", disabled: open ? null : true, onclick: () => { S.rows = [[], [], []]; S.target = 0; renderMine(S.frame); } }, ...both(["Xếp lại", "start over"])), " ",
+    el("button", { id: "clear-rows", disabled: open ? null : true, onclick: () => setRows([[], [], []], 0) }, ...both(["Xếp lại", "start over"])), " ",
     el("button", { class: "primary", id: "arrange", disabled: ready && open ? null : true, onclick: () =>
       act({ type: "arrange", back: S.rows[0].join(" "), middle: S.rows[1].join(" "), front: S.rows[2].join(" ") }) },
       ...both(["Xếp bài", "arrange these hands"])));
@@ -476,8 +529,58 @@ function renderSettlement(f) {
   for (const p of t.payments || []) pay.append(el("div", { class: "payment" }, nameNode(seatName(p.from)), " trả (pays) ", nameNode(seatName(p.to)), ": " + term(p.reason) + ": " + p.units));
   if (!(t.payments || []).length) pay.append(el("div", { class: "hint", text: "không ai trả (no payments)" }));
   const note = nextHandNote(v);
-  box.replaceChildren(el("h2", {}, ...both(["Kết quả ván " + t.hand_number, "settlement"])), el("table", { class: "grid", id: "settlement-table" }, head, ...rows),
-    el("h3", {}, ...both(["Thanh toán", "payments"])), pay, note ? el("p", { class: "carry", id: "carry", text: note }) : null);
+  const grouped = v.game === "maubinh" && (t.payments || []).length; // the itemised list folded under the grouped table
+  box.replaceChildren(el("h2", {}, ...both(["Kết quả ván " + t.hand_number, "settlement"])), winningHand(f) || "", el("table", { class: "grid", id: "settlement-table" }, head, ...rows),
+    el("h3", {}, ...both(["Thanh toán", "payments"])),
+    grouped ? groupedPayments(f) : pay);
+  if (grouped) box.append(el("details", { id: "payments-all" }, el("summary", {}, ...say("every_payment"), " " + t.payments.length), pay));
+  if (note) box.append(el("p", { class: "carry", id: "carry", text: note })); // (replaceChildren writes a null as "null")
+}
+
+// Tứ Sắc: how the winner won, readable: the card taken and the score, the melds laid on the
+// table and the hand shown at the end, split into its melds (the server's split of it).
+function winningHand(f) {
+  const v = f.view, t = f.table;
+  const win = v.game === "tusac" && S.events.find((e) => e.type === "win" && e.hand);
+  if (!win) return null;
+  const meld = (m, cls) => el("span", { class: "meld " + cls, "data-meld": m.meld }, el("span", { class: "meldname", text: term(m.meld) }), drawCards(m.cards, { small: true }));
+  const shown = (t.showdown && t.showdown.melds) || null;
+  return el("div", { class: "winning", id: "winning-hand" }, el("h3", {}, ...say("winning_hand")),
+    el("div", { class: "label" }, nameNode(seatName(win.seat)), ": " + term("win") + " ", win.card ? drawCard(win.card, { small: true }) : "",
+      win.score !== undefined ? " " + win.score + " lệnh" : ""),
+    el("div", { class: "win-melds", id: "win-exposed" }, ...((v.exposed || [])[win.seat] || []).map((m) => meld(m, "exposed"))),
+    el("div", { class: "win-melds", id: "win-hand" }, ...(shown ? shown.map((m) => meld(m, "concealed")) : [drawCards(win.hand, { small: true })])));
+}
+
+function signed(u) { return (u > 0 ? "+" : "") + u; }
+
+// Mậu Binh's payments as a player reads a showdown: one line per pair of players (the viewer's
+// first), from the first one's side: each hand (chi), the bonuses, the net.
+function groupedPayments(f) {
+  const t = f.table, n = t.players, me = f.seat === null ? 0 : f.seat;
+  const order = [me, ...[...Array(n).keys()].filter((i) => i !== me)];
+  const th = (pair) => el("th", {}, ...both(pair));
+  const heads = (WORDS.rows.length ? WORDS.rows : [["back"], ["middle"], ["front"]]).map((r) => r[0]);
+  const grid = el("table", { class: "grid grouped", id: "payments-grouped" },
+    el("tr", {}, th(phrase("pair")), ...[0, 1, 2].map((r) => { const [vi, en] = rowName(r); return th([vi.split(",")[0], en]); }),
+      th(phrase("bonuses")), th(phrase("net"))));
+  const cell = (u, extra) => el("td", { class: "num " + (u > 0 ? "pos" : u < 0 ? "neg" : ""), ...extra, text: signed(u) });
+  for (let x = 0; x < n; x++) for (let y = x + 1; y < n; y++) {
+    const a = order[x], b = order[y];
+    const per = heads.map(() => 0), bonus = [];
+    let net = 0;
+    for (const p of t.payments) {
+      if (!((p.from === a && p.to === b) || (p.from === b && p.to === a))) continue;
+      const u = p.to === a ? p.units : -p.units, row = heads.indexOf(p.reason);
+      net += u;
+      if (row >= 0) per[row] += u; else bonus.push(term(p.reason) + " " + signed(u));
+    }
+    grid.append(el("tr", { "data-pair": a + "-" + b },
+      el("td", { class: "pair" }, nameNode(seatName(a)), a === f.seat ? el("span", { class: "you", text: " Bạn" }) : null, el("br"), "– ", nameNode(seatName(b))),
+      ...per.map((u, r) => cell(u, { "data-row": String(r) })),
+      el("td", { class: "bonus", text: bonus.join(" · ") || "—" }), cell(net, { "data-net": "1" })));
+  }
+  return el("div", { class: "payments", id: "payments-by-pair" }, el("div", { class: "hint", text: sayText("by_opponent") }), grid);
 }
 
 async function leave() {
@@ -522,7 +625,7 @@ function renderLog() {
   const box = document.getElementById("log");
   const items = S.history.map((h, k) => [h.seq, h.rank, k, h]).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   const text = (h) => h.text || (h.event ? describeEvent(h.event) : describeLog(h.note));
-  box.replaceChildren(...items.map((x) => el("div", { class: x[3].cls, text: text(x[3]) })));
+  box.replaceChildren(...items.map((x) => el("div", { class: x[3].cls, "data-seq": String(x[0]), text: text(x[3]) })));
   box.scrollTop = box.scrollHeight;
 }
 
@@ -544,6 +647,7 @@ setInterval(() => { // the clocks count down between frames
   const params = new URLSearchParams(location.search), want = params.get("seat");
   if (params.has("watch")) { S.token = null; connect(); } // a spectator, even on a seat's device
   else if (S.token) connect();
-  else if (want !== null) join(Number(want));
+  else if (want !== null && localStorage.getItem("vncards:name")) join(Number(want));
+  else if (want !== null) showJoin(sayText("name_first"), Number(want)); // no name yet: ask for it
   else showJoin();
 })();
