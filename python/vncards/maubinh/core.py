@@ -4,6 +4,11 @@ Each player splits 13 cards into a 5-card **back** (chi 1, chi đầu), a 5-card
 2, chi giữa) and a 3-card **front** (chi 3, chi cuối), with back ≥ middle ≥ front; otherwise
 the arrangement is fouled (binh lủng). Ranks only decide (``2 < 3 < … < K < A``); suits only make flushes.
 
+Why one module of ~700 lines: every function here is a thin typed front of one Rust call on
+the same three values (a hand of cards, an :class:`Arrangement`, the :class:`Rules`), and they
+share one way of reading and checking them; the game flow (``game.py``), the exploitability
+measure (``exploit.py``) and the equilibrium tables (``tables.py``) already live apart.
+
 >>> best = best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠")
 >>> best.back
 (Card('10♠'), Card('J♠'), Card('Q♠'), Card('K♠'), Card('A♠'))
