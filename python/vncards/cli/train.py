@@ -36,10 +36,19 @@ def register(commands: Commands) -> None:
         epilog="example: vncards train tienlen --steps 20000 --seed 1 --out tienlen.vnpolicy",
     )
     t.add_argument("game", choices=list(TRAINED), help="the game")
-    t.add_argument("--steps", type=int, required=True, help="Adam updates (rounded up to whole rounds)")
+    t.add_argument(
+        "--steps",
+        type=int,
+        required=True,
+        help="Adam updates (rounded up to whole rounds); required, no default",
+    )
     t.add_argument("--seed", type=int, default=0, help="seed of everything random (default %(default)s)")
-    t.add_argument("--out", required=True, help="the weights file to write (.vnpolicy)")
-    t.add_argument("--resume", default=None, help="a checkpoint (OUT.ckpt.npz) of the same run to continue")
+    t.add_argument("--out", required=True, help="the weights file to write (.vnpolicy); required, no default")
+    t.add_argument(
+        "--resume",
+        default=None,
+        help="a checkpoint (OUT.ckpt.npz) of the same run to continue (default: none, a new run)",
+    )
     t.add_argument("--players", type=int, default=4, help="seats (default %(default)s)")
     add_rules_argument(t)
     t.add_argument("--hands", type=int, default=64, help="self-play hands per round (default %(default)s)")
