@@ -5,10 +5,13 @@ whole path from ``vncards train`` to a bot playing a game (skipped only without 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import json
 import random
 import struct
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +24,12 @@ from vncards import _core, games
 from vncards.bots import bot_names, decide, make_bot
 from vncards.bots.honesty import decides_honestly, redeal
 from vncards.bots.policy import SUFFIX, rules_record, shipped_weights
+from vncards.bots.strength import bench_bots
 from vncards.errors import RulesError, SnapshotError
 from vncards.integrations.encoding import action_cards, observation
+from vncards.learn.config import TrainConfig, check
 from vncards.learn.model import Architecture, from_net, init_layers, to_net
+from vncards.session import Seat, Session
 from vncards.simulate import play_game
 
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
@@ -272,6 +278,14 @@ def test_rules_and_tables_it_was_not_trained_for_are_refused(tmp_path: Path) -> 
         make_bot("policy", "tienlen", rules=custom, weights=path)
     with pytest.raises(RulesError, match="play tienlen, not samloc"):
         make_bot("policy", "samloc", weights=path)
+    # The table size is checked when the bot is made for a table, or else at its first decision.
+    with pytest.raises(RulesError, match="4 players, not 3"):
+        make_bot("policy", "tienlen", weights=path, players=3)
+    with pytest.raises(RulesError, match="4 players, not 3"):
+        bench_bots("tienlen", [f"policy:weights={path}", "greedy"], deals=1, players=3)
+    with pytest.raises(RulesError, match="4 players, not 3"):
+        Session("tienlen", players=["An", Seat(bot="policy"), None], seed=1).bot(1)  # the shipped weights
+    assert make_bot("policy", "tienlen", weights=path, players=4).net.players == 4
     bot = make_bot("policy", "tienlen", weights=path)
     g = games.new_game("tienlen", 3, seed=1)
     seat = g.pending_seats[0]
@@ -319,20 +333,30 @@ def test_shipped_weights_say_how_they_were_made() -> None:
 # -- training, end to end ---------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
-def test_vncards_train_writes_weights_a_bot_plays_and_resume_continues_the_same_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from vncards.cli import main
+def _train(*args: str) -> subprocess.CompletedProcess[str]:
+    """``vncards train ...`` as a person types it, in its own process: JAX's threads then
+    never share a process with the tests that fork (multiprocessing, Ray)."""
+    return subprocess.run(
+        [sys.executable, "-m", "vncards", "train", *args], capture_output=True, text=True, timeout=300
+    )
 
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_writes_weights_a_bot_plays_and_resume_continues_the_same_run(tmp_path: Path) -> None:
     common = ["--seed", "3", "--tiny", "--hands", "6", "--updates", "2", "--batch", "32"]
     common += ["--eval-every", "4", "--eval-deals", "2"]
+    # Exploration and learning rate decaying over the run, as the shipped runs use them.
+    common += ["--epsilon-start", "0.5", "--lr-end", "1e-4", "--decay-steps", "6"]
     whole = tmp_path / "whole.vnpolicy"
-    assert main(["train", "tienlen", "--steps", "8", "--out", str(whole), *common]) == 0
-    assert "Wrote" in capsys.readouterr().out
+    done = _train("tienlen", "--steps", "8", "--out", str(whole), *common)
+    assert done.returncode == 0, done.stderr
+    assert "Wrote" in done.stdout
     net = _core.PolicyNet.from_bytes(whole.read_bytes())
     prov = json.loads(net.provenance)
     assert prov["steps"] == 8 and prov["seed"] == 3 and prov["hands"] == 24
+    assert prov["config"]["epsilon_start"] == 0.5 and prov["config"]["decay_steps"] == 6
+    # The returns were learned divided by their first round's spread; the file scores in units.
+    assert prov["return_scale"] >= 1.0
     figures = json.loads((tmp_path / "whole.curve.json").read_text())
     assert [p["step"] for p in figures["curve"]] == [0, 4, 8]
     assert all(p["low"] <= p["lead"] <= p["high"] for p in figures["curve"])
@@ -344,31 +368,30 @@ def test_vncards_train_writes_weights_a_bot_plays_and_resume_continues_the_same_
     assert g.is_over
     # Half the run, then resumed from its checkpoint: the same weights and curve.
     half = tmp_path / "half.vnpolicy"
-    assert main(["train", "tienlen", "--steps", "4", "--out", str(half), *common]) == 0
+    assert _train("tienlen", "--steps", "4", "--out", str(half), *common).returncode == 0
     ckpt = tmp_path / "half.ckpt.npz"
-    assert main(["train", "tienlen", "--steps", "8", "--out", str(half), "--resume", str(ckpt), *common]) == 0
+    resumed_run = _train("tienlen", "--steps", "8", "--out", str(half), "--resume", str(ckpt), *common)
+    assert resumed_run.returncode == 0, resumed_run.stderr
     resumed = _core.PolicyNet.from_bytes(half.read_bytes())
     assert resumed.data() == net.data()
     again = json.loads((tmp_path / "half.curve.json").read_text())
     strip = [{k: v for k, v in p.items() if k != "seconds"} for p in again["curve"]]
     assert strip == [{k: v for k, v in p.items() if k != "seconds"} for p in figures["curve"]]
     # Another run's checkpoint is refused.
-    assert (
-        main(
-            [
-                "train",
-                "tienlen",
-                "--steps",
-                "8",
-                "--out",
-                str(half),
-                "--resume",
-                str(ckpt),
-                "--seed",
-                "4",
-                "--tiny",
-            ]
-        )
-        == 2
+    other = _train(
+        "tienlen", "--steps", "8", "--out", str(half), "--resume", str(ckpt), "--seed", "4", "--tiny"
     )
-    assert "another run" in capsys.readouterr().err
+    assert other.returncode == 2 and "another run" in other.stderr
+
+
+def test_the_exploration_rate_goes_from_its_start_to_its_end_over_the_decay_steps() -> None:
+    cfg = TrainConfig("tienlen", 100, epsilon=0.05, epsilon_start=0.45, decay_steps=40)
+    assert [round(cfg.epsilon_at(s), 4) for s in (0, 20, 40, 80)] == [0.45, 0.25, 0.05, 0.05]
+    assert TrainConfig("tienlen", 100, epsilon=0.1).epsilon_at(0) == 0.1
+    assert TrainConfig.from_dict(cfg.to_dict()) == cfg
+    # Checkpoints written before the return scale existed learned raw units.
+    legacy = {k: v for k, v in cfg.to_dict().items() if k != "return_scale"}
+    assert TrainConfig.from_dict(legacy).return_scale == 1.0
+    for bad in ({"epsilon_start": 1.5}, {"lr_end": 0.0}, {"decay_steps": -1}, {"return_scale": -2.0}):
+        with pytest.raises(RulesError, match=next(iter(bad))):
+            check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]

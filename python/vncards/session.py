@@ -429,7 +429,7 @@ class Session:
         if name == "cheating":
             raise RulesError("the cheating bot sees every hand: it is for benchmarks, never a table seat")
         try:
-            bot_factory(name, self.name, self._rules)
+            bot_factory(name, self.name, self._rules, players=self._players)
         except VncardsError:
             raise
         except (TypeError, ValueError) as e:
@@ -450,7 +450,9 @@ class Session:
             if made is None:
                 self._bots = {k: v for k, v in self._bots.items() if k[0] == self._number}
                 seed = hmac.new(self._key, f"vncards/session/bot/{self._number}/{s}".encode(), hashlib.sha256)
-                made = self._bots[key] = make_bot(name, self.name, seed=seed.digest(), rules=self._rules)
+                made = self._bots[key] = make_bot(
+                    name, self.name, seed=seed.digest(), rules=self._rules, players=self._players
+                )
             return made
 
     def play_bots(self, max_actions: int = 100_000) -> int:

@@ -217,7 +217,7 @@ def _play_batch(batch: _Batch) -> Summary:
     game_spec = spec(batch.game)
     cls = game_spec.game_class()
     rules = game_spec.rules_from(batch.options)
-    makers = {name: bot_factory(name, batch.game, rules) for name in set(batch.bots)}
+    makers = {name: bot_factory(name, batch.game, rules, players=batch.players) for name in set(batch.bots)}
     players = batch.players
     positions = [BotStats(name) for name in batch.bots]
     events: Counter[str] = Counter()

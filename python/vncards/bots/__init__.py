@@ -87,9 +87,13 @@ def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **opti
     return bot_factory(level, game, rules, **options)(seed)
 
 
-def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Callable[[Seed], Bot]:
+def bot_factory(
+    name: str, game: str, rules: Any = None, *, players: int | None = None, **options: Any
+) -> Callable[[Seed], Bot]:
     """``make_bot`` with the name looked up once: ``bot_factory(name, game, rules)(seed)`` is
     ``make_bot(name, game, seed, rules)`` (a simulation makes a bot per seat per game).
+    ``players``, the table size, goes to the bots that check it when they are made (the
+    learned ``policy``, whose weights play one table size); the others ignore it.
 
     >>> bot_factory("greedy", "tienlen")(seed=3).name
     'greedy'
@@ -110,6 +114,8 @@ def bot_factory(name: str, game: str, rules: Any = None, **options: Any) -> Call
     factory = extra[name]
     if _takes(factory, "rules"):
         options["rules"] = spec(game).rules() if rules is None else rules
+    if players is not None and _takes(factory, "players"):
+        options["players"] = players
 
     def make(seed: Seed = None) -> Bot:
         bot: Bot = factory(seed=seed, **options)

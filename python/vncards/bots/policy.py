@@ -13,7 +13,8 @@ construction (the tests re-deal the hidden cards and check its choice stays the 
 weights file says which game, encoding and rules it was trained on and how it was made
 (``provenance``: the command, seed, steps, time); a file of another game or encoding, or a
 damaged one, is refused (``RulesError`` / ``SnapshotError``), and so are rules or a table size
-the weights were not trained for. Where no weights ship for a game yet, the error says how to
+the weights were not trained for: when the bot is made (``players=``, which the simulator,
+the benchmarks and the tables pass), or at its first decision when it was made without it. Where no weights ship for a game yet, the error says how to
 train them.
 
 **Determinism.** The bot plays the best-scored action (the first of equal scores): the same
@@ -116,7 +117,9 @@ class PolicyBot:
     name = "policy"
     FAMILY = "tienlen"
 
-    def __init__(self, seed: Any = None, rules: Any = None, *, weights: Any = None) -> None:
+    def __init__(
+        self, seed: Any = None, rules: Any = None, *, weights: Any = None, players: int | None = None
+    ) -> None:
         family = _FAMILIES[self.FAMILY]
         if weights is None:
             variant = self._variant_of(rules)
@@ -139,6 +142,8 @@ class PolicyBot:
         self.net = net
         self.game = str(net.game)
         self.seed = seed
+        if players is not None:
+            self._check_players(players)
 
     @classmethod
     def offered(cls, game: str) -> bool:
@@ -159,12 +164,15 @@ class PolicyBot:
             f"({_differences(preset, rules.to_dict())}): {_how_to_train(family[0] + ' --rules ...')}"
         )
 
-    def _players(self, view: Mapping[str, Any]) -> int:
-        players = len(view["hand_counts"])
+    def _check_players(self, players: int) -> None:
         if players != self.net.players:
             raise RulesError(
                 f"these policy weights were trained for {self.net.players} players, not {players}"
             )
+
+    def _players(self, view: Mapping[str, Any]) -> int:
+        players = len(view["hand_counts"])
+        self._check_players(players)
         return players
 
     def scores(self, view: Mapping[str, Any], legal_actions: Sequence[Action]) -> list[float]:

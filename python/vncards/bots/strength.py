@@ -108,9 +108,9 @@ def _value(raw: str) -> Any:
     return raw
 
 
-def _factory(text: str, game: str, rules: Any) -> Callable[[Any], Any]:
+def _factory(text: str, game: str, rules: Any, players: int) -> Callable[[Any], Any]:
     name, options = parse_bot(text)
-    return bot_factory(name, game, rules, **options)
+    return bot_factory(name, game, rules, players=players, **options)
 
 
 def seating(a: str, b: str, players: int, field: str) -> tuple[str, ...]:
@@ -230,7 +230,7 @@ def _play_batch(batch: _Batch) -> _Part:
     cls = game_spec.game_class()
     rules = game_spec.rules_from(batch.options)
     names = list(dict.fromkeys(batch.seats))
-    makers = {n: _factory(n, batch.game, rules) for n in names}
+    makers = {n: _factory(n, batch.game, rules, batch.players) for n in names}
     players = batch.players
     rotations = _rotations(batch.seats)
     part = _Part(
@@ -320,7 +320,7 @@ def bench_bots(
     table = new_game(game, players, opts, seed=0)
     n = table.players
     for b in bots:
-        _factory(b, game, table.rules)(0)
+        _factory(b, game, table.rules, n)(0)
     seatings = [seating(a, b, n, field) for a, b in pairs]
     batches = [
         _Batch(spec(game).name, n, opts, seats, seed, r, i)

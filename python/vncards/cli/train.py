@@ -57,6 +57,32 @@ def register(commands: Commands) -> None:
     t.add_argument("--lr", type=float, default=3e-4, help="Adam learning rate (default %(default)s)")
     t.add_argument("--epsilon", type=float, default=0.05, help="exploration rate (default %(default)s)")
     t.add_argument(
+        "--epsilon-start",
+        type=float,
+        default=None,
+        help="exploration rate at step 0, going linearly to --epsilon over --decay-steps "
+        "(default: --epsilon throughout)",
+    )
+    t.add_argument(
+        "--lr-end",
+        type=float,
+        default=None,
+        help="learning rate after --decay-steps, reached linearly (default: --lr throughout)",
+    )
+    t.add_argument(
+        "--decay-steps",
+        type=int,
+        default=0,
+        help="steps over which --epsilon-start and --lr-end are reached (default %(default)s: none)",
+    )
+    t.add_argument(
+        "--return-scale",
+        type=float,
+        default=0.0,
+        help="what the hands' units are divided by before the network learns them "
+        "(default %(default)s: the spread of the first round's units)",
+    )
+    t.add_argument(
         "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
     )
     t.add_argument(
@@ -96,6 +122,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         batch=args.batch,
         lr=args.lr,
         epsilon=args.epsilon,
+        epsilon_start=args.epsilon_start,
+        lr_end=args.lr_end,
+        decay_steps=args.decay_steps,
+        return_scale=args.return_scale,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,

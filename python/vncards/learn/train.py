@@ -9,6 +9,16 @@ takes ``updates`` Adam steps on minibatches drawn from the round's samples, regr
 action's score on its Monte-Carlo return (squared error). A round is the unit of work:
 ``steps`` (Adam updates) round up to whole rounds.
 
+**Scale and schedules.** The returns are learned divided by ``return_scale`` (by default the
+standard deviation of the first round's returns, at least 1), and the weights file's last layer
+is multiplied back, so it scores in units: one learning rate then serves Tứ Sắc, whose hands
+pay a few units, and Sâm Lốc, whose pay sixty. ``epsilon_start`` and ``lr_end`` make the
+exploration rate and the learning rate go linearly to ``epsilon`` and ``lr_end`` over
+``decay_steps`` steps: a Tứ Sắc network that starts from random weights almost never declares
+a win (a hand of such play ends in a draw 99.7% of the time, and all its returns are zero),
+so it must explore a lot at first; and a smaller step at the end averages the noise of
+Monte-Carlo returns (a Tiến Lên hand's units have a spread of about 9) instead of following it.
+
 **Why deep Monte-Carlo.** The environments give each legal action's card row, so scoring
 (view, action) pairs handles every action list with one small network whose per-action cost is
 a few hundred multiply-adds (the state tower runs once per decision); Monte-Carlo returns need
@@ -49,7 +59,8 @@ import numpy as np
 from .. import __version__, games
 from ..bots.policy import SUFFIX, rules_record
 from ..errors import RulesError
-from .model import Architecture, Layers, init_layers, to_net
+from .config import GAMES, TrainConfig, check
+from .model import Layers, init_layers, to_net
 
 try:
     import jax
@@ -60,72 +71,10 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
     ) from e
 
-__all__ = ["TrainConfig", "train", "METHOD"]
+__all__ = ["TrainConfig", "GAMES", "train", "METHOD"]
 
 METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
-#: The games ``vncards train`` trains.
-GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
 CHECKPOINT_VERSION = 1
-
-
-@dataclasses.dataclass(frozen=True)
-class TrainConfig:
-    """One training run's settings (everything that changes its figures)."""
-
-    game: str
-    steps: int
-    seed: int = 0
-    players: int = 4
-    options: tuple[tuple[str, Any], ...] = ()
-    hands: int = 64
-    updates: int = 4
-    batch: int = 512
-    lr: float = 3e-4
-    epsilon: float = 0.05
-    tower: tuple[int, ...] = (256, 128)
-    join: int = 128
-    head: tuple[int, ...] = (32,)
-    eval_every: int = 2000
-    eval_deals: int = 100
-    eval_seed: int = 900_000
-
-    @property
-    def arch(self) -> Architecture:
-        """The network's layer widths."""
-        return Architecture(self.tower, self.join, self.head)
-
-    @property
-    def rounds(self) -> int:
-        """Rounds of self-play and updates: ``steps`` rounded up to whole rounds."""
-        return -(-self.steps // self.updates)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready values (kept in checkpoints and weights files)."""
-        d = dataclasses.asdict(self)
-        d["options"] = dict(self.options)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
-        """The settings ``to_dict`` made."""
-        d = dict(d)
-        d["options"] = tuple(sorted(d.get("options", {}).items()))
-        for k in ("tower", "head"):
-            d[k] = tuple(d[k])
-        return cls(**d)
-
-
-def _check(cfg: TrainConfig) -> None:
-    if cfg.game not in GAMES:
-        raise RulesError(f"vncards train trains {', '.join(GAMES)}; not {cfg.game!r}")
-    for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals"):
-        v = getattr(cfg, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise RulesError(f"{name} must be a positive int, not {v!r}")
-    if cfg.seed < 0:
-        raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
-    if not 0.0 <= cfg.epsilon <= 1.0:
-        raise RulesError(f"epsilon must be in [0, 1], not {cfg.epsilon}")
 
 
 def _q(t: int, params: Any, obs: Any, act: Any) -> Any:
@@ -143,7 +92,10 @@ def _q(t: int, params: Any, obs: Any, act: Any) -> Any:
 
 
 def _optimizer(cfg: TrainConfig) -> Any:
-    return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(cfg.lr))
+    lr: Any = cfg.lr
+    if cfg.lr_end is not None and cfg.decay_steps:
+        lr = optax.linear_schedule(cfg.lr, cfg.lr_end, cfg.decay_steps)
+    return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(lr))
 
 
 def _update_fn(cfg: TrainConfig) -> Callable[..., Any]:
@@ -162,8 +114,13 @@ def _update_fn(cfg: TrainConfig) -> Callable[..., Any]:
     return update
 
 
-def _numpy_layers(params: Any) -> Layers:
-    return [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in params]
+def _numpy_layers(params: Any, scale: float = 1.0) -> Layers:
+    """The layers as numpy arrays, the last one times ``scale``: the network learns the
+    returns divided by the scale, and the weights file scores in units."""
+    layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in params]
+    w, b = layers[-1]
+    layers[-1] = ((w * scale).astype(np.float32), (b * scale).astype(np.float32))
+    return layers
 
 
 @dataclasses.dataclass
@@ -179,6 +136,12 @@ class _State:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     losses: list[float] = dataclasses.field(default_factory=list)
+    #: What the returns are divided by (None until the first round fixes it).
+    scale: float | None = None
+
+    def layers(self) -> Layers:
+        """The weights as a ``.vnpolicy`` holds them (scoring in units)."""
+        return _numpy_layers(self.params, self.scale or 1.0)
 
 
 def _paths(out: Path) -> dict[str, Path]:
@@ -217,6 +180,7 @@ def _save_checkpoint(path: Path, cfg: TrainConfig, st: _State) -> None:
         "seconds": st.seconds,
         "cpu_seconds": st.cpu_seconds,
         "losses": st.losses,
+        "scale": st.scale,
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     import io
@@ -260,6 +224,7 @@ def _load_checkpoint(path: Path, cfg: TrainConfig, template: Any) -> _State:
         seconds=meta["seconds"],
         cpu_seconds=meta["cpu_seconds"],
         losses=meta.get("losses", []),
+        scale=meta.get("scale", cfg.return_scale or None),
     )
 
 
@@ -274,6 +239,7 @@ def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
         "samples": st.samples,
         "seconds": round(st.seconds, 1),
         "cpu_seconds": round(st.cpu_seconds, 1),
+        "return_scale": st.scale,
         "finished": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "config": cfg.to_dict(),
         "vncards": __version__,
@@ -345,7 +311,7 @@ def _plot(path: Path, cfg: TrainConfig, curve: list[dict[str, Any]]) -> bool:
 def _write_outputs(out: Path, cfg: TrainConfig, st: _State, command: str, rules: str) -> None:
     paths = _paths(out)
     prov = _provenance(cfg, st, command)
-    net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), rules, prov)
+    net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), rules, prov)
     _atomic_write(out, net.to_bytes())
     figures = {
         "game": cfg.game,
@@ -374,7 +340,7 @@ def train(
     the checkpoint (``.ckpt.npz``) and the learning curve (``.curve.json``, ``.curve.png``).
     ``resume``: a checkpoint of the same run to continue. ``progress(step, steps, info)`` is
     called after each round. Returns the figures written to the curve JSON."""
-    _check(cfg)
+    check(cfg)
     out = Path(out)
     spec = games.spec(cfg.game)
     rules = spec.rules(dict(cfg.options))
@@ -394,18 +360,22 @@ def train(
     started, cpu0 = time.monotonic(), time.process_time()
     base_seconds, base_cpu = st.seconds, st.cpu_seconds
     if st.step == 0 and not st.curve:
-        net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+        net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
         st.curve.append({"step": 0, "hands": 0, "seconds": 0.0, **_evaluate(cfg, net)})
     while st.round < cfg.rounds:
-        net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+        net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
         seeds = np.random.default_rng([cfg.seed, st.round]).integers(
             0, 2**63 - 1, size=cfg.hands, dtype=np.int64
         )
-        obs, act, ret, hands, _truncated, _decisions = net.selfplay(flow, seeds.tolist(), cfg.epsilon)
+        epsilon = cfg.epsilon_at(st.step)
+        obs, act, ret, hands, _truncated, _decisions = net.selfplay(flow, seeds.tolist(), epsilon)
         st.hands += hands
         st.samples += len(ret)
         n = len(ret)
+        if n and st.scale is None:
+            st.scale = cfg.return_scale or _scale_of(ret)
         if n:
+            ret = ret / np.float32(st.scale)
             picks = st.rng.integers(0, n, size=(cfg.updates, cfg.batch))
             loss = 0.0
             for k in range(cfg.updates):
@@ -418,7 +388,7 @@ def train(
         st.seconds = base_seconds + time.monotonic() - started
         st.cpu_seconds = base_cpu + time.process_time() - cpu0
         if st.step % cfg.eval_every < cfg.updates or st.round == cfg.rounds:
-            net = to_net(cfg.game, cfg.players, cfg.arch, _numpy_layers(st.params), record, {})
+            net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
             point = {
                 "step": st.step,
                 "hands": st.hands,
@@ -440,6 +410,13 @@ def train(
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())
     return figures
+
+
+def _scale_of(returns: Any) -> float:
+    """The first round's spread of returns (their standard deviation, to 4 digits, at least 1):
+    learning returns of about unit size lets one learning rate serve every game, whose units
+    range from Tứ Sắc's few to Sâm Lốc's sixties."""
+    return max(1.0, float(f"{float(np.std(returns)):.4g}"))
 
 
 def _init(cfg: TrainConfig) -> Layers:

@@ -683,7 +683,9 @@ class TableSession:
         name = st.timeout_bot if by == "timeout" or not st.replacement else st.replacement
         bot = self._bots.get((seat, name))
         if bot is None:
-            bot = self._bots[(seat, name)] = make_bot(name, self.game_name, rules=self.match.rules)
+            bot = self._bots[(seat, name)] = make_bot(
+                name, self.game_name, rules=self.match.rules, players=self.players
+            )
         return bot
 
     def next_due(self, now_wall: float, now_mono: float) -> tuple[float, int, str] | None:

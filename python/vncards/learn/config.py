@@ -1,0 +1,108 @@
+"""The settings of a ``vncards train`` run (no ML library needed to read or check them: the
+training itself is :mod:`vncards.learn.train`).
+
+>>> cfg = TrainConfig("tienlen", 100, epsilon=0.05, epsilon_start=0.45, decay_steps=40)
+>>> [round(cfg.epsilon_at(s), 2) for s in (0, 20, 40, 80)]
+[0.45, 0.25, 0.05, 0.05]
+>>> TrainConfig.from_dict(cfg.to_dict()) == cfg
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..errors import RulesError
+from .model import Architecture
+
+__all__ = ["TrainConfig", "GAMES", "check"]
+
+#: The games ``vncards train`` trains.
+GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """One training run's settings (everything that changes its figures)."""
+
+    game: str
+    steps: int
+    seed: int = 0
+    players: int = 4
+    options: tuple[tuple[str, Any], ...] = ()
+    hands: int = 64
+    updates: int = 4
+    batch: int = 512
+    lr: float = 3e-4
+    epsilon: float = 0.05
+    epsilon_start: float | None = None
+    lr_end: float | None = None
+    decay_steps: int = 0
+    return_scale: float = 0.0
+    tower: tuple[int, ...] = (256, 128)
+    join: int = 128
+    head: tuple[int, ...] = (32,)
+    eval_every: int = 2000
+    eval_deals: int = 100
+    eval_seed: int = 900_000
+
+    @property
+    def arch(self) -> Architecture:
+        """The network's layer widths."""
+        return Architecture(self.tower, self.join, self.head)
+
+    def epsilon_at(self, step: int) -> float:
+        """The exploration rate at ``step``: ``epsilon_start`` going linearly to ``epsilon``
+        over ``decay_steps`` (``epsilon`` throughout without them)."""
+        if self.epsilon_start is None or self.decay_steps == 0:
+            return self.epsilon
+        frac = min(1.0, step / self.decay_steps)
+        return self.epsilon_start + (self.epsilon - self.epsilon_start) * frac
+
+    @property
+    def rounds(self) -> int:
+        """Rounds of self-play and updates: ``steps`` rounded up to whole rounds."""
+        return -(-self.steps // self.updates)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready values (kept in checkpoints and weights files)."""
+        d = dataclasses.asdict(self)
+        d["options"] = dict(self.options)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        """The settings ``to_dict`` made."""
+        d = dict(d)
+        d.setdefault("return_scale", 1.0)  # checkpoints from before the scale learned raw units
+        d["options"] = tuple(sorted(d.get("options", {}).items()))
+        for k in ("tower", "head"):
+            d[k] = tuple(d[k])
+        return cls(**d)
+
+
+def check(cfg: TrainConfig) -> None:
+    """Refuses settings no run can use (a ``RulesError`` naming the setting)."""
+    if cfg.game not in GAMES:
+        raise RulesError(f"vncards train trains {', '.join(GAMES)}; not {cfg.game!r}")
+    for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals"):
+        v = getattr(cfg, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise RulesError(f"{name} must be a positive int, not {v!r}")
+    if cfg.seed < 0:
+        raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
+    for name in ("epsilon", "epsilon_start"):
+        v = getattr(cfg, name)
+        if v is not None and not 0.0 <= v <= 1.0:
+            raise RulesError(f"{name} must be in [0, 1], not {v}")
+    if cfg.decay_steps < 0:
+        raise RulesError(f"decay_steps must be a non-negative int, not {cfg.decay_steps}")
+    for name in ("lr", "lr_end"):
+        v = getattr(cfg, name)
+        if v is not None and not v > 0.0:
+            raise RulesError(f"{name} must be positive, not {v}")
+    if not cfg.return_scale >= 0.0:
+        raise RulesError(
+            f"return_scale must be positive (or 0: from the first round), not {cfg.return_scale}"
+        )
