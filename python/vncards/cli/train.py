@@ -40,7 +40,8 @@ def register(commands: Commands) -> None:
         "--steps",
         type=int,
         required=True,
-        help="Adam updates (rounded up to whole rounds); required, no default",
+        help="Adam updates of self-play (rounded up to whole rounds; 0 with --distill: "
+        "distillation only); required, no default",
     )
     t.add_argument("--seed", type=int, default=0, help="seed of everything random (default %(default)s)")
     t.add_argument("--out", required=True, help="the weights file to write (.vnpolicy); required, no default")
@@ -81,6 +82,19 @@ def register(commands: Commands) -> None:
         default=0.0,
         help="what the hands' units are divided by before the network learns them "
         "(default %(default)s: the spread of the first round's units)",
+    )
+    t.add_argument(
+        "--distill",
+        default=None,
+        metavar="BOT",
+        help="first learn to play as BOT does (a bot as bench-bots names it, e.g. "
+        "search:rollouts=600), from --distill-hands hands it plays at all seats, for "
+        "--distill-steps steps; then --steps of self-play (default: none, self-play only)",
+    )
+    t.add_argument("--distill-hands", type=int, default=0, help="the teacher's hands (default %(default)s)")
+    t.add_argument("--distill-steps", type=int, default=0, help="distillation steps (default %(default)s)")
+    t.add_argument(
+        "--distill-batch", type=int, default=256, help="decisions per distillation step (default %(default)s)"
     )
     t.add_argument(
         "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
@@ -126,6 +140,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         lr_end=args.lr_end,
         decay_steps=args.decay_steps,
         return_scale=args.return_scale,
+        distill=args.distill,
+        distill_hands=args.distill_hands,
+        distill_steps=args.distill_steps,
+        distill_batch=args.distill_batch,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,

@@ -40,6 +40,10 @@ class TrainConfig:
     lr_end: float | None = None
     decay_steps: int = 0
     return_scale: float = 0.0
+    distill: str | None = None
+    distill_hands: int = 0
+    distill_steps: int = 0
+    distill_batch: int = 256
     tower: tuple[int, ...] = (256, 128)
     join: int = 128
     head: tuple[int, ...] = (32,)
@@ -86,10 +90,19 @@ def check(cfg: TrainConfig) -> None:
     """Refuses settings no run can use (a ``RulesError`` naming the setting)."""
     if cfg.game not in GAMES:
         raise RulesError(f"vncards train trains {', '.join(GAMES)}; not {cfg.game!r}")
-    for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals"):
+    for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals", "distill_batch"):
         v = getattr(cfg, name)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        least = 0 if name == "steps" and cfg.distill_steps else 1  # a run may only distill
+        if isinstance(v, bool) or not isinstance(v, int) or v < least:
             raise RulesError(f"{name} must be a positive int, not {v!r}")
+    for name in ("distill_hands", "distill_steps"):
+        v = getattr(cfg, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise RulesError(f"{name} must be a non-negative int, not {v!r}")
+    if (cfg.distill is None) != (cfg.distill_steps == 0) or (cfg.distill_steps > 0) != (
+        cfg.distill_hands > 0
+    ):
+        raise RulesError("distilling takes a teacher bot, its hands and the steps, all three (or none)")
     if cfg.seed < 0:
         raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
     for name in ("epsilon", "epsilon_start"):

@@ -98,6 +98,94 @@ def _optimizer(cfg: TrainConfig) -> Any:
     return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(lr))
 
 
+def _distill_optimizer(cfg: TrainConfig) -> Any:
+    return optax.chain(optax.clip_by_global_norm(10.0), optax.adam(cfg.lr))
+
+
+def _distill_fn(cfg: TrainConfig) -> Callable[..., Any]:
+    """One Adam step of cross-entropy between the scores of each decision's legal actions
+    (as logits) and the teacher's pick. ``seg[r]``: the decision of row ``r``; ``mask``: the
+    real rows (a batch's rows are padded to a few sizes, so that few shapes are compiled)."""
+    t = len(cfg.tower)
+    opt = _distill_optimizer(cfg)
+    batch = cfg.distill_batch
+
+    def loss(params: Any, obs: Any, act: Any, seg: Any, mask: Any, chosen: Any) -> Any:
+        x = obs
+        for w, b in params[:t]:
+            x = jax.nn.relu(x @ w.T + b)
+        (js, bs), (ja, ba) = params[t], params[t + 1]
+        z = jax.nn.relu((x @ js.T + bs)[seg] + act @ ja.T + ba)
+        head = params[t + 2 :]
+        for k, (w, b) in enumerate(head):
+            z = z @ w.T + b
+            if k < len(head) - 1:
+                z = jax.nn.relu(z)
+        q = jnp.where(mask, z[:, 0], -1e9)
+        top = jax.ops.segment_max(q, seg, num_segments=batch)
+        total = jax.ops.segment_sum(jnp.exp(q - top[seg]) * mask, seg, num_segments=batch)
+        return jnp.mean(jnp.log(total) + top - q[chosen])
+
+    @jax.jit
+    def update(params: Any, state: Any, obs: Any, act: Any, seg: Any, mask: Any, chosen: Any) -> Any:
+        value, grads = jax.value_and_grad(loss)(params, obs, act, seg, mask, chosen)
+        changes, state = opt.update(grads, state, params)
+        return optax.apply_updates(params, changes), state, value
+
+    return update
+
+
+def _distill_batch(data: dict[str, Any], picks: Any) -> tuple[Any, ...]:
+    """The arrays of one distillation step: decisions ``picks`` with their rows, padded."""
+    offsets = data["offsets"]
+    lo, hi = offsets[picks], offsets[picks + 1]
+    counts = hi - lo
+    total = int(counts.sum())
+    size = -(-total // 1024) * 1024
+    seg = np.zeros(size, np.int32)
+    seg[:total] = np.repeat(np.arange(len(picks), dtype=np.int32), counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    idx = np.repeat(lo - starts, counts) + np.arange(total)
+    act = np.zeros((size, data["rows"].shape[1]), np.float32)
+    act[:total] = data["rows"][idx]
+    mask = np.zeros(size, bool)
+    mask[:total] = True
+    chosen = (starts + data["choice"][picks]).astype(np.int32)
+    return data["obs"][picks].astype(np.float32), act, seg, mask, chosen
+
+
+def _teacher(cfg: TrainConfig, path: Path, checkpoint_every: float) -> dict[str, Any]:
+    """The teacher's decisions: read from ``path`` if made before, else made (and saved as
+    they grow, so that a stopped run resumes them)."""
+    from .distill import merge, teacher_data
+
+    key = json.dumps(
+        [cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.distill_hands, cfg.seed], sort_keys=True
+    )
+    parts: list[dict[str, Any]] = []
+    if path.exists():
+        z = np.load(path)
+        if bytes(z["key"]).decode() == key:
+            parts.append({k: z[k] for k in ("obs", "rows", "offsets", "choice", "hands")})
+    done = int(parts[0]["hands"]) if parts else 0
+    last = time.monotonic()
+    while done < cfg.distill_hands:
+        upto = min(cfg.distill_hands, done + 50)
+        part = teacher_data(
+            cfg.game, cfg.players, dict(cfg.options), str(cfg.distill), hands=upto, seed=cfg.seed, start=done
+        )
+        parts = [merge([*parts, part])]
+        done = upto
+        if time.monotonic() - last >= checkpoint_every or done == cfg.distill_hands:
+            import io
+
+            buf = io.BytesIO()
+            np.savez(buf, key=np.frombuffer(key.encode(), np.uint8), **parts[0])
+            _atomic_write(path, buf.getvalue())
+            last = time.monotonic()
+    return parts[0]
+
+
 def _update_fn(cfg: TrainConfig) -> Callable[..., Any]:
     t = len(cfg.tower)
     opt = _optimizer(cfg)
@@ -138,6 +226,10 @@ class _State:
     losses: list[float] = dataclasses.field(default_factory=list)
     #: What the returns are divided by (None until the first round fixes it).
     scale: float | None = None
+    #: Distillation steps taken (the first ``distill_steps`` steps of a run that distills).
+    distilled: int = 0
+    teacher_hands: int = 0
+    teacher_decisions: int = 0
 
     def layers(self) -> Layers:
         """The weights as a ``.vnpolicy`` holds them (scoring in units)."""
@@ -148,6 +240,7 @@ def _paths(out: Path) -> dict[str, Path]:
     stem = out.with_suffix("") if out.suffix == SUFFIX else out
     return {
         "checkpoint": Path(f"{stem}.ckpt.npz"),
+        "teacher": Path(f"{stem}.teacher.npz"),
         "curve": Path(f"{stem}.curve.json"),
         "plot": Path(f"{stem}.curve.png"),
     }
@@ -181,6 +274,9 @@ def _save_checkpoint(path: Path, cfg: TrainConfig, st: _State) -> None:
         "cpu_seconds": st.cpu_seconds,
         "losses": st.losses,
         "scale": st.scale,
+        "distilled": st.distilled,
+        "teacher_hands": st.teacher_hands,
+        "teacher_decisions": st.teacher_decisions,
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     import io
@@ -190,7 +286,7 @@ def _save_checkpoint(path: Path, cfg: TrainConfig, st: _State) -> None:
     _atomic_write(path, buf.getvalue())
 
 
-def _load_checkpoint(path: Path, cfg: TrainConfig, template: Any) -> _State:
+def _load_checkpoint(path: Path, cfg: TrainConfig) -> _State:
     try:
         z = np.load(path)
         meta = json.loads(bytes(z["meta"]).decode())
@@ -206,6 +302,8 @@ def _load_checkpoint(path: Path, cfg: TrainConfig, template: Any) -> _State:
             if k != "steps" and saved.to_dict()[k] != cfg.to_dict()[k]
         }
         raise RulesError(f"checkpoint {str(path)!r} is of another run (settings differ: {diff})")
+    distilling = meta.get("distilled", 0) < cfg.distill_steps
+    template = (_distill_optimizer(cfg) if distilling else _optimizer(cfg)).init(_jax_layers(_init(cfg)))
     n = len(cfg.arch.shapes(1, 1))
     params = [(jnp.asarray(z[f"w{k}"]), jnp.asarray(z[f"b{k}"])) for k in range(n)]
     leaves, tree = jax.tree_util.tree_flatten(template)
@@ -225,6 +323,9 @@ def _load_checkpoint(path: Path, cfg: TrainConfig, template: Any) -> _State:
         cpu_seconds=meta["cpu_seconds"],
         losses=meta.get("losses", []),
         scale=meta.get("scale", cfg.return_scale or None),
+        distilled=meta.get("distilled", 0),
+        teacher_hands=meta.get("teacher_hands", 0),
+        teacher_decisions=meta.get("teacher_decisions", 0),
     )
 
 
@@ -240,6 +341,8 @@ def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
         "seconds": round(st.seconds, 1),
         "cpu_seconds": round(st.cpu_seconds, 1),
         "return_scale": st.scale,
+        "teacher_hands": st.teacher_hands,
+        "teacher_decisions": st.teacher_decisions,
         "finished": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "config": cfg.to_dict(),
         "vncards": __version__,
@@ -349,25 +452,67 @@ def train(
     command = command or "vncards.learn.train.train(" + repr(cfg) + ")"
     opt = _optimizer(cfg)
     if resume is not None:
-        template = opt.init(_jax_layers(_init(cfg)))
-        st = _load_checkpoint(Path(resume), cfg, template)
+        st = _load_checkpoint(Path(resume), cfg)
     else:
         params = _jax_layers(_init(cfg))
-        st = _State(0, 0, params, opt.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
-    update = _update_fn(cfg)
+        first = _distill_optimizer(cfg) if cfg.distill_steps else opt
+        st = _State(0, 0, params, first.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
     paths = _paths(out)
     last_save = time.monotonic()
     started, cpu0 = time.monotonic(), time.process_time()
     base_seconds, base_cpu = st.seconds, st.cpu_seconds
-    if st.step == 0 and not st.curve:
+
+    def tick() -> None:
+        st.seconds = base_seconds + time.monotonic() - started
+        st.cpu_seconds = base_cpu + time.process_time() - cpu0
+
+    def evaluate() -> None:
         net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
-        st.curve.append({"step": 0, "hands": 0, "seconds": 0.0, **_evaluate(cfg, net)})
+        point = {"step": st.step, "hands": st.hands, "seconds": round(st.seconds, 1), **_evaluate(cfg, net)}
+        if cfg.distill_steps:
+            point["phase"] = "distill" if st.step <= cfg.distill_steps else "self-play"
+        st.curve.append(point)
+
+    def save(now: bool) -> None:
+        nonlocal last_save
+        if now or time.monotonic() - last_save >= checkpoint_every:
+            _save_checkpoint(paths["checkpoint"], cfg, st)
+            _write_outputs(out, cfg, st, command, record)
+            last_save = time.monotonic()
+
+    def report(total: int) -> None:
+        if progress is not None:
+            info = {"loss": st.losses[-1] if st.losses else None, "curve": st.curve[-1]}
+            progress(st.step, total, info)
+
+    total = cfg.distill_steps + cfg.rounds * cfg.updates
+    if st.step == 0 and not st.curve:
+        evaluate()
+    if st.distilled < cfg.distill_steps:
+        data = _teacher(cfg, paths["teacher"], checkpoint_every)
+        st.teacher_hands, st.teacher_decisions = int(data["hands"]), len(data["choice"])
+        distill = _distill_fn(cfg)
+        while st.distilled < cfg.distill_steps:
+            picks = st.rng.integers(0, len(data["choice"]), size=cfg.distill_batch)
+            st.params, st.opt_state, value = distill(st.params, st.opt_state, *_distill_batch(data, picks))
+            st.losses.append(round(float(value), 5))
+            st.distilled += 1
+            st.step += 1
+            tick()
+            last = st.distilled == cfg.distill_steps
+            if st.step % cfg.eval_every == 0 or last:
+                evaluate()
+            if last:  # self-play learns on with its own optimizer
+                st.opt_state = opt.init(st.params)
+            save(last)
+            report(total)
+    update = _update_fn(cfg)
     while st.round < cfg.rounds:
         net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
         seeds = np.random.default_rng([cfg.seed, st.round]).integers(
             0, 2**63 - 1, size=cfg.hands, dtype=np.int64
         )
-        epsilon = cfg.epsilon_at(st.step)
+        epsilon = cfg.epsilon_at(st.round * cfg.updates)
         obs, act, ret, hands, _truncated, _decisions = net.selfplay(flow, seeds.tolist(), epsilon)
         st.hands += hands
         st.samples += len(ret)
@@ -385,27 +530,11 @@ def train(
             st.losses.append(round(loss / cfg.updates, 5))
         st.step += cfg.updates
         st.round += 1
-        st.seconds = base_seconds + time.monotonic() - started
-        st.cpu_seconds = base_cpu + time.process_time() - cpu0
+        tick()
         if st.step % cfg.eval_every < cfg.updates or st.round == cfg.rounds:
-            net = to_net(cfg.game, cfg.players, cfg.arch, st.layers(), record, {})
-            point = {
-                "step": st.step,
-                "hands": st.hands,
-                "seconds": round(st.seconds, 1),
-                **_evaluate(cfg, net),
-            }
-            st.curve.append(point)
-        if time.monotonic() - last_save >= checkpoint_every or st.round == cfg.rounds:
-            _save_checkpoint(paths["checkpoint"], cfg, st)
-            _write_outputs(out, cfg, st, command, record)
-            last_save = time.monotonic()
-        if progress is not None:
-            progress(
-                st.step,
-                cfg.rounds * cfg.updates,
-                {"loss": st.losses[-1] if st.losses else None, "curve": st.curve[-1]},
-            )
+            evaluate()
+        save(st.round == cfg.rounds)
+        report(total)
     _save_checkpoint(paths["checkpoint"], cfg, st)
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())

@@ -1,0 +1,140 @@
+"""Teacher data for distilling a search bot into the policy network (``vncards train
+--distill BOT``): hands played by four copies of the teacher, and at each decision with a
+choice the seat's observation, every legal action's row and the teacher's pick. No ML library
+is needed here: the arrays are numpy, the training is :mod:`vncards.learn.train`.
+
+The rows are those the Rust core scores (``_core.PolicyNet``): the learning environments'
+observation of the seat's view and, per legal action, the cards it puts down and its flags
+(pass, declare Sâm, decline; in Tứ Sắc discard, claim, win, pass), so a network trained on
+them plays the same in the ``policy`` bot.
+
+Every hand is dealt from its own seed and its teachers seeded from it, so the data of ``n``
+hands is the same whether they are made at once or in parts (``start``).
+
+>>> data = teacher_data("tienlen", 4, {}, "greedy", hands=2, seed=1)
+>>> data["obs"].shape[1], data["rows"].shape[1], len(data["offsets"]) == len(data["choice"]) + 1
+(384, 55, True)
+>>> bool((data["choice"] < np.diff(data["offsets"])).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import games
+from ..bots.strength import parse_bot
+from ..integrations.encoding import action_cards, observation
+
+__all__ = ["teacher_data", "action_rows", "deal_seeds", "merge"]
+
+Arrays = dict[str, npt.NDArray[Any]]
+_SHEDDING_FLAGS = ("pass", "declare_sam", "decline_sam")
+_TUSAC_FLAGS = ("discard", "claim", "win", "pass")
+
+
+def action_rows(
+    game: str, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]
+) -> npt.NDArray[np.float32]:
+    """The feature row of each of ``legal`` (one per action), as the Rust core writes them."""
+    if game == "tusac":
+        rows = action_cards(game, legal).astype(np.float32) / 4.0
+        offer = view.get("offer")
+        flags = np.zeros((len(legal), len(_TUSAC_FLAGS)), np.float32)
+        for k, a in enumerate(legal):
+            flags[k, _TUSAC_FLAGS.index(str(a["type"]))] = 1.0
+            if a["type"] == "claim" and offer is not None:
+                rows[k] += action_cards(game, [{"card": offer["card"]}])[0] / 4.0
+            if a["type"] in ("win", "pass"):
+                rows[k] = 0.0
+    else:
+        rows = action_cards(game, legal).astype(np.float32)
+        flags = np.array([[a["type"] == t for t in _SHEDDING_FLAGS] for a in legal], np.float32)
+    return np.hstack([rows, flags])
+
+
+def deal_seeds(seed: int, hands: int) -> list[int]:
+    """The deal seeds of the teacher's hands (63-bit: no small-integer seed a benchmark uses)."""
+    rng = np.random.default_rng([seed, 0xD157])
+    return [int(s) for s in rng.integers(0, 2**63 - 1, size=hands, dtype=np.int64)]
+
+
+def teacher_data(
+    game: str,
+    players: int,
+    options: Mapping[str, Any],
+    teacher: str,
+    *,
+    hands: int,
+    seed: int,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Arrays:
+    """Hands ``start`` to ``hands - 1`` of the run seeded ``seed``, each played by four
+    ``teacher`` bots (a bot as ``bench-bots`` names it, e.g. ``"search:rollouts=600"``):
+    ``obs`` (float16, a row per decision with a choice), ``rows`` (float16, a row per legal
+    action of those decisions), ``offsets`` (decision ``i``'s rows are
+    ``offsets[i]:offsets[i + 1]``), ``choice`` (the teacher's pick among them) and ``hands``
+    (how many hands the arrays hold). ``progress(hand)`` is called after each hand."""
+    from ..bots import make_bot
+
+    name, bot_options = parse_bot(teacher)
+    rules = games.spec(game).rules(dict(options))
+    seeds = deal_seeds(seed, hands)
+    obs: list[npt.NDArray[np.float32]] = []
+    rows: list[npt.NDArray[np.float32]] = []
+    counts: list[int] = []
+    choice: list[int] = []
+    for h in range(start, hands):
+        g = games.new_game(game, players, rules, seed=seeds[h])
+        bots = [
+            make_bot(name, game, seed=seeds[h] ^ (s + 1), rules=rules, players=players, **bot_options)
+            for s in range(players)
+        ]
+        while not g.is_over:
+            seat = g.pending_seats[0]
+            legal = g.legal_actions(seat)
+            if len(legal) == 1:
+                g.apply(legal[0])
+                continue
+            view = g.view(seat)
+            pick = bots[seat].choose(view, legal)
+            obs.append(observation(view, players))
+            rows.append(action_rows(game, view, legal))
+            counts.append(len(legal))
+            choice.append(legal.index(pick))
+            g.apply(pick)
+        if progress is not None:
+            progress(h + 1)
+    width = int(rows[0].shape[1]) if rows else 0
+    return {
+        "obs": np.asarray(obs, np.float16).reshape(len(obs), -1),
+        "rows": (np.concatenate(rows) if rows else np.zeros((0, width))).astype(np.float16),
+        "offsets": np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64),
+        "choice": np.asarray(choice, np.int32),
+        "hands": np.asarray(hands - start, np.int64),
+    }
+
+
+def merge(parts: Sequence[Arrays]) -> Arrays:
+    """The data of consecutive parts as one (the offsets renumbered)."""
+    parts = [p for p in parts if len(p["choice"])]
+    if not parts:
+        raise ValueError("no teacher decisions to merge")
+    offsets = [parts[0]["offsets"]]
+    at = int(parts[0]["offsets"][-1])
+    for p in parts[1:]:
+        offsets.append(p["offsets"][1:] + at)
+        at += int(p["offsets"][-1])
+    return {
+        "obs": np.concatenate([p["obs"] for p in parts]),
+        "rows": np.concatenate([p["rows"] for p in parts]),
+        "offsets": np.concatenate(offsets),
+        "choice": np.concatenate([p["choice"] for p in parts]),
+        "hands": np.asarray(sum(int(p["hands"]) for p in parts), np.int64),
+    }
