@@ -9,6 +9,7 @@ import dataclasses
 import importlib.util
 import json
 import random
+import shlex
 import struct
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from vncards.bots.strength import bench_bots
 from vncards.errors import RulesError, SnapshotError
 from vncards.integrations.encoding import action_cards, observation
 from vncards.learn.config import TrainConfig, check
+from vncards.learn.distill import merge, teacher_data
 from vncards.learn.model import Architecture, from_net, init_layers, to_net
 from vncards.session import Seat, Session
 from vncards.simulate import play_game
@@ -395,3 +397,56 @@ def test_the_exploration_rate_goes_from_its_start_to_its_end_over_the_decay_step
     for bad in ({"epsilon_start": 1.5}, {"lr_end": 0.0}, {"decay_steps": -1}, {"return_scale": -2.0}):
         with pytest.raises(RulesError, match=next(iter(bad))):
             check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+
+
+# -- distillation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teacher_rows_are_the_rows_the_rust_core_scores(game: str) -> None:
+    data = teacher_data(game, 4, {}, "greedy", hands=2, seed=5)
+    net = _net(game, seed=2)
+    for i in range(0, len(data["choice"]), 7):
+        lo, hi = data["offsets"][i], data["offsets"][i + 1]
+        obs, rows = data["obs"][i].astype(np.float32), data["rows"][lo:hi].astype(np.float32)
+        assert 0 <= data["choice"][i] < hi - lo
+        rust = net.scores_batch(obs[None], rows, np.array([0, hi - lo], np.int64))
+        np.testing.assert_allclose(rust, numpy_scores(net, obs, rows), rtol=1e-4, atol=1e-5)
+
+
+def test_teacher_data_made_in_parts_is_the_data_made_at_once() -> None:
+    whole = teacher_data("tienlen", 4, {}, "greedy", hands=4, seed=9)
+    parts = merge([teacher_data("tienlen", 4, {}, "greedy", hands=k + 2, seed=9, start=k) for k in (0, 2)])
+    assert whole.keys() == parts.keys()
+    for key, value in whole.items():
+        assert np.array_equal(value, parts[key]), key
+    assert int(whole["hands"]) == 4
+    assert not np.array_equal(
+        whole["choice"], teacher_data("tienlen", 4, {}, "greedy", hands=4, seed=10)["choice"]
+    )
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> None:
+    out, ckpt = tmp_path / "d.vnpolicy", tmp_path / "d.ckpt.npz"
+    common = shlex.split(
+        "--seed 2 --hands 4 --updates 2 --batch 32 --eval-deals 2 --eval-every 40 --lr 0.003"
+    )
+    teacher = shlex.split("--distill greedy --distill-hands 3 --distill-steps 40 --distill-batch 16")
+    done = _train("tienlen", "--steps", "0", "--out", str(out), *common, *teacher)
+    assert done.returncode == 0, done.stderr
+    prov = json.loads(_core.PolicyNet.from_bytes(out.read_bytes()).provenance)
+    assert prov["teacher_hands"] == 3 and prov["teacher_decisions"] > 20 and prov["hands"] == 0
+    assert prov["steps"] == 40 and prov["config"]["distill"] == "greedy"
+    losses = json.loads(bytes(np.load(ckpt)["meta"]).decode())["losses"]
+    assert len(losses) == 40 and np.mean(losses[-5:]) < np.mean(losses[:5])  # it learns the teacher
+    # Self-play continues the same run from its checkpoint.
+    more = _train("tienlen", "--steps", "4", "--out", str(out), "--resume", str(ckpt), *common, *teacher)
+    assert more.returncode == 0, more.stderr
+    figures = json.loads((tmp_path / "d.curve.json").read_text())
+    phases = [(p["step"], p["phase"]) for p in figures["curve"]]
+    assert phases == [(0, "distill"), (40, "distill"), (44, "self-play")]
+    assert figures["provenance"]["hands"] == 8
+    # A teacher without its hands and steps is refused.
+    bad = _train("tienlen", "--steps", "0", "--out", str(out), *common, "--distill", "greedy")
+    assert bad.returncode == 2 and "all three" in bad.stderr

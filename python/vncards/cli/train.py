@@ -165,7 +165,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
         def progress(step: int, total: int, info: dict[str, object]) -> None:
             point = info["curve"]
-            note = f"loss {info['loss']}  vs greedy {point['lead']:+.2f}" if isinstance(point, dict) else ""
+            if "teacher_hands" in info:
+                note = f"teacher's hands {info['teacher_hands']:,}/{cfg.distill_hands:,}"
+            elif isinstance(point, dict):
+                note = f"loss {info['loss']}  vs greedy {point['lead']:+.2f}"
+            else:
+                note = ""
             bar.update(task, completed=step, note=note)
 
         figures = train(

@@ -90,6 +90,10 @@ def check(cfg: TrainConfig) -> None:
     """Refuses settings no run can use (a ``RulesError`` naming the setting)."""
     if cfg.game not in GAMES:
         raise RulesError(f"vncards train trains {', '.join(GAMES)}; not {cfg.game!r}")
+    if (cfg.distill is None) != (cfg.distill_steps == 0) or (cfg.distill_steps == 0) != (
+        cfg.distill_hands == 0
+    ):
+        raise RulesError("distilling takes a teacher bot, its hands and the steps, all three (or none)")
     for name in ("steps", "hands", "updates", "batch", "eval_every", "eval_deals", "distill_batch"):
         v = getattr(cfg, name)
         least = 0 if name == "steps" and cfg.distill_steps else 1  # a run may only distill
@@ -99,10 +103,6 @@ def check(cfg: TrainConfig) -> None:
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise RulesError(f"{name} must be a non-negative int, not {v!r}")
-    if (cfg.distill is None) != (cfg.distill_steps == 0) or (cfg.distill_steps > 0) != (
-        cfg.distill_hands > 0
-    ):
-        raise RulesError("distilling takes a teacher bot, its hands and the steps, all three (or none)")
     if cfg.seed < 0:
         raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
     for name in ("epsilon", "epsilon_start"):

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-
 import numpy as np
 import numpy.typing as npt
 

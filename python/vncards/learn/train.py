@@ -154,18 +154,20 @@ def _distill_batch(data: dict[str, Any], picks: Any) -> tuple[Any, ...]:
     return data["obs"][picks].astype(np.float32), act, seg, mask, chosen
 
 
-def _teacher(cfg: TrainConfig, path: Path, checkpoint_every: float) -> dict[str, Any]:
+def _teacher(
+    cfg: TrainConfig, path: Path, checkpoint_every: float, report: Callable[[int], None]
+) -> dict[str, Any]:
     """The teacher's decisions: read from ``path`` if made before, else made (and saved as
-    they grow, so that a stopped run resumes them)."""
+    they grow, every ``checkpoint_every`` seconds, so that a stopped run resumes them)."""
     from .distill import merge, teacher_data
 
-    key = json.dumps(
-        [cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.distill_hands, cfg.seed], sort_keys=True
-    )
+    # The first n hands of a run are the same whatever its number of hands: a run made with
+    # more or fewer hands reuses them (the data of more hands than wanted is made anew).
+    key = json.dumps([cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.seed], sort_keys=True)
     parts: list[dict[str, Any]] = []
     if path.exists():
         z = np.load(path)
-        if bytes(z["key"]).decode() == key:
+        if bytes(z["key"]).decode() == key and int(z["hands"]) <= cfg.distill_hands:
             parts.append({k: z[k] for k in ("obs", "rows", "offsets", "choice", "hands")})
     done = int(parts[0]["hands"]) if parts else 0
     last = time.monotonic()
@@ -176,6 +178,7 @@ def _teacher(cfg: TrainConfig, path: Path, checkpoint_every: float) -> dict[str,
         )
         parts = [merge([*parts, part])]
         done = upto
+        report(done)
         if time.monotonic() - last >= checkpoint_every or done == cfg.distill_hands:
             import io
 
@@ -489,7 +492,12 @@ def train(
     if st.step == 0 and not st.curve:
         evaluate()
     if st.distilled < cfg.distill_steps:
-        data = _teacher(cfg, paths["teacher"], checkpoint_every)
+
+        def teaching(hands: int) -> None:
+            if progress is not None:
+                progress(st.step, total, {"teacher_hands": hands, "curve": st.curve[-1]})
+
+        data = _teacher(cfg, paths["teacher"], checkpoint_every, teaching)
         st.teacher_hands, st.teacher_decisions = int(data["hands"]), len(data["choice"])
         distill = _distill_fn(cfg)
         while st.distilled < cfg.distill_steps:
