@@ -450,3 +450,6 @@ def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> N
     # A teacher without its hands and steps is refused.
     bad = _train("tienlen", "--steps", "0", "--out", str(out), *common, "--distill", "greedy")
     assert bad.returncode == 2 and "all three" in bad.stderr
+    # Training ran in its own processes: JAX never started in this one (it would warn when the
+    # tests after fork worker processes).
+    assert "jax" not in sys.modules
