@@ -12,7 +12,7 @@ import pytest
 from conftest import slow_profile
 from support.tables import NAMES, finished, midgame
 from vncards import SnapshotError, SnapshotKeyError, VncardsError, games, tienlen
-from vncards.snapshot import MAX_SNAPSHOT_CHARS, MAX_SNAPSHOT_DEPTH, load_text
+from vncards.snapshot import MAX_SNAPSHOT_CHARS, MAX_SNAPSHOT_DEPTH, MAX_SNAPSHOT_DIGITS, load_text
 from vncards.table import TableGame
 
 KEY = b"server-side secret"
@@ -276,3 +276,23 @@ def test_tusac_snapshots_stored_before_forbidden_triple_restore() -> None:
     assert restored.rules.forbidden_triple == "other_claims" and restored.to_json() == g.to_json()
     with pytest.raises(SnapshotError, match="rules_sha256"):
         tusac.Game.from_json(json.dumps({**data, "rules": {**data["rules"], "payment": "flat"}}))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_error_messages_stay_short_whatever_a_field_holds(name: str) -> None:
+    """A hostile field (a long int, a megabyte string, a long list) gives a message of a line,
+    not the field back; an integer of more than MAX_SNAPSHOT_DIGITS digits is refused by the
+    parser (before int() of a huge text, which is quadratic)."""
+    g = midgame(name, seed=3)
+    d = g.to_dict()
+    for key in ("version", "players"):
+        for hostile in (10**90, -(10**90), "x" * 1_000_000, [0] * 100_000):
+            bad = json.loads(json.dumps(d))
+            bad[key] = hostile
+            with pytest.raises(SnapshotError) as caught:
+                restore(g, bad)
+            assert len(str(caught.value)) < 200, str(caught.value)[:300]
+        for digits in (MAX_SNAPSHOT_DIGITS + 1, 5000):
+            text = json.dumps({**d, key: 0}).replace(f'"{key}": 0', f'"{key}": -{"9" * digits}')
+            with pytest.raises(SnapshotError, match=f"an integer of {digits} digits"):
+                type(g).from_json(text)

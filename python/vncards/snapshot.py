@@ -51,6 +51,7 @@ from .errors import SnapshotError, SnapshotKeyError
 __all__ = [
     "MAX_SNAPSHOT_CHARS",
     "MAX_SNAPSHOT_DEPTH",
+    "MAX_SNAPSHOT_DIGITS",
     "bounded_text",
     "load_text",
     "canonical_text",
@@ -61,6 +62,8 @@ __all__ = [
     "first_difference",
     "expect",
     "expect_int",
+    "shown",
+    "SHOWN_CHARS",
     "expect_bool",
     "expect_str",
     "expect_list",
@@ -75,6 +78,8 @@ _DECK_MASK = (1 << 52) - 1
 MAX_SNAPSHOT_CHARS = 8_000_000
 #: Deepest nesting of lists and objects accepted in a snapshot.
 MAX_SNAPSHOT_DEPTH = 32
+#: Most digits of an integer accepted in a snapshot (a 256-bit seed has 78).
+MAX_SNAPSHOT_DIGITS = 100
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -112,8 +117,19 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _bounded_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_SNAPSHOT_DIGITS:
+        raise _TooLong(f"an integer of {digits} digits (at most {MAX_SNAPSHOT_DIGITS})")
+    return int(text)
+
+
 class _NotFinite(ValueError):
     """A number JSON has no text for (NaN, Infinity) or one too large for a float."""
+
+
+class _TooLong(ValueError):
+    """An integer of more digits than :data:`MAX_SNAPSHOT_DIGITS`."""
 
 
 def load_text(text: Any, what: str = "snapshot") -> Any:
@@ -132,9 +148,11 @@ def load_text(text: Any, what: str = "snapshot") -> Any:
     if brackets and max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets)) > MAX_SNAPSHOT_DEPTH:
         raise SnapshotError(f"{what}: nested deeper than {MAX_SNAPSHOT_DEPTH} levels")
     try:
-        return json.loads(text, parse_constant=_not_finite, parse_float=_finite_float)
+        return json.loads(text, parse_constant=_not_finite, parse_float=_finite_float, parse_int=_bounded_int)
     except _NotFinite as e:
         raise SnapshotError(f"{what}: {str(e)[:40]} is not a finite number (not JSON)") from None
+    except _TooLong as e:
+        raise SnapshotError(f"{what}: {e}") from None
     except (ValueError, RecursionError) as e:
         raise SnapshotError(f"{what} is not valid JSON: {str(e)[:200]}") from None
 
@@ -240,19 +258,47 @@ def expect(condition: bool, message: str) -> None:
         raise SnapshotError(message)
 
 
+#: The longest a value read from a snapshot is shown in an error message, in characters.
+SHOWN_CHARS = 60
+
+
+def shown(value: Any) -> str:
+    """``value`` as an error message shows it: its ``repr`` cut to :data:`SHOWN_CHARS`
+    characters, and an int too long for that by its number of digits only, so that a hostile
+    document cannot make a huge message (nor an int too long for ``str``).
+
+    >>> shown(12)
+    '12'
+    >>> shown(10**400)
+    'an int of 401 digits'
+    >>> shown("x" * 100)[-20:]
+    'xx… (102 characters)'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 212:
+        # 2**212 has 64 digits; counting digits by log10 avoids str()'s own digit limit.
+        digits = int(abs(value).bit_length() * 0.30102999566398120) + 1
+        if abs(value) < 10 ** (digits - 1):
+            digits -= 1
+        return f"an int of {digits} digits"
+    text = repr(value)
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[: SHOWN_CHARS - 3]}… ({len(text)} characters)"
+
+
 def expect_int(value: Any, name: str, lo: int | None = None, hi: int | None = None) -> int:
     """An int (not a bool) within ``lo..hi`` inclusive."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SnapshotError(f"{name} must be an int, not {value!r}")
+        raise SnapshotError(f"{name} must be an int, not {shown(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise SnapshotError(f"{name} = {value} is out of range {lo}..{hi}")
+        raise SnapshotError(f"{name} = {shown(value)} is out of range {lo}..{hi}")
     return value
 
 
 def expect_bool(value: Any, name: str) -> bool:
     """``value`` if it is a bool, else a ``SnapshotError`` naming the field ``name``."""
     if not isinstance(value, bool):
-        raise SnapshotError(f"{name} must be true or false, not {value!r}")
+        raise SnapshotError(f"{name} must be true or false, not {shown(value)}")
     return value
 
 
@@ -260,11 +306,11 @@ def expect_str(value: Any, name: str, choices: Iterable[str] | None = None) -> s
     """``value`` if it is a str (one of ``choices`` when given), else a ``SnapshotError`` naming
     the field ``name``."""
     if not isinstance(value, str):
-        raise SnapshotError(f"{name} must be a string, not {value!r}")
+        raise SnapshotError(f"{name} must be a string, not {shown(value)}")
     if choices is not None:
         allowed = tuple(choices)
         if value not in allowed:
-            raise SnapshotError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+            raise SnapshotError(f"{name} must be one of {', '.join(allowed)}, not {shown(value)}")
     return value
 
 
