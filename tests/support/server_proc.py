@@ -28,10 +28,12 @@ def free_port() -> int:
 
 
 class Server:
-    """One ``vncards serve`` process."""
+    """One ``vncards serve`` process on ``db`` (a SQLite file, or a PostgreSQL URL with a
+    ``log`` file named), its output appended to ``log`` (default: the file's name + .log)."""
 
-    def __init__(self, db: Path, port: int, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int, *extra: str, log: Path | None = None) -> None:
         self.db, self.port, self.extra = db, port, extra
+        self.log_path = log if log is not None else Path(db).with_suffix(".log")
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -50,17 +52,19 @@ class Server:
         raise RuntimeError(f"server found no free port: {self._log()}")
 
     def _log(self) -> str:
-        return self.db.with_suffix(".log").read_text(errors="replace")[-2000:]
+        return self.log_path.read_text(errors="replace")[-2000:]
 
     def _start(self) -> bool:
         """False if the server could not bind its port. Ready once its own log says it
         listens (not some other process on the port) and it answers."""
         cmd = [sys.executable, "-m", "vncards", "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--db", str(self.db), *self.extra]
-        log_path = self.db.with_suffix(".log")
+        log_path = self.log_path
         offset = log_path.stat().st_size if log_path.exists() else 0
-        log = open(log_path, "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        with open(log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with open(log_path, "rb") as f:
@@ -79,9 +83,14 @@ class Server:
 
     def kill(self) -> None:
         """SIGKILL, no goodbye."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
+        self.signal(signal.SIGKILL)
+        if self.proc is not None:
             self.proc.wait(10)
+
+    def signal(self, sig: int) -> None:
+        """Send the process a signal (SIGSTOP, SIGCONT, SIGKILL), if it is running."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, sig)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         """POST as a well-behaved client: a 429 (the browser and this helper share one

@@ -10,6 +10,10 @@ from rich.console import Console
 from ..errors import VncardsError
 from .base import Commands
 
+#: Default lease of a table (seconds): ``vncards.server.store.LEASE_SECONDS``, which cannot be
+#: imported here without the server's extra (a test checks the two agree).
+LEASE_SECONDS = 15.0
+
 __all__ = ["register", "run"]
 
 
@@ -78,6 +82,15 @@ def register(commands: Commands) -> None:
         help="seconds before the table makes a seat's forced move for it (default 1)",
     )
     sv.add_argument(
+        "--lease",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a table's lease lasts unless its process renews it: with several processes "
+        "on one PostgreSQL database, how soon the others take over the tables of one that died "
+        f"(default {LEASE_SECONDS:g})",
+    )
+    sv.add_argument(
         "--seat-rate",
         type=float,
         default=None,
@@ -106,5 +119,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         forced_delay=args.forced_delay,
         forwarded_allow_ips=args.forwarded_allow_ips,
         key_file=args.key_file,
+        lease=args.lease,
     )
     return 0

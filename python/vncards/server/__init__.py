@@ -71,6 +71,7 @@ def serve(
     forced_delay: float | None = None,
     forwarded_allow_ips: str | None = None,
     key_file: str | None = None,
+    lease: float | None = None,
     log_level: str = "info",
 ) -> None:
     """Run the server until interrupted (what ``vncards serve`` does). ``db`` is a SQLite file
@@ -83,8 +84,10 @@ def serve(
     (comma-separated addresses or networks, ``"*"`` for any) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` headers say who the client is; by default no peer is trusted, and a
     client is the address it connects from (a header is then only text: forging one gives no
-    client a second set of limits). The other options override :class:`ServerConfig`'s
-    defaults."""
+    client a second set of limits). ``lease`` is how long a table's lease lasts unless renewed
+    (seconds): with several processes on one PostgreSQL database, how soon after a process
+    dies the others take its tables over (``docs/server.md``). The other options override
+    :class:`ServerConfig`'s defaults."""
     import uvicorn
 
     from .store import is_postgres
@@ -103,6 +106,7 @@ def serve(
             ("seat_rate", seat_rate),
             ("forced_delay", forced_delay),
             ("seat_burst", None if seat_rate is None else 2 * seat_rate),
+            ("lease", lease),
         )
         if v is not None
     }

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import VncardsError
+from .store import LEASE_SECONDS
 from .table import FORCED_DELAY, MAX_TURN_SECONDS, RESUME_MINIMUM, SEAT_ACTIONS_LIMIT
 from .wire import MAX_NAME
 
@@ -112,8 +113,12 @@ class ServerConfig:
     hello_timeout: float = 10.0
     #: Seconds a table whose hand is over may sit unchanged before it closes (row kept).
     idle_close: float = 1800.0
-    #: Seconds between the server's notes that it is alive (turn clocks after a crash).
+    #: Seconds between the server's notes that it is alive (turn clocks after a crash) and
+    #: its renewals of its tables' leases (at least three renewals a lease).
     heartbeat: float = 2.0
+    #: Seconds a table's lease lasts unless its process renews it: after a process dies,
+    #: another takes its tables over once their leases have run out (PostgreSQL).
+    lease: float = LEASE_SECONDS
     #: Actions stored one row each after a table's snapshot before the next snapshot is written
     #: (a table is snapshotted too at the end of each hand and on every other change).
     snapshot_every: int = 64
@@ -123,6 +128,8 @@ class ServerConfig:
     guess_burst: float = 10.0
 
     def __post_init__(self) -> None:
+        if not (isinstance(self.lease, (int, float)) and 0.3 <= self.lease <= 3600):
+            raise ConfigError(f"a lease lasts 0.3 to 3600 seconds, not {self.lease!r}")
         if self.create_token is not None:
             bits = token_bits(self.create_token)
             if bits < MIN_TOKEN_BITS:

@@ -5,6 +5,12 @@ protocol (:mod:`.protocol`) and the HTTP routes (:mod:`.routes`) call in here; e
 bots and clock run in :mod:`.driver`.
 
 A stored table that cannot be loaded or shown is reported and skipped; the others are served.
+
+Each table is served by the one process that holds its lease (:class:`~.store.TableStore`):
+this process renews its leases every ``min(heartbeat, lease / 3)`` seconds, takes over the open
+tables whose leases ran out (their owner died: from the stored record, the downtime not counted
+on the turn clocks), and stops serving a table whose lease it lost (:meth:`GameServer.lose`).
+On PostgreSQL a request for a table another process serves is relayed to it (:mod:`.relay`).
 """
 
 from __future__ import annotations
@@ -24,13 +30,19 @@ from .config import ServerConfig
 from .driver import TableDriver
 from .limits import Buckets
 from .live import Connection, LiveTable, send_error
-from .store import StoredTable, TableStore
+from .store import LeaseLost, StoredTable, TableStore, is_postgres
 from .table import MAX_TURN_SECONDS, TableSession
 from .wire import ActionRefused, EngineFault, Refused, check_int, dumps, finite
 
 __all__ = ["GameServer", "CREATE_FIELDS"]
 
 _log = logging.getLogger("vncards.server")
+
+
+def _moved() -> ActionRefused:
+    return ActionRefused(
+        "table_moved", "another server process serves this table now; reconnect (the move was not made)"
+    )
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,9 @@ class GameServer(TableDriver):
         self.guess_buckets = Buckets(config.guess_rate, config.guess_burst)
         self._heartbeat: asyncio.Task[None] | None = None
         self.started_in: float = 0.0
+        #: The link to the other processes of the database (PostgreSQL only; a
+        #: :class:`~.relay.Relay`, set by :func:`~.app.create_app`).
+        self.relay: Any = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -71,24 +86,33 @@ class GameServer(TableDriver):
         """Open the store and resume every stored open table where it stopped; a row that
         cannot be resumed is kept, logged and listed in the lobby as broken."""
         t0 = time.perf_counter()
-        self.store = TableStore(self.config.db, self.config.key)
-        alive = self.store.last_alive()
+        store = self.store = TableStore(self.config.db, self.config.key, lease=self.config.lease)
+        alive = store.last_alive()
         now = time.time()
-        for row in self.store.load_all():
+        # A SQLite file is one process's: it takes every table at once. On PostgreSQL the
+        # tables whose leases are running are another live process's.
+        steal = not is_postgres(self.config.db)
+        leases = {t: store.acquire(t, now, steal=steal) for t in store.free_tables(now, every=steal)}
+        for row in store.load_all():
+            lease = leases.get(row.id)
+            if lease is None and row.problem is None:
+                continue  # served by another process
             session = self._resume(row)
             if session is None:
                 continue
             # The downtime does not count against the seat to act.
-            session.resume_clocks(now, min(alive or row.updated, now), self.config.resume_minimum)
+            served = (lease.served_until if lease else None) or alive or row.updated
+            session.resume_clocks(now, min(served, now), self.config.resume_minimum)
             self._launch(session).snapshot_seq = row.seq
-        self.store.beat()
+        store.beat()
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
         self.started_in = time.perf_counter() - t0
         _log.info(
-            "%d tables resumed, %d not resumed, in %.2f s",
+            "%d tables resumed, %d not resumed, in %.2f s (process %s)",
             len(self.tables),
             len(self.broken),
             self.started_in,
+            store.owner,
         )
 
     def _session(self, row: StoredTable) -> TableSession:
@@ -129,13 +153,77 @@ class GameServer(TableDriver):
         }
 
     async def _beat(self) -> None:
+        """Every ``min(heartbeat, lease / 3)`` seconds: renew this process's leases (stop
+        serving the tables it lost; all of them once it could not renew for a whole lease),
+        take over the tables no one holds, note the time, and let the relay check its links."""
+        interval = min(self.config.heartbeat, self.config.lease / 3)
+        renewed = time.monotonic()
         while True:
-            await asyncio.sleep(self.config.heartbeat)
-            if self.store is not None:
-                try:
-                    self.store.beat()
-                except Exception:
-                    _log.exception("heartbeat not stored")
+            await asyncio.sleep(interval)
+            assert self.store is not None
+            try:
+                lost = self.store.renew()
+                renewed = time.monotonic()
+            except Exception:
+                _log.exception("leases not renewed")
+                if time.monotonic() - renewed < self.config.lease:
+                    continue
+                lost = set(self.tables)  # they may be another process's by now
+            for table_id in lost:
+                self.broken.pop(table_id, None)
+                if (live := self.tables.get(table_id)) is not None:
+                    self.lose(live)
+            try:
+                for table_id in self.store.free_tables():
+                    self.take_over(table_id)
+                self.store.beat()
+                if self.relay is not None:
+                    await self.relay.tick(interval)
+            except Exception:
+                _log.exception("tables not taken over")
+
+    def take_over(self, table_id: str) -> LiveTable | None:
+        """Serve table ``table_id`` if it is open and no process holds it (its owner died or
+        let it go): take its lease, then resume it from its stored record (last snapshot and
+        the actions after it), the turn clocks counting only the time it was served. ``None``
+        if it is not to be served here."""
+        store = self.store
+        assert store is not None
+        if table_id in self.tables or not store.is_open(table_id):
+            return self.tables.get(table_id)
+        lease = store.acquire(table_id)
+        if lease is None:
+            return None
+        now = time.time()
+        row = store.load(table_id)  # read after the lease is ours: no other write can follow
+        if row is None or row.closed is not None:
+            store.release(table_id)
+            return None
+        session = self._resume(row)
+        if session is None:
+            return None
+        session.resume_clocks(now, min(lease.served_until or row.updated, now), self.config.resume_minimum)
+        live = self._launch(session)
+        live.snapshot_seq = row.seq
+        _log.info("table %s taken over at seq %d (fencing token %d)", table_id, row.last_seq, lease.token)
+        return live
+
+    def lose(self, live: LiveTable) -> None:
+        """Stop serving a table whose lease another process holds now: its task stops, its
+        clients are let go with close code 1012 (they reconnect, and reach the new owner
+        through whichever process they land on). Nothing is written: it may not write."""
+        assert self.store is not None
+        self.store.forget(live.session.id)
+        self.forget(live)
+        conns, live.conns = list(live.conns), []
+        _log.warning("table %s: its lease was taken over; no longer served here", live.session.id)
+
+        async def let_go() -> None:
+            for conn in conns:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=1012)
+
+        asyncio.get_running_loop().create_task(let_go())
 
     async def stop(self) -> None:
         """Stop every table's task and close the store (their rows hold everything)."""
@@ -147,10 +235,12 @@ class GameServer(TableDriver):
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.relay is not None:
+            await self.relay.stop()
         if self.store is not None:
             with contextlib.suppress(Exception):
                 self.store.beat()
-            self.store.close()
+            self.store.close()  # its leases released: another process may take the tables now
 
     def _launch(self, session: TableSession) -> LiveTable:
         live = LiveTable(session, seat_buckets=Buckets(self.config.seat_rate, self.config.seat_burst))
@@ -174,8 +264,14 @@ class GameServer(TableDriver):
     async def close_table(self, live: LiveTable, reason: str) -> None:
         """Close a table: its row is kept (marked closed), its clients are told and let go."""
         session = live.session
-        self._save(session, closed=time.time())
+        try:
+            self._save(session, closed=time.time())
+        except LeaseLost:
+            self.lose(live)
+            raise _moved() from None
         self.forget(live)
+        assert self.store is not None
+        self.store.release(session.id)
         for conn in list(live.conns):
             await send_error(conn.ws, "table_closed", f"the table closed ({reason})")
             with contextlib.suppress(Exception):
@@ -305,8 +401,45 @@ class GameServer(TableDriver):
             if conn.seat == seat:
                 conn.seat, conn.generation = None, -1
 
+    def route(self, table_id: str, relayed: bool = False) -> str | None:
+        """Where a request for table ``table_id`` is served: ``None`` here (served here, taken
+        over now, or no such table: the answer is then this process's), else the process that
+        holds its lease. A ``relayed`` request is not relayed again (``table_moved``)."""
+        if self.relay is None or table_id in self.tables or table_id in self.broken:
+            return None
+        assert self.store is not None
+        owner = self.store.owner_of(table_id)
+        if owner is None:
+            self.take_over(table_id)
+            return None
+        if owner == self.store.owner:
+            return None
+        if relayed:
+            raise _moved()
+        return str(owner)
+
+    def lobby_lines(self) -> list[dict[str, Any]]:
+        """This process's lobby: every open table's line, then the broken ones: one table
+        whose line cannot be made or encoded is reported and left out, never an error for
+        the lobby."""
+        lines = []
+        for live in list(self.tables.values()):
+            try:
+                line = live.session.summary()
+                line["spectators"] = sum(1 for c in live.conns if c.seat is None)
+                dumps(line).encode("utf-8")
+            except Exception as e:
+                self.report_broken(
+                    live.session.id, live.session.game_name, f"cannot be shown: {type(e).__name__}: {e}"
+                )
+                self.forget(live)
+                continue
+            lines.append(line)
+        return [*lines, *self.broken.values()]
+
     def live_table(self, table_id: str) -> LiveTable:
-        """The served table ``table_id`` (``no_table`` or ``table_broken`` if there is none)."""
+        """The served table ``table_id`` (``no_table`` or ``table_broken`` if there is none; an
+        open table no process holds is taken over first)."""
         live = self.tables.get(table_id)
         if live is None:
             if table_id in self.broken:
@@ -359,6 +492,9 @@ class GameServer(TableDriver):
             else:
                 self._save(session)
                 live.snapshot_seq = session.seq
+        except LeaseLost:
+            self.lose(live)
+            raise _moved() from None
         except Exception:
             self._reload(live)
             raise

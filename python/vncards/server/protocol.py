@@ -89,7 +89,11 @@ async def serve(server: GameServer, ws: WebSocket) -> None:
                     await ws.close(code=1008)
                     return
             if live.task is None or server.tables.get(table_id) is not live:
-                return  # the table closed
+                # The table closed (its clients were told, with close code 4410), or another
+                # process serves it now: reconnect (1012).
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1012)
+                return
     except WebSocketDisconnect:
         pass
     finally:

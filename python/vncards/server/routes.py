@@ -85,6 +85,7 @@ STATUS = {
     "client_table_limit": 429,
     "too_large": 413,
     "too_many_tables": 503,
+    "table_moved": 503,
 }
 
 
@@ -94,6 +95,8 @@ def _refusal(e: ActionRefused | Refused | VncardsError) -> JSONResponse:
     else:
         code, message = getattr(e, "reason", None) or "rules_error", str(e)
     headers = {"retry-after": "10"} if STATUS.get(code) == 429 else None
+    if code == "table_moved":
+        headers = {"retry-after": "1"}
     return JSONResponse(
         {"error": code, "message": message}, status_code=STATUS.get(code, 400), headers=headers
     )
@@ -124,6 +127,11 @@ def _bearer(request: Request) -> str | None:
     if scheme.lower() != "bearer":
         return None
     return token.strip() or None
+
+
+def _relayed(request: Request) -> bool:
+    """Was the request relayed here by another process of the database (:mod:`.relay`)?"""
+    return bool(request.scope.get("vncards.relayed"))
 
 
 def _client(request: Request) -> str:
@@ -195,6 +203,7 @@ def routes(server: GameServer) -> list[BaseRoute]:
         return JSONResponse(
             {
                 "version": __version__,
+                "process": server.store.owner if server.store is not None else None,
                 "create_token_required": server.config.create_token is not None,
                 "tables": len(server.tables),
                 "limits": server.config.limits(),
@@ -222,38 +231,37 @@ def routes(server: GameServer) -> list[BaseRoute]:
     async def api_words(request: Request) -> Response:
         return JSONResponse(page_words())
 
-    def lobby_lines() -> str:
-        """Every open table's lobby line, then the broken ones: one table whose line cannot
-        be made or encoded is reported and left out, never an error for the lobby."""
-        lines = []
-        for live in list(server.tables.values()):
-            try:
-                line = live.session.summary()
-                line["spectators"] = sum(1 for c in live.conns if c.seat is None)
-                dumps(line).encode("utf-8")
-            except Exception as e:
-                server.report_broken(
-                    live.session.id, live.session.game_name, f"cannot be shown: {type(e).__name__}: {e}"
-                )
-                server.forget(live)
-                continue
-            lines.append(line)
-        return dumps([*lines, *server.broken.values()])
-
     @_endpoint
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return Response(lobby_lines().encode("utf-8"), media_type="application/json")
+            lines = server.lobby_lines()
+            if server.relay is not None and not _relayed(request):
+                lines = await server.relay.lobby(lines)  # every process's tables
+            return Response(dumps(lines).encode("utf-8"), media_type="application/json")
         operator = _creator(server, request)
         session, creator = server.create_table(await _json_body(request), _client(request), operator)
         return JSONResponse({**session.summary(), "creator_token": creator}, status_code=201)
 
+    def relaying(fn: Handler) -> Handler:
+        """A handler of one table's requests, which another process may serve: then the
+        request is relayed to it and its answer is this one's."""
+
+        async def handler(request: Request) -> Response:
+            owner = server.route(request.path_params["table_id"], _relayed(request))
+            if owner is not None:
+                return await server.relay.relay_http(request, owner)  # type: ignore[no-any-return]
+            return await fn(request)
+
+        return handler
+
     @_endpoint
+    @relaying
     async def api_table(request: Request) -> Response:
         live = server.live_table(request.path_params["table_id"])
         return JSONResponse({**live.session.summary(), "table": server.public_table(live)})
 
     @_endpoint
+    @relaying
     async def api_join(request: Request) -> Response:
         _write_limited(server, request)
         body = await _json_body(request)
@@ -263,12 +271,14 @@ def routes(server: GameServer) -> list[BaseRoute]:
         return JSONResponse({"token": token, "seat": body.get("seat"), "name": name})
 
     @_endpoint
+    @relaying
     async def api_leave(request: Request) -> Response:
         _write_limited(server, request)
         seat = await server.leave(request.path_params["table_id"], _bearer(request))
         return JSONResponse(seat)
 
     @_endpoint
+    @relaying
     async def api_seat(request: Request) -> Response:
         _write_limited(server, request)
         body = await _json_body(request)
@@ -280,6 +290,7 @@ def routes(server: GameServer) -> list[BaseRoute]:
         return JSONResponse(out)
 
     @_endpoint
+    @relaying
     async def api_close(request: Request) -> Response:
         _write_limited(server, request)
         table_id = request.path_params["table_id"]
@@ -287,6 +298,10 @@ def routes(server: GameServer) -> list[BaseRoute]:
         return JSONResponse({"id": table_id, "closed": True})
 
     async def websocket(ws: WebSocket) -> None:
+        owner = server.route(ws.path_params["table_id"])
+        if owner is not None:
+            await server.relay.relay_websocket(ws, owner)
+            return
         await protocol.serve(server, ws)
 
     return [

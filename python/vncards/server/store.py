@@ -46,6 +46,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -56,7 +57,10 @@ from typing import Any
 
 from .wire import Refused, loads
 
-__all__ = ["TableStore", "StoredTable", "StoredHand"]
+__all__ = ["TableStore", "StoredTable", "StoredHand", "Lease", "LeaseLost", "LEASE_SECONDS"]
+
+#: How long a table's lease lasts unless its owner renews it, by default (seconds).
+LEASE_SECONDS = 15.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -85,6 +89,13 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS server (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    owner    TEXT NOT NULL,
+    token    INTEGER NOT NULL,
+    expires  REAL NOT NULL,
+    renewed  REAL NOT NULL
 );
 """
 # Columns added since the first schema, added to an older file when it is opened.
@@ -127,12 +138,52 @@ class StoredHand:
     problem: str | None = None
 
 
-class TableStore:
-    """The tables of one server in one SQLite file (``":memory:"`` for tests); rows are signed
-    when ``key`` is given."""
+class LeaseLost(RuntimeError):
+    """A write refused by the database: this process does not hold the table's lease (another
+    took the table over, or it never had it), so it may not write the table's record."""
 
-    def __init__(self, path: str | Path, key: bytes | None = None) -> None:
+
+@dataclass(frozen=True)
+class Lease:
+    """A table's lease as :meth:`TableStore.acquire` took it: the fencing ``token`` every
+    write carries, and until when the table was last served (``served_until``: the previous
+    owner's last renewal, ``None`` for a table no process held before)."""
+
+    token: int
+    served_until: float | None
+
+
+class TableStore:
+    """The tables of one server process in a SQLite file (``":memory:"`` for tests) or a
+    PostgreSQL database; rows are signed when ``key`` is given.
+
+    **Leases.** Each table is owned by one process at a time: a row of ``leases`` (owner,
+    fencing token, expiry). A process takes a table with :meth:`acquire` (a new table's first
+    write takes it) and keeps it by :meth:`renew`-ing all of its leases before they run out
+    (``lease`` seconds). Every write of a table carries the token it was taken with and the
+    database refuses it, in the same statement or transaction, once the token is not the
+    table's (:class:`LeaseLost`): taking a table over adds one to its token, so a process
+    that lost its lease can never write again, however late its write arrives. Lease rows are
+    never deleted (a token never goes back); releasing one makes it expire now. Times are the
+    processes' own clocks: a clock that is off only delays or hastens a takeover, the tokens
+    keep the record whole.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        key: bytes | None = None,
+        *,
+        owner: str | None = None,
+        lease: float = LEASE_SECONDS,
+    ) -> None:
         self.path = str(path)
+        #: This process's name in the leases (random: a restarted process is another owner).
+        self.owner = owner or secrets.token_hex(8)
+        #: Seconds a lease lasts from its last renewal.
+        self.lease = lease
+        #: The fencing token of each table this process holds.
+        self.tokens: dict[str, int] = {}
         self._key = None if key is None else hmac.new(key, b"vncards table rows", hashlib.sha256).digest()
         #: Each table's last stored seq and signature (the link the next action row chains to).
         self._heads: dict[str, tuple[int, str]] = {}
@@ -141,11 +192,15 @@ class TableStore:
         if is_postgres(self.path):
             self._db = _Postgres(self.path)
             self._begin = "BEGIN"
+            # A fencing check locks the lease row until the write commits: a takeover (which
+            # updates that row) waits for it, or the write sees the new token and is refused.
+            self._share = " FOR SHARE"
             for statement in _SCHEMA.replace(" WITHOUT ROWID", "").split(";"):
                 if statement.strip():
                     self._db.execute(_postgres_types(statement))
             return
         self._begin = "BEGIN IMMEDIATE"
+        self._share = ""
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -187,10 +242,14 @@ class TableStore:
     # -- writing -------------------------------------------------------------------------------
 
     def insert(self, table_id: str, game: str, meta: dict[str, Any], snapshot: str) -> None:
-        """Store a new table (seq 0)."""
+        """Store a new table (seq 0), its lease held by this process (fencing token 1)."""
         now = time.time()
         text = _dumps(meta)
         with self._transaction():
+            self._db.execute(
+                "INSERT INTO leases (table_id, owner, token, expires, renewed) VALUES (?,?,1,?,?)",
+                (table_id, self.owner, now + self.lease, now),
+            )
             self._db.execute(
                 "INSERT INTO tables (id, game, created, updated, seq, meta, snapshot, sig, closed)"
                 " VALUES (?,?,?,?,?,?,?,?,NULL)",
@@ -206,6 +265,7 @@ class TableStore:
                 ),
             )
         self._heads[table_id] = (0, sig or "")
+        self.tokens[table_id] = 1
 
     def update(
         self,
@@ -222,10 +282,18 @@ class TableStore:
         ``closed`` (a time) closes the table. The action rows the snapshot holds are deleted.
 
         The table's last stored action must be ``seq - 1`` or ``seq`` (a rewrite without a new
-        action, e.g. a join); anything else means two writers and raises ``RuntimeError``."""
+        action, e.g. a join); anything else means two writers and raises ``RuntimeError``. The
+        write carries this process's fencing token: :class:`LeaseLost` if it is not the
+        table's."""
         text = _dumps(meta)
         sig = self._sign(table_id, game, seq, closed, text, snapshot)
+        token = self._token(table_id)
         with self._transaction():
+            row = self._db.execute(
+                f"SELECT token FROM leases WHERE table_id = ?{self._share}", (table_id,)
+            ).fetchone()
+            if row is None or int(row[0]) != token:
+                raise self._lost(table_id)
             if self._head(table_id)[0] not in (seq - 1, seq):
                 raise RuntimeError(f"table {table_id}: stored record is not at seq {seq - 1}")
             for number, history in hands:
@@ -248,16 +316,131 @@ class TableStore:
         signed together with the table, its number and the signature of the row before it
         (the snapshot's, for the first action after it): a row moved to another table or
         place, edited or dropped from the middle breaks the chain. The table's last stored
-        action must be ``seq - 1`` (else ``RuntimeError``: two writers)."""
+        action must be ``seq - 1`` (else ``RuntimeError``: two writers). One statement, which
+        writes only if this process's fencing token is the table's (else :class:`LeaseLost`)."""
+        token = self._token(table_id)
         last, previous = self._head(table_id)
         if last != seq - 1:
             raise RuntimeError(f"table {table_id}: stored record is not at seq {seq - 1}")
         text = _dumps(entry)
         sig = self._sign_action(table_id, seq, previous, text)
-        self._db.execute(
-            "INSERT INTO actions (table_id, seq, entry, sig) VALUES (?,?,?,?)", (table_id, seq, text, sig)
+        cur = self._db.execute(
+            "INSERT INTO actions (table_id, seq, entry, sig)"
+            " SELECT ?, CAST(? AS BIGINT), ?, ? WHERE EXISTS"
+            f" (SELECT 1 FROM leases WHERE table_id = ? AND token = CAST(? AS BIGINT){self._share})",
+            (table_id, seq, text, sig, table_id, token),
         )
+        if cur.rowcount != 1:
+            raise self._lost(table_id)
         self._heads[table_id] = (seq, sig or "")
+
+    # -- leases --------------------------------------------------------------------------------
+
+    def _token(self, table_id: str) -> int:
+        """This process's fencing token for the table (:class:`LeaseLost` if it holds none)."""
+        token = self.tokens.get(table_id)
+        if token is None:
+            raise LeaseLost(f"table {table_id}: this process does not hold its lease")
+        return token
+
+    def _lost(self, table_id: str) -> LeaseLost:
+        """Forget a table whose write the database refused; the error to raise."""
+        self.forget(table_id)
+        return LeaseLost(f"table {table_id}: another process holds its lease now; the write was refused")
+
+    def forget(self, table_id: str) -> None:
+        """Stop holding the table (its token and cached head dropped; the lease row is let be)."""
+        self.tokens.pop(table_id, None)
+        self._heads.pop(table_id, None)
+
+    def acquire(self, table_id: str, now: float | None = None, *, steal: bool = False) -> Lease | None:
+        """Take the table's lease if it is free (run out, released, or never taken; any lease
+        when ``steal``): ``None`` if another process holds it. Its token is one more than the
+        last owner's, which fences that owner off; the record is to be read *after* this."""
+        now = time.time() if now is None else now
+        self.forget(table_id)
+        row = self._db.execute(
+            "SELECT token, expires, renewed FROM leases WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is None:
+            cur = self._db.execute(
+                "INSERT INTO leases (table_id, owner, token, expires, renewed) VALUES (?,?,1,?,?)"
+                " ON CONFLICT (table_id) DO NOTHING",
+                (table_id, self.owner, now + self.lease, now),
+            )
+            lease = Lease(1, None)
+        else:
+            token, expires, renewed = int(row[0]), float(row[1]), float(row[2])
+            if expires >= now and not steal:
+                return None
+            # Compare and set: of two processes taking the same lease, one changes the token.
+            cur = self._db.execute(
+                "UPDATE leases SET owner = ?, token = ?, expires = ?, renewed = ? WHERE table_id = ? AND token = ?",
+                (self.owner, token + 1, now + self.lease, now, table_id, token),
+            )
+            lease = Lease(token + 1, renewed if renewed > 0 else None)
+        if cur.rowcount != 1:
+            return None
+        self.tokens[table_id] = lease.token
+        return lease
+
+    def renew(self, now: float | None = None) -> set[str]:
+        """Renew every lease this process holds (one statement); the tables whose lease it
+        lost (another process took them: their tokens are dropped)."""
+        now = time.time() if now is None else now
+        rows = self._db.execute(
+            "UPDATE leases SET expires = ?, renewed = ? WHERE owner = ? RETURNING table_id, token",
+            (now + self.lease, now, self.owner),
+        ).fetchall()
+        held = {str(t): int(k) for t, k in rows}
+        lost = {t for t, k in self.tokens.items() if held.get(t) != k}
+        for table_id in lost:
+            self.forget(table_id)
+        return lost
+
+    def release(self, table_id: str | None = None) -> None:
+        """Let the table's lease (every lease of this process: ``None``) run out now, so that
+        another process may take it at once (after a clean stop, or a table closed)."""
+        now = time.time()
+        for t, token in (
+            list(self.tokens.items()) if table_id is None else [(table_id, self.tokens.get(table_id))]
+        ):
+            if token is not None:
+                self._db.execute(
+                    "UPDATE leases SET expires = 0, renewed = ? WHERE table_id = ? AND token = ?",
+                    (now, t, token),
+                )
+            self.forget(t)
+
+    def free_tables(self, now: float | None = None, *, every: bool = False) -> list[str]:
+        """The open tables no process holds (their lease run out, released, or never taken;
+        every open table if ``every``), oldest first: the ones to take over."""
+        now = time.time() if now is None else now
+        rows = self._db.execute(
+            "SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id"
+            " WHERE t.closed IS NULL AND (l.expires IS NULL OR l.expires < ? OR ?) ORDER BY t.created, t.id",
+            (now, every),
+        )
+        return [str(r[0]) for r in rows]
+
+    def is_open(self, table_id: str) -> bool:
+        """Is there a stored open table ``table_id``?"""
+        row = self._db.execute("SELECT 1 FROM tables WHERE id = ? AND closed IS NULL", (table_id,)).fetchone()
+        return row is not None
+
+    def owner_of(self, table_id: str, now: float | None = None) -> str | None:
+        """The process whose lease on the table is running (``None``: no one's)."""
+        now = time.time() if now is None else now
+        row = self._db.execute(
+            "SELECT owner FROM leases WHERE table_id = ? AND expires >= ?", (table_id, now)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def owners(self, now: float | None = None) -> list[str]:
+        """Every process that holds a running lease."""
+        now = time.time() if now is None else now
+        rows = self._db.execute("SELECT DISTINCT owner FROM leases WHERE expires >= ?", (now,))
+        return sorted(str(r[0]) for r in rows)
 
     def _head(self, table_id: str) -> tuple[int, str]:
         """The table's last stored seq and signature (``(-1, "")``: no such table)."""
@@ -403,8 +586,11 @@ class TableStore:
         return None, previous
 
     def close(self) -> None:
-        """Close the database."""
-        self._db.close()
+        """Release this process's leases and close the database."""
+        try:
+            self.release()
+        finally:
+            self._db.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
