@@ -21,6 +21,8 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --largest-row                # the largest row one Mậu Binh seat can cause
     python benches/server_load.py --record 2000                # bytes per action, restore time, one long table
     python benches/server_load.py --tables 60 --think 0 --against ../main/python   # side by side
+    python benches/server_load.py --tables 60 --think 0 --processes 2 --postgres URL   # 1 vs 2 processes
+    python benches/server_load.py --takeover 5 --postgres URL  # takeover after SIGKILL, default lease
 
 Tables are made with ``auto_forced`` off (the clients make every move, as before the server
 made forced moves itself), so runs before and after that change do the same work. The bench
@@ -47,6 +49,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,20 +234,30 @@ async def ping_probe(ws_url: str, table: str, pings: list[float], stop: asyncio.
 
 
 async def run(
-    args: argparse.Namespace, base: str, pid: int | None = None
+    args: argparse.Namespace,
+    base: str,
+    pid: int | None = None,
+    others: Sequence[str] = (),
+    spread: bool = False,
+    pids: Sequence[int] = (),
 ) -> tuple[Stats, float, list[str], dict[str, int], list[float], float]:
+    """The clients' run. With ``others`` (more processes on the server's database), the
+    tables are created on each process in turn, and each table's clients connect to the
+    process that owns it, or (``spread``) client *i* to process *i* mod *n*, as a load
+    balancer that knows nothing of tables would send them; ``pids``: every server process."""
     stats = Stats()
-    seats: list[tuple[str, int, str]] = []
+    seats: list[tuple[str, int, str, str]] = []
     tables: list[str] = []
     token = args.create_token
-    for _ in range(args.tables):
+    bases = [base, *others]
+    for k in range(args.tables):
+        home = bases[k % len(bases)]
         body = {"game": args.game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
-        t = _create(base, body, token)
+        t = _create(home, body, token)
         tables.append(t["id"])
         for s in range(4):
-            seats.append(
-                (t["id"], s, _post(f"{base}/api/tables/{t['id']}/join", {"seat": s}, token)["token"])
-            )
+            seat_token = _post(f"{home}/api/tables/{t['id']}/join", {"seat": s}, token)["token"]
+            seats.append((t["id"], s, seat_token, home))
     ws_url = base.replace("http://", "ws://")
     flood: dict[str, int] = {}
     flooders: list[asyncio.Task[None]] = []
@@ -260,11 +273,18 @@ async def run(
             asyncio.create_task(flood_seat(ws_url, mb["id"], seat_token, arrange, flood)) for _ in range(10)
         ]
     rng = random.Random(args.seed)
-    setup_cpu = _cpu_seconds(pid) if pid else 0.0  # the server's CPU once the tables are set up
+    # the server's CPU once the tables are set up
+    setup_cpu = sum(map(_cpu_seconds, pids)) if pids else _cpu_seconds(pid) if pid else 0.0
     start = time.perf_counter()
+
+    def ws_of(i: int, home: str) -> str:
+        return (bases[i % len(bases)] if spread else home).replace("http://", "ws://")
+
     tasks = [
-        asyncio.create_task(seat_client(ws_url, t, s, tok, args, stats, random.Random(rng.random()), i))
-        for i, (t, s, tok) in enumerate(seats)
+        asyncio.create_task(
+            seat_client(ws_of(i, home), t, s, tok, args, stats, random.Random(rng.random()), i)
+        )
+        for i, (t, s, tok, home) in enumerate(seats)
     ]
     pings: list[float] = []
     stop = asyncio.Event()
@@ -370,7 +390,7 @@ def _wait_up(base: str, proc: subprocess.Popen[bytes] | None, limit: float = 600
     raise RuntimeError("the server did not start")
 
 
-def _serve_cmd(port: int, db: Path, *extra: str) -> list[str]:
+def _serve_cmd(port: int, db: Path | str, *extra: str) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -625,6 +645,170 @@ def record(actions: int, game: str, seed: int, postgres: str | None = None) -> d
     }
 
 
+@contextlib.contextmanager
+def _postgres_database(admin_url: str) -> Any:
+    """A new database made from ``admin_url`` (dropped afterwards): its URL."""
+    import psycopg
+
+    name = "vncards_bench_" + secrets.token_hex(6)
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+class _Processes:
+    """``vncards serve`` processes on one PostgreSQL database (one key, one operator token),
+    each on a free 127.0.0.1 port; terminated at the end of the ``with`` block."""
+
+    def __init__(self, url: str, tmp: Path, *extra: str) -> None:
+        self.url, self.tmp, self.extra = url, tmp, extra
+        self.token = secrets.token_urlsafe(32)
+        self.procs: list[tuple[subprocess.Popen[bytes], str]] = []
+
+    def start(self) -> str:
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        extra = ["--key-file", str(self.tmp / "server.key"), "--create-token", self.token, *self.extra]
+        with open(self.tmp / f"server{len(self.procs)}.log", "wb") as log:
+            proc = subprocess.Popen(_serve_cmd(port, self.url, *extra), stdout=subprocess.DEVNULL, stderr=log)
+        self.procs.append((proc, base))
+        _wait_up(base, proc, 60)
+        return base
+
+    def __enter__(self) -> _Processes:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for proc, _ in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc, _ in self.procs:
+            proc.wait(30)
+
+
+def _stored_seqs(url: str) -> dict[str, int]:
+    """Each table's stored count of actions (its snapshot's, or its last action row's)."""
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        stored = {str(t): int(q) for t, q in db.execute("SELECT id, seq FROM tables")}
+        for tid, last in db.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
+            stored[str(tid)] = max(stored.get(str(tid), 0), int(last))
+    return stored
+
+
+def _cluster_run(args: argparse.Namespace, processes: int, spread: bool) -> dict[str, Any]:
+    """One load run on ``processes`` server processes sharing a new PostgreSQL database:
+    server CPU (all processes together) per accepted action, lost actions, latency."""
+    tmp = Path(tempfile.mkdtemp(prefix="vncards-cluster-"))
+    with (
+        _postgres_database(args.postgres) as url,
+        _Processes(url, tmp, "--max-tables", str(args.tables + 10), "--seat-rate", "1000") as ps,
+    ):
+        bases = [ps.start() for _ in range(processes)]
+        pids = [proc.pid for proc, _ in ps.procs]
+        args.create_token = ps.token
+        cpu0 = sum(map(_cpu_seconds, pids))
+        stats, wall, tables, _, _, setup_cpu = asyncio.run(run(args, bases[0], None, bases[1:], spread, pids))
+        cpu = sum(map(_cpu_seconds, pids))
+        with urllib.request.urlopen(bases[-1] + "/api/tables", timeout=60) as r:  # every process's
+            served = {t["id"]: t["seq"] for t in json.loads(r.read())}
+        stored = _stored_seqs(url)
+    lost = sum(abs(stored[t] - stats.acked.get(t, 0)) + abs(served.get(t, -1) - stored[t]) for t in tables)
+    n = len(stats.latencies)
+    return {
+        "processes": processes,
+        "clients": "spread" if spread else "at the owner",
+        "actions": n,
+        "server_cpu_ms_per_action": round(1000 * (cpu - cpu0) / n, 3) if n else None,
+        "server_cpu_ms_per_action_play": round(1000 * (cpu - setup_cpu) / n, 3) if n else None,
+        "p99_ms": _pct(stats.latencies, 0.99),
+        "lost_actions": lost,
+        "errors": len(stats.errors),
+        "error_kinds": sorted(set(stats.errors))[:5],
+        "wall_s": round(wall, 1),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """Server CPU per accepted action on PostgreSQL with one process, and with
+    ``--processes`` processes on the same database, the tables spread over them: each
+    table's clients at the process that owns it, and the clients spread over the processes
+    (as a load balancer that knows nothing of tables sends them: most are relayed), in
+    alternating rounds. The ratio is of medians (the machine's load shifts all alike)."""
+    rows: dict[str, list[dict[str, Any]]] = {"one": [], "owner": [], "spread": []}
+    for _ in range(args.rounds):
+        rows["one"].append(_cluster_run(args, 1, False))
+        rows["owner"].append(_cluster_run(args, args.processes, False))
+        rows["spread"].append(_cluster_run(args, args.processes, True))
+    out: dict[str, Any] = {}
+    for side, results in rows.items():
+        cpu = [r["server_cpu_ms_per_action"] or 0.0 for r in results]
+        out[side] = {
+            "server_cpu_ms_per_action": cpu,
+            "median": statistics.median(cpu),
+            "play_only": [r["server_cpu_ms_per_action_play"] for r in results],
+            "p99_ms": [r["p99_ms"] for r in results],
+            "lost_actions": sum(r["lost_actions"] for r in results),
+            "errors": sum(r["errors"] for r in results),
+            "loadavg": [r["loadavg"][0] for r in results],
+        }
+    for side in ("owner", "spread"):
+        out[f"ratio_{side}_over_one"] = round(out[side]["median"] / (out["one"]["median"] or 1.0), 3)
+    return out
+
+
+def takeover(admin_url: str, kills: int, lease: float | None) -> dict[str, Any]:
+    """Seconds from the SIGKILL of a table's owner to the table answering again, as a client
+    connected through another process sees it (its WebSocket closed, then reconnecting every
+    0.2 s until a state frame comes), ``kills`` times, with the default lease unless
+    ``lease``. A new process takes the dead one's place each time."""
+    from websockets.sync.client import connect as sync_connect
+
+    tmp = Path(tempfile.mkdtemp(prefix="vncards-takeover-"))
+    extra = [] if lease is None else ["--lease", str(lease)]
+    seconds: list[float] = []
+    with _postgres_database(admin_url) as url, _Processes(url, tmp, *extra) as ps:
+        owner, other = ps.start(), ps.start()
+        for k in range(kills):
+            body = {"game": "tienlen", "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+            tid = _create(owner, body, ps.token)["id"]
+            ws_url = other.replace("http://", "ws://") + f"/ws/{tid}"
+            with sync_connect(ws_url) as ws:  # a spectator through the other process
+                ws.send(json.dumps({"type": "hello", "id": 0}))
+                while json.loads(ws.recv(timeout=30))["type"] != "state":
+                    pass
+                time.sleep(random.Random(k).uniform(0, 2))  # anywhere between two renewals
+                proc = next(p for p, b in ps.procs if b == owner)
+                proc.kill()
+                killed = time.perf_counter()
+                proc.wait(10)
+            while True:
+                try:
+                    with sync_connect(ws_url, open_timeout=10) as ws:
+                        ws.send(json.dumps({"type": "hello", "id": 0}))
+                        while json.loads(ws.recv(timeout=60))["type"] != "state":
+                            pass
+                    break
+                except Exception:
+                    time.sleep(0.2)
+            seconds.append(round(time.perf_counter() - killed, 2))
+            owner, other = other, ps.start()  # the survivor owns the next table
+    return {
+        "lease_s": lease or "default",
+        "kills": kills,
+        "takeover_s": seconds,
+        "max_s": max(seconds),
+        "median_s": statistics.median(seconds),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def compare(args: argparse.Namespace) -> None:
     """The same load on this checkout's server and on the one at ``--against`` (another
     checkout's ``python`` directory), in alternating rounds, side by side: the CPU per action
@@ -697,12 +881,40 @@ def main() -> None:
     )
     p.add_argument("--rounds", type=int, default=2, help="with --against: alternating runs of each")
     p.add_argument("--record", type=int, default=0, metavar="ACTIONS", help="one long table's record instead")
-    p.add_argument("--postgres", default=None, metavar="URL", help="with --record: on PostgreSQL too")
+    p.add_argument(
+        "--postgres",
+        default=None,
+        metavar="URL",
+        help="a PostgreSQL database to make others from: with --record, on PostgreSQL too; "
+        "needed by --processes and --takeover",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="server CPU per action with this many processes on one PostgreSQL vs one (--rounds)",
+    )
+    p.add_argument(
+        "--takeover", type=int, default=0, metavar="KILLS", help="takeover time after SIGKILL of the owner"
+    )
+    p.add_argument(
+        "--lease", type=float, default=None, help="with --takeover: the servers' lease (default: theirs)"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     if args.record:
         out = record(args.record, args.game, args.seed, args.postgres)
         print(json.dumps(out) if args.json else f"record: {json.dumps(out, indent=1)}")
+        return
+    if args.processes or args.takeover:
+        if not args.postgres:
+            p.error("--processes and --takeover need --postgres URL")
+        if args.processes:
+            out = cluster(args)
+            print(json.dumps(out) if args.json else f"processes: {json.dumps(out, indent=1)}")
+        if args.takeover:
+            out = takeover(args.postgres, args.takeover, args.lease)
+            print(json.dumps(out) if args.json else f"takeover: {out}")
         return
     if args.startup:
         out = startup(args.startup, args.bad_rows)

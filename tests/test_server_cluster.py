@@ -270,6 +270,41 @@ def test_a_process_that_lost_its_lease_never_writes_again(cluster: Cluster) -> N
         assert status == 200 and table["seq"] == 3
 
 
+def test_a_takeover_cannot_spend_a_players_turn(cluster: Cluster) -> None:
+    """The owner dies during a person's 5-second turn; another process takes the table over
+    once the lease has run out: the seat to act is still to act, with at least 10 s from the
+    takeover (the time no one served the table is not counted), and no bot plays for it."""
+    owner, other = cluster.servers
+    table = None
+    for _ in range(20):
+        body = {"game": "tienlen", "seats": [None] * 4, "turn_seconds": 5, "auto_forced": False}
+        table = owner.post("/api/tables", body)
+        if not table["is_over"]:
+            break
+    assert table is not None
+    tid = table["id"]
+    tokens = [owner.post(f"/api/tables/{tid}/join", {"seat": s})["token"] for s in range(4)]
+    got = _hello(owner, tid, tokens[0], 10)
+    assert got is not None
+    with got[0]:
+        turn = got[1]["view"]["pending_seats"][0]
+    owner.kill()
+    killed = time.monotonic()
+    ws, frame = _connect([other], tid, tokens[turn], random.Random(1))
+    with ws:
+        waited = time.monotonic() - killed
+        assert frame["view"]["pending_seats"] == [turn] and frame["seq"] == 0
+        # 10 s from the takeover, which came after the kill; time_left is rounded to 0.1 s.
+        left = frame["table"]["time_left"][str(turn)]
+        assert left >= 10.0 - waited - 0.05, (left, waited)
+        assert not [e for e in frame["log"] if e["type"] == "timeout"]
+        with contextlib.suppress(TimeoutError):  # nothing happens by itself in the next second
+            while True:
+                f = json.loads(ws.recv(timeout=1.0))
+                assert f["type"] == "presence", f
+    assert cluster.stored(tid)[0] == 0
+
+
 @pytest.mark.parametrize("cluster", [3], indirect=True)
 @pytest.mark.parametrize("game", ["tienlen", "samloc"])
 def test_sigkill_the_owner_mid_hand_again_and_again(cluster: Cluster, game: str) -> None:
@@ -345,3 +380,41 @@ def _play_through_owner_kills(cluster: Cluster, game: str, rng: random.Random, k
     )
     assert replay.is_over and replay.settlement == final["view"]["settlement"] == final["table"]["totals"]
     return kills
+
+
+@pytest.mark.parametrize("size", [10, 7_836, 7_837, 40_000])
+def test_a_long_message_goes_in_pieces_and_comes_back_whole(size: int) -> None:
+    """A notification carries at most 8,000 bytes: a longer relayed message (a state frame
+    with a long log, a lobby of many tables) is cut into pieces, never inside a character,
+    and put back together by its receiver, frames as they are and other messages as JSON."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from vncards.server.relay import PIECE_BYTES, Relay
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    async def sent() -> list[tuple[str, str]]:
+        relay = Relay(
+            SimpleNamespace(owner="ab12"),  # type: ignore[arg-type]
+            "",
+            serves=lambda _: False,
+            lobby_lines=list,
+            serve_websocket=nothing,
+            app=None,
+        )
+        relay._flushing = asyncio.get_running_loop().create_task(nothing())  # nothing leaves
+        text = ("Tiến Lên ♠ " * size)[:size]
+        await relay.send("cd34", {"k": "text", "c": "ab12.7", "t": text})
+        await relay.send("cd34", {"k": "reply", "c": "ab12.8", "lines": [text]})
+        assert all(name == "vncards_cd34" for name, _ in relay._outbox)
+        assert all(len(payload.encode()) <= PIECE_BYTES for _, payload in relay._outbox)
+        whole = [m for m in (relay._piece(p) for _, p in relay._outbox) if m is not None]
+        assert whole == [
+            {"k": "text", "c": "ab12.7", "t": text},
+            {"k": "reply", "c": "ab12.8", "lines": [text]},
+        ]
+        return relay._outbox
+
+    assert len(asyncio.run(sent())) > 2 or size < 7_000

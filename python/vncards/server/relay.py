@@ -13,8 +13,9 @@ leases; it needs no other service, and a notification reaches only the processes
 on its channel (one per process: ``vncards_<process>``). Notifications are not stored: a
 message to a process that died is lost, which the other side meets as a WebSocket closed
 (the client reconnects) or an HTTP answer ``table_moving`` (503, try again). A notification
-carries at most 8,000 bytes: a longer message is sent in pieces, in one transaction, and put
-together by its receiver.
+carries at most 8,000 bytes: a longer message is sent in pieces, put together by its
+receiver (the pieces of a sender arrive in order). The messages waiting to leave a process are
+sent together, in one statement.
 
 Each side checks the other: every ``min(heartbeat, lease / 3)`` seconds a relaying process
 closes (code 1012) the WebSockets whose table changed owner, so that their clients reconnect
@@ -153,7 +154,8 @@ class Relay:
         self.serves, self.lobby_lines, self.serve_websocket = serves, lobby_lines, serve_websocket
         self.me = store.owner
         self._ids = itertools.count()
-        self._send_lock = asyncio.Lock()
+        self._outbox: list[tuple[str, str]] = []
+        self._flushing: asyncio.Task[None] | None = None
         self._parts: dict[str, list[str]] = {}
         #: Answers awaited (HTTP, lobby), by conversation.
         self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -197,20 +199,32 @@ class Relay:
     # -- messages ------------------------------------------------------------------------------
 
     async def send(self, to: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to process ``to``: one notification, or its pieces in one
-        transaction. Messages leave in the order they are sent."""
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        mid = self._conv()
-        parts = pieces(text, PIECE_BYTES - 64)
-        async with self._send_lock:
-            if len(parts) == 1:
-                await self._out.execute("SELECT pg_notify(%s, %s)", (channel(to), f"{mid} 0 1 {text}"))
-                return
-            async with self._out.transaction():
-                for i, part in enumerate(parts):
-                    await self._out.execute(
-                        "SELECT pg_notify(%s, %s)", (channel(to), f"{mid} {i} {len(parts)} {part}")
-                    )
+        """Send ``message`` to process ``to`` (one notification, or its pieces). Messages
+        leave in the order they are sent: the notifications waiting are sent together, in
+        one statement, by one task (a state frame to several relayed clients costs one round
+        trip to the database)."""
+        if message.get("k") == "text" and isinstance(message.get("t"), str):
+            body = f"t{message['c']}\n{message['t']}"  # a frame as it is, not inside JSON
+        else:
+            body = "j" + dumps(message)
+        mid, name = self._conv(), channel(to)
+        parts = pieces(body, PIECE_BYTES - 64)
+        self._outbox.extend((name, f"{mid} {i} {len(parts)} {part}") for i, part in enumerate(parts))
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Send the notifications waiting, up to 64 a statement, until none is left."""
+        try:
+            while self._outbox:
+                batch, self._outbox = self._outbox[:64], self._outbox[64:]
+                sql = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(batch))
+                try:
+                    await self._out.execute(sql, [x for pair in batch for x in pair])
+                except Exception:
+                    _log.exception("relayed messages not sent")
+        finally:
+            self._flushing = None
 
     async def _receive(self) -> None:
         async for note in self._listen.notifies():
@@ -235,7 +249,10 @@ class Relay:
             if len(parts) < int(count):
                 return None
             text = "".join(self._parts.pop(mid))
-        message = json.loads(text)
+        if text.startswith("t"):
+            conv, _, frame = text[1:].partition("\n")
+            return {"k": "text", "c": conv, "t": frame}
+        message = json.loads(text[1:])
         return message if isinstance(message, dict) else None
 
     def _dispatch(self, message: dict[str, Any]) -> None:
