@@ -113,11 +113,11 @@ def _request(server: Server, method: str, path: str, body: Any = None) -> tuple[
         return e.code, json.loads(e.read())
 
 
-def _new_table(server: Server, game: str) -> dict[str, Any]:
+def _new_table(server: Server, game: str, turn_seconds: float = 3600) -> dict[str, Any]:
     """A table of four open seats whose first hand is still to play (a dealt instant win ends
-    one at once), its turns long and forced moves left to the clients."""
+    one at once), forced moves left to the clients."""
     for _ in range(20):
-        body = {"game": game, "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
+        body = {"game": game, "seats": [None] * 4, "turn_seconds": turn_seconds, "auto_forced": False}
         table: dict[str, Any] = server.post("/api/tables", body)
         if not table["is_over"]:
             return table
@@ -275,13 +275,7 @@ def test_a_takeover_cannot_spend_a_players_turn(cluster: Cluster) -> None:
     once the lease has run out: the seat to act is still to act, with at least 10 s from the
     takeover (the time no one served the table is not counted), and no bot plays for it."""
     owner, other = cluster.servers
-    table = None
-    for _ in range(20):
-        body = {"game": "tienlen", "seats": [None] * 4, "turn_seconds": 5, "auto_forced": False}
-        table = owner.post("/api/tables", body)
-        if not table["is_over"]:
-            break
-    assert table is not None
+    table = _new_table(owner, "tienlen", turn_seconds=5)
     tid = table["id"]
     tokens = [owner.post(f"/api/tables/{tid}/join", {"seat": s})["token"] for s in range(4)]
     got = _hello(owner, tid, tokens[0], 10)
