@@ -54,6 +54,8 @@ PIECE_BYTES = 7900
 HTTP_TIMEOUT = 10.0
 #: Seconds the lobby waits for the other processes' lines.
 LOBBY_TIMEOUT = 2.0
+#: Frames a relayed WebSocket's client may be behind before it is closed.
+MAX_BEHIND = 256
 #: Request headers a relayed HTTP request carries (what the routes read), and answer headers.
 _REQUEST_HEADERS = ("authorization", "content-type", "content-length")
 _ANSWER_HEADERS = (b"content-type", b"retry-after")
@@ -262,7 +264,10 @@ class Relay:
                 sock.heard = time.monotonic()
                 sock.inbox.put_nowait({"type": "websocket.receive", "text": message.get("t")})
             elif (relayed := self.relayed.get(conv)) is not None:
-                relayed.outbox.put_nowait(str(message.get("t")))
+                # A client that does not read its frames is let go (1013: try again later)
+                # rather than kept in memory here without end.
+                behind = relayed.outbox.qsize() >= MAX_BEHIND
+                relayed.outbox.put_nowait(1013 if behind else str(message.get("t")))
         elif kind == "close":
             if (sock := self.remote.get(conv)) is not None:
                 sock.gone()
