@@ -72,6 +72,7 @@ def serve(
     forwarded_allow_ips: str | None = None,
     key_file: str | None = None,
     log_level: str = "info",
+    ws_deflate: bool = False,
 ) -> None:
     """Run the server until interrupted (what ``vncards serve`` does). ``db`` is a SQLite file
     or a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``; psycopg 3, in the ``server``
@@ -83,8 +84,10 @@ def serve(
     (comma-separated addresses or networks, ``"*"`` for any) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` headers say who the client is; by default no peer is trusted, and a
     client is the address it connects from (a header is then only text: forging one gives no
-    client a second set of limits). The other options override :class:`ServerConfig`'s
-    defaults."""
+    client a second set of limits). ``ws_deflate`` turns on per-message compression of the
+    WebSocket frames (permessage-deflate) for the clients that offer it: off by default, since
+    it costs more of the server's CPU than its small frames gain on the wire (``docs/server.md``,
+    Load). The other options override :class:`ServerConfig`'s defaults."""
     import uvicorn
 
     from .store import is_postgres
@@ -115,6 +118,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=65536,
+        ws_per_message_deflate=ws_deflate,
         # uvicorn's own default trusts the headers from 127.0.0.1 (or $FORWARDED_ALLOW_IPS).
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",

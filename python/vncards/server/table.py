@@ -163,6 +163,8 @@ class TableSession:
     finished: list[Hand] = field(default_factory=list)
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict, repr=False)
     _legal: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
+    _events: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
+    _views: tuple[int, list[dict[str, Any]]] = field(default=(-1, []), repr=False)
 
     # -- the match -----------------------------------------------------------------------------
 
@@ -619,6 +621,32 @@ class TableSession:
             got = cache[seat] = self.game.legal_actions(seat)
         return got
 
+    def _seat_view(self, seat: int) -> dict[str, Any]:
+        """``game.view(seat)``, every seat's built together once per change (the engine's
+        ``_views``: their public part is shared). Shared by the frames of this change: never
+        changed."""
+        seq, views = self._views
+        if seq != self.seq:
+            views = self.game._views(range(self.players))
+            self._views = (self.seq, views)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(views):
+            view: dict[str, Any] = self.game.view(seat)  # raises the engine's error for the seat
+            return view
+        return views[seat]
+
+    def _events_from(self, start: int) -> list[dict[str, Any]]:
+        """The hand's engine events from the one numbered ``start`` on, every field whole,
+        rendered once per change (each seat's frame redacts them: :meth:`frame`). Shared by
+        the frames of this change: never changed."""
+        seq, cache = self._events
+        if seq != self.seq:
+            cache = {}
+            self._events = (self.seq, cache)
+        got = cache.get(start)
+        if got is None:
+            got = cache[start] = self.game._logged(events=True, start=start)
+        return got
+
     def _forced(self, seat: int) -> dict[str, Any] | None:
         """The move the table makes for a pending player's seat: its only legal action."""
         if not self.auto_forced or self.kind(seat) == "bot":
@@ -796,14 +824,14 @@ class TableSession:
             view = game.public_view()
             legal: list[dict[str, Any]] = []
         else:
-            view = game.view(seat)  # checks the seat
+            view = self._seat_view(seat)
             pending = not game.is_over and seat in game.pending_seats
             legal = self.legal(seat) if pending else []
             if pending and seat in self.forced_due and len(legal) == 1:
                 left = max(0.0, self.forced_due[seat] - time.monotonic())
                 forced = {"action": legal[0], "in": round(left, 2)}
-        if events_from >= 0:  # only the events not sent yet are built
-            events = game._redacted(seat, events_from)
+        if events_from >= 0:  # only the events not sent yet are built, once per change
+            events = game._redact(self._events_from(events_from), seat)
         else:
             events = (game.public_events() if seat is None else game.events_for(seat))[events_from:]
         first_log = self.log[0]["n"] if self.log else self.log_count + 1
