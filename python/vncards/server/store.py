@@ -171,7 +171,7 @@ class TableStore:
     def _sign_action(self, table_id: str, seq: int, previous: str, entry: str) -> str | None:
         if self._key is None:
             return None
-        head = json.dumps([_SIG_VERSION, "action", table_id, seq, previous], separators=(",", ":"))
+        head = _COMPACT([_SIG_VERSION, "action", table_id, seq, previous])
         mac = hmac.new(self._key, head.encode("utf-8", "surrogatepass") + b"\n", hashlib.sha256)
         mac.update(entry.encode("utf-8", "surrogatepass"))
         return mac.hexdigest()
@@ -449,6 +449,10 @@ class _Postgres:
 
     def close(self) -> None:
         self._conn.close()
+
+
+#: ``json.dumps(value, separators=(",", ":"))`` without a new encoder per call (signed once an action).
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def _dumps(data: Any) -> str:

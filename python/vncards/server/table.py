@@ -123,6 +123,18 @@ def _deadlines(raw: Mapping[str, Any], where: str, players: int, pending: set[in
     return deadlines
 
 
+@dataclass
+class _Change:
+    """What the frames of one change of a table share, built once (``seq``: the table's count
+    at that change): the seats due to act, every seat's view, the engine events rendered
+    from each start asked for."""
+
+    seq: int
+    due: frozenset[int]
+    views: list[dict[str, Any]] | None = None
+    events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+
 def _refused(e: VncardsError) -> ActionRefused:
     return ActionRefused(getattr(e, "reason", None) or "invalid_action", str(e))
 
@@ -163,8 +175,7 @@ class TableSession:
     finished: list[Hand] = field(default_factory=list)
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict, repr=False)
     _legal: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
-    _events: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
-    _views: tuple[int, list[dict[str, Any]]] = field(default=(-1, []), repr=False)
+    _change: _Change | None = field(default=None, repr=False)
 
     # -- the match -----------------------------------------------------------------------------
 
@@ -621,14 +632,22 @@ class TableSession:
             got = cache[seat] = self.game.legal_actions(seat)
         return got
 
+    def _shared(self) -> _Change:
+        """What every frame of the table's last change shares (made at its first frame)."""
+        change = self._change
+        if change is None or change.seq != self.seq:
+            game = self.game
+            change = self._change = _Change(self.seq, frozenset(() if game.is_over else game.pending_seats))
+        return change
+
     def _seat_view(self, seat: int) -> dict[str, Any]:
         """``game.view(seat)``, every seat's built together once per change (the engine's
         ``_views``: their public part is shared). Shared by the frames of this change: never
         changed."""
-        seq, views = self._views
-        if seq != self.seq:
-            views = self.game._views(range(self.players))
-            self._views = (self.seq, views)
+        change = self._shared()
+        if change.views is None:
+            change.views = self.game._views(range(self.players))
+        views = change.views
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(views):
             view: dict[str, Any] = self.game.view(seat)  # raises the engine's error for the seat
             return view
@@ -638,13 +657,10 @@ class TableSession:
         """The hand's engine events from the one numbered ``start`` on, every field whole,
         rendered once per change (each seat's frame redacts them: :meth:`frame`). Shared by
         the frames of this change: never changed."""
-        seq, cache = self._events
-        if seq != self.seq:
-            cache = {}
-            self._events = (self.seq, cache)
-        got = cache.get(start)
+        events = self._shared().events
+        got = events.get(start)
         if got is None:
-            got = cache[start] = self.game._logged(events=True, start=start)
+            got = events[start] = self.game._logged(events=True, start=start)
         return got
 
     def _forced(self, seat: int) -> dict[str, Any] | None:
@@ -825,7 +841,7 @@ class TableSession:
             legal: list[dict[str, Any]] = []
         else:
             view = self._seat_view(seat)
-            pending = not game.is_over and seat in game.pending_seats
+            pending = seat in self._shared().due
             legal = self.legal(seat) if pending else []
             if pending and seat in self.forced_due and len(legal) == 1:
                 left = max(0.0, self.forced_due[seat] - time.monotonic())
