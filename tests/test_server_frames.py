@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from vncards import games
 from vncards.server.table import TableSession
+from vncards.server.wire import Refused
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
 
@@ -30,9 +31,10 @@ def _step(game: Any, rng: random.Random) -> None:
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_views_together_are_each_seats_view(name: str, seed: int, players: int) -> None:
-    """``_views`` equals ``view(seat)`` seat by seat (the same keys in the same order), and
+    """``_views`` equals ``view(seat)`` seat by seat (the same keys in the same order),
     ``_redact`` of the whole events equals ``events_for`` / ``public_events`` from any start,
-    leaving what it was given as it was, at every position of a random hand."""
+    leaving what it was given as it was, and reading either log from any record gives the rest
+    of the whole log, at every position of a random hand."""
     cls = games.spec(name).game_class()
     game = games.new_game(name, players=min(max(players, cls.MIN_PLAYERS), cls.MAX_PLAYERS), seed=seed)
     rng = random.Random(seed)
@@ -50,6 +52,12 @@ def test_views_together_are_each_seats_view(name: str, seed: int, players: int) 
             assert game._redact(whole, seat) == expected
             assert game._redact(game._logged(events=True, start=start), seat) == expected[start:]
         assert whole == before
+        # Reads from a later record resume where the last one stopped (the journal's marks),
+        # in any order of starts, for both logs.
+        actions = game.actions
+        for log, every in ((True, whole), (False, actions)):
+            for k in (rng.randrange(len(every) + 1), len(every), rng.randrange(len(every) + 1), 0):
+                assert game._logged(events=log, start=k) == every[k:]
         if game.is_over:
             break
         _step(game, rng)
@@ -115,3 +123,21 @@ def test_frame_compression_is_an_option_off_by_default(
     assert main(["serve", "--db", db, "--ws-deflate"]) == 0
     assert main(["serve", "--db", db, "--no-ws-deflate"]) == 0
     assert [kw["ws_per_message_deflate"] for kw in runs] == [False, True, False]
+
+
+def test_frames_send_the_new_log_entries_and_a_record_keeps_them_in_order() -> None:
+    """A frame carries the table-log entries after the last one its connection was sent
+    (read from the end of the log, whose entries are numbered in order); a stored record whose
+    log is out of order is refused, naming the entry."""
+    session = TableSession.create("t", "tienlen", seats=[None] * 4, turn_seconds=3600)
+    for seat in range(4):
+        session.join(seat, f"p{seat}")
+    numbers = [e["n"] for e in session.log]
+    assert numbers == list(range(1, len(numbers) + 1))
+    for sent in range(len(numbers) + 2):
+        assert session.frame(0, 0, sent, with_table=False)["log"] == [e for e in session.log if e["n"] > sent]
+    meta, snapshot = session.to_record()
+    assert TableSession.from_record("t", "tienlen", session.seq, meta, snapshot, None).log == session.log
+    meta["log"][1], meta["log"][2] = meta["log"][2], meta["log"][1]
+    with pytest.raises(Refused, match=r"meta\.log\[2\]\.n"):
+        TableSession.from_record("t", "tienlen", session.seq, meta, snapshot, None)

@@ -330,9 +330,10 @@ class TableSession:
             hf.integers("result", n, TOTAL_BOUND)
             hf.integers("totals", n, TOTAL_BOUND)
         log = f.items("log", LOG_LIMIT)
+        last = 0
         for i, entry in enumerate(log):
             ef = Fields(entry, f"meta.log[{i}]")
-            ef.integer("n", 1, 2**53)
+            last = ef.integer("n", last + 1, 2**53)  # numbered in order (frames send the tail)
             ef.integer("seq", 0, 2**53)
             ef.optional_text("type", 32)
         log_count = f.integer("log_count", len(log), 2**53)
@@ -850,7 +851,11 @@ class TableSession:
             events = game._redact(self._events_from(events_from), seat)
         else:
             events = (game.public_events() if seat is None else game.events_for(seat))[events_from:]
-        first_log = self.log[0]["n"] if self.log else self.log_count + 1
+        log = self.log
+        first_log = log[0]["n"] if log else self.log_count + 1
+        floor, k = max(log_from, first_log - 1), len(log)
+        while k and log[k - 1]["n"] > floor:  # entries are numbered in order: the new ones end it
+            k -= 1
         frame = {
             "type": "state",
             "seq": self.seq,
@@ -861,7 +866,7 @@ class TableSession:
             "forced": forced,
             "events_from": events_from,
             "events": events,
-            "log": [e for e in self.log if e["n"] > max(log_from, first_log - 1)],
+            "log": log[k:],
         }
         if with_table:
             frame["table"] = self.public_table()
