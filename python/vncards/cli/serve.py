@@ -88,8 +88,8 @@ def register(commands: Commands) -> None:
         action=argparse.BooleanOptionalAction,
         default=False,
         help="compress WebSocket frames per message (permessage-deflate) for clients that offer "
-        "it (default: off; it costs about a sixth of the server's CPU per action, and a state "
-        "frame is 1-3 kB)",
+        "it (default: off; it adds about a quarter to the server's CPU per action, to shrink "
+        "state frames of 1-3 kB)",
     )
 
 
