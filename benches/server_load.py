@@ -492,7 +492,7 @@ def _load_on(args: argparse.Namespace, pythonpath: str | None, postgres: str | N
             extra += ["--seat-rate", "10000"]
         if not args.open_tables:  # the client in that run is a client like any other
             args.create_token = secrets.token_urlsafe(32)
-            extra += ["--create-token", args.create_token]
+            extra += [f"--create-token={args.create_token}"]  # a token may start with "-"
         cmd = _serve_cmd(port, db, *extra)
         env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
         log = open(tmp / "server.log", "wb")  # noqa: SIM115 (the server's, closed when it exits)
