@@ -21,6 +21,7 @@ after ``--timeout`` seconds whatever happens.
     python benches/server_load.py --largest-row                # the largest row one Mậu Binh seat can cause
     python benches/server_load.py --record 2000                # bytes per action, restore time, one long table
     python benches/server_load.py --tables 60 --think 0 --against ../main/python   # side by side
+    python benches/server_load.py --tables 60 --think 0 --postgres postgresql://USER@HOST/postgres
     python benches/server_load.py --tables 60 --think 0 --processes 2 --postgres URL   # 1 vs 2 processes
     python benches/server_load.py --takeover 5 --postgres URL  # takeover after SIGKILL, default lease
 
@@ -453,20 +454,65 @@ def startup(rows: int, bad: int) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def _fresh_postgres(url: str, prefix: str) -> Any:
+    """A new database beside the one ``url`` names (its URL), dropped afterwards."""
+    import psycopg
+
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def _stored_seqs(db: Path | str) -> dict[str, int]:
+    """Each stored table's last stored seq: its row's, or its last action row's."""
+    if isinstance(db, str):  # PostgreSQL
+        import psycopg
+
+        with psycopg.connect(db) as con:
+            stored: dict[str, int] = dict(con.execute("SELECT id, seq FROM tables").fetchall())
+            for tid, last in con.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
+                stored[tid] = max(stored.get(tid, 0), last)
+        return stored
+    with sqlite3.connect(db) as con:
+        stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
+        with contextlib.suppress(sqlite3.OperationalError):  # a server before the action rows
+            for tid, last in con.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
+                stored[tid] = max(stored.get(tid, 0), last)
+    return stored
+
+
 def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, Any]:
     """One run: start a server (its ``PYTHONPATH`` is ``pythonpath`` if given) unless
-    ``--url``, run the clients, stop it; the figures."""
+    ``--url``, run the clients, stop it; the figures. With ``--postgres`` the server keeps
+    its tables in a new PostgreSQL database, dropped after the run."""
+    if args.postgres and args.url is None:
+        with _fresh_postgres(args.postgres, "vncards_load") as url:
+            return _load_on(args, pythonpath, url)
+    return _load_on(args, pythonpath, None)
+
+
+def _load_on(args: argparse.Namespace, pythonpath: str | None, postgres: str | None) -> dict[str, Any]:
     server: subprocess.Popen[bytes] | None = None
     tmp = Path(tempfile.mkdtemp(prefix="vncards-load-"))
-    db = Path(args.db) if args.db else tmp / "tables.sqlite"
+    db: Path | str = postgres or (Path(args.db) if args.db else tmp / "tables.sqlite")
     base = args.url
     if base is None:
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        extra = ["--max-tables", str(args.tables + 10)]
+        extra = ["--max-tables", str(args.tables + 10), "--key-file", str(tmp / "server.key")]
+        if not (args.open_tables or args.largest_row or args.flood):
+            # The clients act as fast as they are answered: a seat's flood limit (4 moves/s)
+            # is not what this measures, and a refused move would stall its table.
+            extra += ["--seat-rate", "10000"]
         if not args.open_tables:  # the client in that run is a client like any other
             args.create_token = secrets.token_urlsafe(32)
-            extra += ["--create-token", args.create_token]
+            extra += [f"--create-token={args.create_token}"]  # a token may start with "-"
         cmd = _serve_cmd(port, db, *extra)
         env = dict(os.environ, **({"PYTHONPATH": pythonpath} if pythonpath else {}))
         log = open(tmp / "server.log", "wb")  # noqa: SIM115 (the server's, closed when it exits)
@@ -477,6 +523,7 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
             if args.open_tables:
                 out = open_tables(base, args.open_tables)
             else:
+                assert isinstance(db, Path), "--largest-row reads a SQLite file"
                 out = asyncio.run(largest_row(base, db, args.create_token, args.timeout))
         finally:
             if server is not None:
@@ -493,13 +540,7 @@ def _load(args: argparse.Namespace, pythonpath: str | None = None) -> dict[str, 
         client_cpu = time.process_time() - client0
         with urllib.request.urlopen(base + "/api/tables", timeout=60) as r:
             served = {t["id"]: t["seq"] for t in json.loads(r.read())}
-        stored = dict(served)
-        if server is not None or args.db:
-            with sqlite3.connect(db) as con:
-                stored = dict(con.execute("SELECT id, seq FROM tables").fetchall())
-                with contextlib.suppress(sqlite3.OperationalError):  # a server before the action rows
-                    for tid, last in con.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
-                        stored[tid] = max(stored.get(tid, 0), last)
+        stored = _stored_seqs(db) if server is not None or args.db else dict(served)
     finally:
         if server is not None:
             server.terminate()
@@ -561,18 +602,10 @@ def record(actions: int, game: str, seed: int, postgres: str | None = None) -> d
 
     def fresh(one: Any, every: int) -> dict[str, Any]:
         """``one(every)`` on a new PostgreSQL database, dropped after."""
-        import psycopg
-
         assert postgres is not None
-        name = f"vncards_bench_{secrets.token_hex(4)}"
-        with psycopg.connect(postgres, autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name}")
-        try:
-            out: dict[str, Any] = asyncio.run(one(every, postgres.rsplit("/", 1)[0] + "/" + name))
+        with _fresh_postgres(postgres, "vncards_bench") as url:
+            out: dict[str, Any] = asyncio.run(one(every, url))
             return out
-        finally:
-            with psycopg.connect(postgres, autocommit=True) as admin:
-                admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
     from vncards.server.game_server import GameServer
     from vncards.server.store import TableStore
@@ -823,6 +856,7 @@ def compare(args: argparse.Namespace) -> None:
             "median": statistics.median(r["server_cpu_ms_per_action"] or 0.0 for r in results),
             "play_only": [r["server_cpu_ms_per_action_play"] for r in results],
             "p99_ms": [r["latency_ms"]["p99"] for r in results],
+            "actions_per_s": [r["actions_per_s"] for r in results],
             "lost_actions": sum(r["lost_actions"] for r in results),
             "errors": sum(r["errors"] for r in results),
             "loadavg": [r["loadavg"][0] for r in results],
@@ -834,13 +868,14 @@ def compare(args: argparse.Namespace) -> None:
         print(json.dumps(out))
         return
     print(
-        f"server CPU per accepted action, {args.tables} tables × 4 clients, think {args.think} s, {args.rounds} rounds"
+        f"server CPU per accepted action, {args.tables} tables × 4 clients, think {args.think} s,"
+        f" {args.rounds} rounds, {'PostgreSQL' if args.postgres else 'SQLite'}"
     )
     for side in ("against", "this"):
         o = out[side]
         print(
             f"  {side:8} median {o['median']:.3f} ms  runs {o['server_cpu_ms_per_action']}"
-            f" (set-up excluded: {o['play_only']})  p99 {o['p99_ms']} ms"
+            f" (set-up excluded: {o['play_only']})  actions/s {o['actions_per_s']}  p99 {o['p99_ms']} ms"
             f"  lost {o['lost_actions']}  errors {o['errors']}  load {o['loadavg']}"
         )
     print(f"  this / against    {out['ratio_this_over_against']}")
@@ -885,7 +920,8 @@ def main() -> None:
         "--postgres",
         default=None,
         metavar="URL",
-        help="a PostgreSQL database to make others from: with --record, on PostgreSQL too; "
+        help="the server keeps its tables in a new database of this PostgreSQL server "
+        "(postgresql://USER@HOST/DB, a database to create others from); with --record: on PostgreSQL too; "
         "needed by --processes and --takeover",
     )
     p.add_argument(

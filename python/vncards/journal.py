@@ -408,6 +408,10 @@ class Journal:
     _seq: int
     #: Values kept as objects (unlisted records, JSON fields); None until the first.
     _objects: list[Any] | None
+    #: Per log (False: actions, True: events), the last place a read from a later record
+    #: started: ``(records before it, its index in _ints)``. The ints only grow (a record
+    #: that fails is taken back whole), so a later read passes over only what follows it.
+    _marks: dict[bool, tuple[int, int]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -419,6 +423,7 @@ class Journal:
         self._ints = array("q")
         self._objects = None
         self._seq = 0
+        self._marks = {}
 
     def _keep(self, value: Any) -> int:
         """Keep ``value`` beside the ints; its index."""
@@ -551,8 +556,17 @@ class Journal:
     def _logged(self, events: bool, start: int = 0) -> list[dict[str, Any]]:
         """The logged events (or actions), in order, as fresh JSON dicts; from the one numbered
         ``start`` on (``start >= 0``: the ones before are passed over, not built)."""
-        ints, objects, plan = self._ints.tolist(), self._objects, self._SCHEMA.plans[events]
-        i, _ = _pass_over(ints, objects, plan, start) if start else (0, 0)
+        objects, plan = self._objects, self._SCHEMA.plans[events]
+        if start:
+            marks = self._marks
+            passed, base = marks.get(events, (0, 0))
+            if passed > start:
+                passed, base = 0, 0
+            ints = self._ints[base:].tolist()  # indices below are from ``base`` on
+            i, more = _pass_over(ints, objects, plan, start - passed)
+            marks[events] = (passed + more, base + i)
+        else:
+            ints, i = self._ints.tolist(), 0
         out: list[dict[str, Any]] = []
         append = out.append
         n = len(ints)

@@ -39,7 +39,7 @@ seat may do, what each seat may see, and a dry run of an action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .errors import VncardsError
@@ -116,6 +116,13 @@ class GameSurface:
         """What a spectator may see: public facts and card counts, nobody's hidden card
         (``seat`` and ``hand`` are None)."""
         return self._view(None)
+
+    def _views(self, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """*hook*: the views of ``seats`` (seat numbers already checked), equal to ``view(s)``
+        for each. A game whose views share a public part builds that part once and the views
+        may share its lists: for a caller that encodes them and changes none (the server,
+        which sends every seat its view after each change)."""
+        return [self._view(s) for s in seats]
 
     def _view_head(self, seat: int | None, hand: list[str] | None, hand_counts: list[int]) -> dict[str, Any]:
         """The common keys of a view (see :data:`COMMON_VIEW_KEYS`)."""

@@ -267,16 +267,27 @@ class TableGame(GameSurface, Journal):
     def _redacted(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """``events_for(seat)`` (every private field blanked for ``None``), from the event
         numbered ``start`` on (``start >= 0``)."""
+        return self._redact(self._logged(events=True, start=start), seat)
+
+    def _redact(self, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+        """``events`` (as :meth:`_logged` renders them) as ``seat`` may know them (``None``: a
+        spectator): an event holding a field private to another seat is copied with that field
+        blanked, every other event is the same dict, and ``events`` is left as it was. So one
+        rendering of a change's events serves every seat's frame (the server encodes each
+        frame at once and changes none)."""
         private = self.PRIVATE_FIELDS
-        out = self._logged(events=True, start=start)
-        if private:
-            hidden = private.get
-            for e in out:
-                fields = hidden(e["type"])
-                if fields:
-                    for name, owner in fields.items():
-                        if name in e and e.get(owner) != seat:
-                            e[name] = _blank(e[name])
+        if not private:
+            return list(events)
+        hidden = private.get
+        out: list[dict[str, Any]] = []
+        append = out.append
+        for e in events:
+            fields = hidden(e["type"])
+            if fields:
+                for name, owner in fields.items():
+                    if name in e and e.get(owner) != seat:
+                        e = {**e, name: _blank(e[name])}
+            append(e)
         return out
 
     @property

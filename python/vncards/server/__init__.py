@@ -73,6 +73,7 @@ def serve(
     key_file: str | None = None,
     lease: float | None = None,
     log_level: str = "info",
+    ws_deflate: bool = False,
 ) -> None:
     """Run the server until interrupted (what ``vncards serve`` does). ``db`` is a SQLite file
     or a PostgreSQL URL (``postgresql://USER@HOST[:PORT]/DB``; psycopg 3, in the ``server``
@@ -86,8 +87,10 @@ def serve(
     client is the address it connects from (a header is then only text: forging one gives no
     client a second set of limits). ``lease`` is how long a table's lease lasts unless renewed
     (seconds): with several processes on one PostgreSQL database, how soon after a process
-    dies the others take its tables over (``docs/server.md``). The other options override
-    :class:`ServerConfig`'s defaults."""
+    dies the others take its tables over (``docs/server.md``). ``ws_deflate`` turns on per-message compression of the
+    WebSocket frames (permessage-deflate) for the clients that offer it: off by default, since
+    it costs more of the server's CPU than its small frames gain on the wire (``docs/server.md``,
+    Load). The other options override :class:`ServerConfig`'s defaults."""
     import uvicorn
 
     from .store import is_postgres
@@ -119,6 +122,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=65536,
+        ws_per_message_deflate=ws_deflate,
         # uvicorn's own default trusts the headers from 127.0.0.1 (or $FORWARDED_ALLOW_IPS).
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips if forwarded_allow_ips is not None else "",

@@ -123,6 +123,18 @@ def _deadlines(raw: Mapping[str, Any], where: str, players: int, pending: set[in
     return deadlines
 
 
+@dataclass
+class _Change:
+    """What the frames of one change of a table share, built once (``seq``: the table's count
+    at that change): the seats due to act, every seat's view, the engine events rendered
+    from each start asked for."""
+
+    seq: int
+    due: frozenset[int]
+    views: list[dict[str, Any]] | None = None
+    events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+
 def _refused(e: VncardsError) -> ActionRefused:
     return ActionRefused(getattr(e, "reason", None) or "invalid_action", str(e))
 
@@ -163,6 +175,7 @@ class TableSession:
     finished: list[Hand] = field(default_factory=list)
     _bots: dict[tuple[int, str], Bot] = field(default_factory=dict, repr=False)
     _legal: tuple[int, dict[int, list[dict[str, Any]]]] = field(default=(-1, {}), repr=False)
+    _change: _Change | None = field(default=None, repr=False)
 
     # -- the match -----------------------------------------------------------------------------
 
@@ -317,9 +330,10 @@ class TableSession:
             hf.integers("result", n, TOTAL_BOUND)
             hf.integers("totals", n, TOTAL_BOUND)
         log = f.items("log", LOG_LIMIT)
+        last = 0
         for i, entry in enumerate(log):
             ef = Fields(entry, f"meta.log[{i}]")
-            ef.integer("n", 1, 2**53)
+            last = ef.integer("n", last + 1, 2**53)  # numbered in order (frames send the tail)
             ef.integer("seq", 0, 2**53)
             ef.optional_text("type", 32)
         log_count = f.integer("log_count", len(log), 2**53)
@@ -619,6 +633,37 @@ class TableSession:
             got = cache[seat] = self.game.legal_actions(seat)
         return got
 
+    def _shared(self) -> _Change:
+        """What every frame of the table's last change shares (made at its first frame)."""
+        change = self._change
+        if change is None or change.seq != self.seq:
+            game = self.game
+            change = self._change = _Change(self.seq, frozenset(() if game.is_over else game.pending_seats))
+        return change
+
+    def _seat_view(self, seat: int) -> dict[str, Any]:
+        """``game.view(seat)``, every seat's built together once per change (the engine's
+        ``_views``: their public part is shared). Shared by the frames of this change: never
+        changed."""
+        change = self._shared()
+        if change.views is None:
+            change.views = self.game._views(range(self.players))
+        views = change.views
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(views):
+            view: dict[str, Any] = self.game.view(seat)  # raises the engine's error for the seat
+            return view
+        return views[seat]
+
+    def _events_from(self, start: int) -> list[dict[str, Any]]:
+        """The hand's engine events from the one numbered ``start`` on, every field whole,
+        rendered once per change (each seat's frame redacts them: :meth:`frame`). Shared by
+        the frames of this change: never changed."""
+        events = self._shared().events
+        got = events.get(start)
+        if got is None:
+            got = events[start] = self.game._logged(events=True, start=start)
+        return got
+
     def _forced(self, seat: int) -> dict[str, Any] | None:
         """The move the table makes for a pending player's seat: its only legal action."""
         if not self.auto_forced or self.kind(seat) == "bot":
@@ -796,17 +841,21 @@ class TableSession:
             view = game.public_view()
             legal: list[dict[str, Any]] = []
         else:
-            view = game.view(seat)  # checks the seat
-            pending = not game.is_over and seat in game.pending_seats
+            view = self._seat_view(seat)
+            pending = seat in self._shared().due
             legal = self.legal(seat) if pending else []
             if pending and seat in self.forced_due and len(legal) == 1:
                 left = max(0.0, self.forced_due[seat] - time.monotonic())
                 forced = {"action": legal[0], "in": round(left, 2)}
-        if events_from >= 0:  # only the events not sent yet are built
-            events = game._redacted(seat, events_from)
+        if events_from >= 0:  # only the events not sent yet are built, once per change
+            events = game._redact(self._events_from(events_from), seat)
         else:
             events = (game.public_events() if seat is None else game.events_for(seat))[events_from:]
-        first_log = self.log[0]["n"] if self.log else self.log_count + 1
+        log = self.log
+        first_log = log[0]["n"] if log else self.log_count + 1
+        floor, k = max(log_from, first_log - 1), len(log)
+        while k and log[k - 1]["n"] > floor:  # entries are numbered in order: the new ones end it
+            k -= 1
         frame = {
             "type": "state",
             "seq": self.seq,
@@ -817,7 +866,7 @@ class TableSession:
             "forced": forced,
             "events_from": events_from,
             "events": events,
-            "log": [e for e in self.log if e["n"] > max(log_from, first_log - 1)],
+            "log": log[k:],
         }
         if with_table:
             frame["table"] = self.public_table()

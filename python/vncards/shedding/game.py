@@ -426,6 +426,22 @@ class SheddingGame(TableGame):
             "revealed": [mask_to_text(m).split() for m in hands] if f.over else None,
         }
 
+    def _views(self, seats: Sequence[int]) -> list[dict[str, Any]]:
+        """The spectators' view built once, each seat's view a copy of it with the seat's own
+        keys (``seat``, ``hand``, ``must_include``): the other keys are public, the same for
+        every seat (a game that adds keys to the view adds public ones, or overrides this)."""
+        common = self._view(None)
+        f = self._flow
+        hands, turn = f.hands, f.turn
+        views = []
+        for seat in seats:
+            view = dict(common)  # the same keys in the same order as _view(seat)
+            view["seat"] = seat
+            view["hand"] = mask_to_text(hands[seat]).split()
+            view["must_include"] = mask_to_text(f.must).split() if seat == turn else []
+            views.append(view)
+        return views
+
     def _dump_state(self) -> dict[str, Any]:
         f = self._flow
         table = f.table
