@@ -12,6 +12,13 @@ header records the deals per iteration, the iterations, the seed and the rules.
   250,000 deals per iteration, at most 16 iterations, patience 4, seed 20261130, evaluation
   2,000 duplicate pairs with 5,000 samples per decision. Files: ``equilibrium_tables.bin``,
   ``equilibrium_tables_42.bin``. Build the expected tables of that scoring (and rebuild) first.
+  ``--split`` keeps them per class of the player's hand (card removal); the shipped files of
+  both scorings are split runs continued from earlier tables (``--start``, ``--steps``): the
+  header of each holds the command of its run and, nested under ``start``, the header (and
+  command) of the run before, back to the one-population tables (``git show
+  c8e740b:src/maubinh/equilibrium_tables.bin``, ``git show
+  1420e0d:src/maubinh/equilibrium_tables_42.bin``); a run's start file is the version of
+  that file, among those ``git log -- src/maubinh`` lists, with the SHA-256 its header records.
 
 The batches run in this process (the solver uses every core), on ``--jobs`` local processes,
 or on a Ray cluster with ``--ray [ADDRESS]`` (``auto``, ``ray://host:10001``; none: a local

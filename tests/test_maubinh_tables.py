@@ -180,3 +180,17 @@ def test_the_script_records_its_command_start_and_measure(tmp_path: Path) -> Non
         low, high = measured[name][1], measured[name][2]
         assert low <= measured[name][0] <= high and 0 <= measured[f"agreement_{name}"] <= 1
     assert header["steps"] == [0.3] and out.parts == (24 if header["best"] else 1)
+
+
+@pytest.mark.parametrize("scoring", ["units", "4-2"])
+def test_both_scorings_ship_card_removal_equilibrium_tables(scoring: str) -> None:
+    """The equilibrium tables of either scoring are kept per class of the player's hand, made
+    under that scoring, and say how (the command and a measure on a seed not built on)."""
+    header = shipped_header("equilibrium", scoring)
+    tables = Histograms.from_bytes(_core.maubinh_tables_file("equilibrium", scoring))
+    assert tables.parts == 24 and tables.header == header
+    assert ("FourTwo" in header["rules"]) == (scoring == "4-2")
+    assert header["command"].startswith("python scripts/gen_maubinh_tables.py --objective equilibrium")
+    assert f"--scoring {scoring}" in header["command"] and "--split" in header["command"]
+    assert header["measured"]["seed"] not in (header["seed"], header["evaluation"]["seed"])
+    assert header["measured"]["samples"] >= 5_000 and header["measured"]["deals"] >= 1_000
