@@ -12,6 +12,13 @@ header records the deals per iteration, the iterations, the seed and the rules.
   250,000 deals per iteration, at most 16 iterations, patience 4, seed 20261130, evaluation
   2,000 duplicate pairs with 5,000 samples per decision. Files: ``equilibrium_tables.bin``,
   ``equilibrium_tables_42.bin``. Build the expected tables of that scoring (and rebuild) first.
+  ``--split`` keeps them per class of the player's hand (card removal); the shipped files of
+  both scorings are split runs continued from earlier tables (``--start``, ``--steps``): the
+  header of each holds the command of its run and, nested under ``start``, the header (and
+  command) of the run before, back to the one-population tables (``git show
+  c8e740b:src/maubinh/equilibrium_tables.bin``, ``git show
+  1420e0d:src/maubinh/equilibrium_tables_42.bin``); a run's start file is the version of
+  that file, among those ``git log -- src/maubinh`` lists, with the SHA-256 its header records.
 
 The batches run in this process (the solver uses every core), on ``--jobs`` local processes,
 or on a Ray cluster with ``--ray [ADDRESS]`` (``auto``, ``ray://host:10001``; none: a local
@@ -24,18 +31,32 @@ wall time and the machine's load average (a shared machine slows it down).
 
     python scripts/gen_maubinh_tables.py [--objective expected|equilibrium] [--scoring units|4-2]
         [--deals N] [--iterations K] [--seed S] [--out PATH] [--jobs J | --ray [ADDRESS]]
-        [--batch-size B] [--start TABLES] [--split]
+        [--batch-size B] [--start TABLES] [--split] [--steps A,B,...]
+        [--measure-seed S --measure-deals N --measure-samples K]
+
+The header records the command that made the file, the start tables (their SHA-256 and their
+own header, so a chain of continued runs can be followed back: ``git log --all --
+src/maubinh/FILE`` holds every shipped version) and, with ``--measure-seed``, the
+exploitability of the start and of the result measured heads-up on that seed (one the tables
+are neither built nor chosen on; the shipped figures use 2026), ``--measure-deals`` duplicate
+pairs with ``--measure-samples`` samples and as many held out per decision.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
+import shlex
+import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from contextlib import nullcontext
 from pathlib import Path
 
+from vncards import _core
+from vncards.maubinh import Rules, exploitability
 from vncards.maubinh.tables import Histograms, equilibrium, generate
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "maubinh"
@@ -67,10 +88,31 @@ def main() -> None:
         action="store_true",
         help="equilibrium: tables per class of the player's hand (MBT3, 12x larger)",
     )
+    parser.add_argument(
+        "--steps",
+        type=lambda text: [float(a) for a in text.split(",")],
+        default=None,
+        help="equilibrium: the blend step of each iteration, e.g. 0.333,0.25 (default 1/2 x4, then 1/(k-2))",
+    )
+    parser.add_argument(
+        "--measure-seed", type=int, default=None, help="measure start and result on this seed"
+    )
+    parser.add_argument(
+        "--eval-deals",
+        type=int,
+        default=2_000,
+        help="equilibrium: duplicate pairs that choose the round kept",
+    )
+    parser.add_argument(
+        "--eval-samples", type=int, default=5_000, help="equilibrium: samples per decision there"
+    )
+    parser.add_argument("--measure-deals", type=int, default=1_000)
+    parser.add_argument("--measure-samples", type=int, default=5_000)
     args = parser.parse_args()
+    command = shlex.join(["python", "scripts/gen_maubinh_tables.py", *sys.argv[1:]])
     deals, iterations, seed = DEFAULTS[args.objective]
     deals = args.deals or deals
-    iterations = args.iterations or iterations
+    iterations = args.iterations or (len(args.steps) if args.steps else iterations)
     seed = seed if args.seed is None else args.seed
     out = args.out or SOURCE / FILES[args.objective, args.scoring]
 
@@ -90,12 +132,52 @@ def main() -> None:
         if args.objective == "expected":
             tables = generate(deals, iterations, seed, log=log, **common)
         else:
-            first = Histograms.from_bytes(args.start.read_bytes()) if args.start else None
-            tables = equilibrium(deals, iterations, seed, start=first, split=args.split, log=log, **common)
+            blob = args.start.read_bytes() if args.start else None
+            first = Histograms.from_bytes(blob) if blob else None
+            # Kept apart: when no round improves on the start, the start is returned re-headed.
+            first_header = dict(first.header) if first else None
+            tables = equilibrium(
+                deals,
+                iterations,
+                seed,
+                start=first,
+                split=args.split,
+                steps=args.steps,
+                eval_deals=args.eval_deals,
+                eval_samples=args.eval_samples,
+                log=log,
+                **common,
+            )
+            tables.header["command"] = command
+            if blob:
+                tables.header["start"] = {
+                    "file": args.start.name,
+                    "sha256": hashlib.sha256(blob).hexdigest(),
+                    "header": first_header,
+                }
+            if args.measure_seed is not None:
+                tables.header["measured"] = measured(first, tables, args, log)
     out.write_bytes(tables.to_bytes())
     took = time.perf_counter() - start
     print(f"wrote {out}: {tables.header}")
     print(f"wall time {took:.1f} s ({took / 60:.1f} min); load average now {os.getloadavg()}")
+
+
+def measured(
+    first: Histograms | None, tables: Histograms, args: argparse.Namespace, log: Callable[[str], None]
+) -> dict[str, object]:
+    """Heads-up exploitability ``[points, low, high]`` and agreement of the start (default: the
+    shipped expected tables) and of the result on ``--measure-seed``: the same deals and
+    samples for both."""
+    start = first or Histograms.from_bytes(_core.maubinh_tables_file("expected", args.scoring))
+    size = {"deals": args.measure_deals, "samples": args.measure_samples, "seed": args.measure_seed}
+    out: dict[str, object] = {**size, "held_out": args.measure_samples, "players": 2}
+    for name, model in (("start", start), ("these", tables)):
+        e = exploitability("equilibrium", rules=Rules(scoring=args.scoring), tables=model, **size)
+        out[name] = [round(e.points, 5), round(e.interval[0], 5), round(e.interval[1], 5)]
+        out[f"agreement_{name}"] = round(e.agreement, 4)
+        log(f"measured {name} on seed {args.measure_seed}: {out[name]}, agreement {e.agreement:.1%}")
+    return out
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from vncards.maubinh import (
     settle,
     settle_itemised,
 )
+from vncards.maubinh.game import HELP_OBJECTIVE
 
 LOWEST = Rules(wheel="lowest")
 SCOOP = Rules(scoop=True)  # the sập hầm house rule
@@ -750,8 +751,8 @@ def test_timeout_the_solver_arranges_and_the_deadline_is_exposed() -> None:
     g.arrange(1, C)
     g.auto_play(1)  # the seat's own arrangement is kept and confirmed
     assert g.arrangement(1) == arr(C)
-    g.auto_play(0)  # no arrangement yet: the solver arranges
-    assert g.arrangement(0) == best_arrangement(" ".join(A)) and g.is_over
+    g.auto_play(0)  # no arrangement yet: the solver arranges, as a player is helped
+    assert g.arrangement(0) == best_arrangement(" ".join(A), objective=HELP_OBJECTIVE) and g.is_over
 
 
 # ---- an independent settlement oracle, straight from the §4 tables ---------------------------

@@ -3,6 +3,9 @@ independence from batching and executors."""
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -130,3 +133,64 @@ def test_a_long_sampling_batch_stops_on_ctrl_c() -> None:
 def test_damaged_files_are_rules_errors(blob: bytes) -> None:
     with pytest.raises(RulesError):
         Histograms.from_bytes(blob)
+
+
+def test_a_continued_run_blends_with_the_steps_it_is_given() -> None:
+    start = Histograms.from_bytes(_core.maubinh_tables_file("expected", "4-2"))
+    lines: list[str] = []
+    out = equilibrium(
+        8, 2, seed=3, scoring="4-2", start=start, split=True, steps=[0.25, 0.2], patience=5,
+        eval_deals=3, eval_samples=60, log=lines.append,
+    )  # fmt: skip
+    assert out.header["steps"] == [0.25, 0.2] and out.header["iterations"] == 2
+    assert len(out.header["exploitability"]) == 3 and len(lines) == 3
+    assert "(step 0.250)" in lines[1] and "(step 0.200)" in lines[2]
+    # The least exploitable on the evaluation deals is kept: the start itself if no round beat it.
+    assert out.parts == (24 if out.header["best"] else 1)
+    assert ("24 classes" in out.header["population"]) == (out.parts == 24)
+    for bad in ([0.5], [0.5, 0.0], [0.5, 1.5], [True, 0.5], ["0.5", 0.5]):
+        with pytest.raises(RulesError, match="steps must be 2 numbers"):
+            equilibrium(8, 2, steps=bad)  # type: ignore[arg-type]
+
+
+@source_tree
+def test_the_script_records_its_command_start_and_measure(tmp_path: Path) -> None:
+    """What a shipped file's header promises: the command that made it, the start tables'
+    digest and header, and both measured on a seed of their own."""
+    start = tmp_path / "start.bin"
+    start.write_bytes(_core.maubinh_tables_file("expected", "4-2"))
+    args = [
+        "--objective", "equilibrium", "--scoring", "4-2", "--split", "--start", "start.bin",
+        "--deals", "6", "--steps", "0.3", "--seed", "3", "--eval-deals", "3", "--eval-samples", "60",
+        "--measure-seed", "5", "--measure-deals", "3", "--measure-samples", "60", "--out", "out.bin",
+    ]  # fmt: skip
+    script = SHIPPED.parents[2] / "scripts" / "gen_maubinh_tables.py"
+    done = subprocess.run(
+        [sys.executable, str(script), *args], cwd=tmp_path, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    out = Histograms.from_bytes((tmp_path / "out.bin").read_bytes())
+    header = out.header
+    assert header["command"] == "python scripts/gen_maubinh_tables.py " + " ".join(args)
+    assert header["start"]["sha256"] == hashlib.sha256(start.read_bytes()).hexdigest()
+    assert header["start"]["header"] == Histograms.from_bytes(start.read_bytes()).header
+    measured = header["measured"]
+    assert (measured["seed"], measured["deals"], measured["samples"], measured["held_out"]) == (5, 3, 60, 60)
+    for name in ("start", "these"):
+        low, high = measured[name][1], measured[name][2]
+        assert low <= measured[name][0] <= high and 0 <= measured[f"agreement_{name}"] <= 1
+    assert header["steps"] == [0.3] and out.parts == (24 if header["best"] else 1)
+
+
+@pytest.mark.parametrize("scoring", ["units", "4-2"])
+def test_both_scorings_ship_card_removal_equilibrium_tables(scoring: str) -> None:
+    """The equilibrium tables of either scoring are kept per class of the player's hand, made
+    under that scoring, and say how (the command and a measure on a seed not built on)."""
+    header = shipped_header("equilibrium", scoring)
+    tables = Histograms.from_bytes(_core.maubinh_tables_file("equilibrium", scoring))
+    assert tables.parts == 24 and tables.header == header
+    assert ("FourTwo" in header["rules"]) == (scoring == "4-2")
+    assert header["command"].startswith("python scripts/gen_maubinh_tables.py --objective equilibrium")
+    assert f"--scoring {scoring}" in header["command"] and "--split" in header["command"]
+    assert header["measured"]["seed"] not in (header["seed"], header["evaluation"]["seed"])
+    assert header["measured"]["samples"] >= 5_000 and header["measured"]["deals"] >= 1_000

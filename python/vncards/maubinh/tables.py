@@ -52,7 +52,7 @@ import functools
 import json
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -364,6 +364,7 @@ def equilibrium(
     scoring: str = "units",
     start: Histograms | None = None,
     split: bool = False,
+    steps: Sequence[float] | None = None,
     patience: int = 4,
     eval_deals: int = 2_000,
     eval_samples: int = 5_000,
@@ -377,7 +378,8 @@ def equilibrium(
     """The equilibrium tables (see the module docs). ``start``: the first tables (default: the
     shipped expected ones for ``scoring``). Iteration ``k`` (from 1) arranges the ``deals``
     4-player deals of seed ``seed + k`` with the current tables, blends the tables toward what
-    was played with step 1/2 for the first four, then ``1/(k - 2)``, and measures the new
+    was played with step 1/2 for the first four, then ``1/(k - 2)`` (or ``steps[k - 1]``: a
+    continued run goes on with the shrinking steps), and measures the new
     tables' heads-up exploitability (:func:`measure` with ``eval_deals``, ``eval_samples`` and
     ``eval_seed``, the same evaluation deals every time). Stops after ``iterations``, or when
     ``patience`` in a row have not improved on the best. Returns the best tables; their header
@@ -390,6 +392,14 @@ def equilibrium(
     """
     deals, iterations = _work_args(deals, iterations, 1)
     patience = count_arg("patience", patience, minimum=1, maximum=MAX_ITERATIONS)
+    schedule = None if steps is None else list(steps)
+    if schedule is not None and (
+        len(schedule) != iterations
+        or not all(
+            isinstance(a, (int, float)) and not isinstance(a, bool) and 0.0 < a <= 1.0 for a in schedule
+        )
+    ):
+        raise RulesError(f"steps must be {iterations} numbers in (0, 1], one per iteration")
     draw = functools.partial(
         sample,
         deals,
@@ -407,7 +417,7 @@ def equilibrium(
         measure, scoring=scoring, deals=eval_deals, samples=eval_samples, seed=eval_seed
     )
     scores = [judge(model)]
-    steps: list[float] = []
+    taken: list[float] = []
     best, best_k, run = model, 0, 0
     if log:
         log(f"iteration 0 (start): exploitability {scores[0][0]:.5f} ± {scores[0][1]:.5f}")
@@ -415,10 +425,10 @@ def equilibrium(
     for k in range(1, iterations + 1):
         played = draw(seed + k, "equilibrium", model)
         rules = played.header["rules"]
-        step = 0.5 if k <= 4 else 1.0 / (k - 2)
+        step = float(schedule[k - 1]) if schedule is not None else 0.5 if k <= 4 else 1.0 / (k - 2)
         moved = model.distance(played)
         model = Histograms({}, blend(model, played, step), played.scheme)
-        steps.append(step)
+        taken.append(step)
         scores.append(judge(model))
         run = k
         if log:
@@ -438,9 +448,11 @@ def equilibrium(
         "seed": seed,
         "rules": rules,
         "population": (
-            "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes" if split else "one"
+            "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes"
+            if best.scheme == 1
+            else "one"
         ),
-        "steps": steps,
+        "steps": taken,
         "exploitability": [[round(p, 6), round(h, 6)] for p, h in scores],
         "evaluation": {"deals": eval_deals, "samples": eval_samples, "seed": eval_seed, "players": 2},
     }
