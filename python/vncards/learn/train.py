@@ -402,6 +402,8 @@ def _plot(path: Path, cfg: TrainConfig, curve: list[dict[str, Any]]) -> bool:
         steps, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25, label="95% interval"
     )
     ax.plot(steps, [c["lead"] for c in curve], marker="o", label="policy − greedy")
+    if cfg.distill_steps:
+        ax.axvline(cfg.distill_steps, color="grey", ls="--", lw=0.8, label="distillation → self-play")
     ax.set_xlabel("training steps (Adam updates)")
     ax.set_ylabel("units per game vs greedy")
     ax.set_title(f"{cfg.game}: policy vs greedy, {cfg.eval_deals} duplicate deals (seed {cfg.eval_seed})")
