@@ -468,6 +468,7 @@ def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> N
     prov = json.loads(_core.PolicyNet.from_bytes(out.read_bytes()).provenance)
     assert prov["teacher_hands"] == 3 and prov["teacher_decisions"] > 20 and prov["hands"] == 0
     assert prov["steps"] == 40 and prov["config"]["distill"] == "greedy"
+    assert prov["method"].startswith("distillation of greedy") and "self-play" not in prov["method"]
     losses = json.loads(bytes(np.load(ckpt)["meta"]).decode())["losses"]
     assert len(losses) == 40 and np.mean(losses[-5:]) < np.mean(losses[:5])  # it learns the teacher
     # Self-play continues the same run from its checkpoint.
@@ -477,6 +478,8 @@ def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> N
     phases = [(p["step"], p["phase"]) for p in figures["curve"]]
     assert phases == [(0, "distill"), (40, "distill"), (44, "self-play")]
     assert figures["provenance"]["hands"] == 8
+    assert figures["provenance"]["method"].startswith("distillation of greedy")
+    assert "; then deep Monte-Carlo self-play" in figures["provenance"]["method"]
     # A teacher without its hands and steps is refused.
     bad = _train("tienlen", "--steps", "0", "--out", str(out), *common, "--distill", "greedy")
     assert bad.returncode == 2 and "all three" in bad.stderr
