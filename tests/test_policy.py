@@ -293,6 +293,50 @@ def test_rules_and_tables_it_was_not_trained_for_are_refused(tmp_path: Path) -> 
     )
 
 
+@pytest.mark.parametrize(
+    ("game", "option"), [("samloc", {"low_straights": True}), ("tusac", {"payment": "flat"})]
+)
+def test_samloc_and_tusac_weights_refuse_rules_and_tables_they_were_not_trained_for(
+    tmp_path: Path, game: str, option: dict[str, Any]
+) -> None:
+    path = _file(tmp_path, game)
+    other = "tusac" if game == "samloc" else "samloc"
+    with pytest.raises(RulesError, match=f"play {game}, not {other}"):
+        make_bot("policy", other, weights=path)
+    custom = games.spec(game).rules(option)
+    (name,) = option
+    with pytest.raises(RulesError, match=name):
+        make_bot("policy", game, rules=custom, weights=path)
+    for players in (2, 3):
+        with pytest.raises(RulesError, match=f"4 players, not {players}"):
+            make_bot("policy", game, weights=path, players=players)
+        with pytest.raises(RulesError, match=f"4 players, not {players}"):
+            bench_bots(game, [f"policy:weights={path}", "greedy"], deals=1, players=players)
+        # Made without the table size, the bot refuses at its first decision.
+        g = games.new_game(game, players, seed=3)
+        while not g.is_over and len(g.legal_actions(g.pending_seats[0])) < 2:
+            g.apply(g.legal_actions(g.pending_seats[0])[0])
+        if not g.is_over:
+            seat = g.pending_seats[0]
+            with pytest.raises(RulesError, match=f"4 players, not {players}"):
+                make_bot("policy", game, weights=path).choose(g.view(seat), g.legal_actions(seat))
+    if game in shipped_weights():  # the shipped weights refuse them as well
+        with pytest.raises(RulesError, match="preset rules"):
+            make_bot("policy", game, rules=custom)
+        with pytest.raises(RulesError, match="4 players, not 3"):
+            Session(game, players=["An", Seat(bot="policy"), None], seed=1).bot(1)
+    # Weights trained for the custom rules play them.
+    trained = tmp_path / f"custom{SUFFIX}"
+    trained.write_bytes(_net(game, rules=custom).to_bytes())
+    g = games.new_game(game, 4, custom, seed=5)
+    while not g.is_over and len(g.legal_actions(g.pending_seats[0])) < 2:
+        g.apply(g.legal_actions(g.pending_seats[0])[0])
+    if not g.is_over:
+        seat = g.pending_seats[0]
+        bot = make_bot("policy", game, rules=custom, weights=trained, players=4)
+        assert decide(bot, g, seat) in g.legal_actions(seat)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_without_shipped_weights_the_error_says_how_to_train_them(game: str) -> None:
     if game in shipped_weights():
@@ -424,6 +468,7 @@ def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> N
     prov = json.loads(_core.PolicyNet.from_bytes(out.read_bytes()).provenance)
     assert prov["teacher_hands"] == 3 and prov["teacher_decisions"] > 20 and prov["hands"] == 0
     assert prov["steps"] == 40 and prov["config"]["distill"] == "greedy"
+    assert prov["method"].startswith("distillation of greedy") and "self-play" not in prov["method"]
     losses = json.loads(bytes(np.load(ckpt)["meta"]).decode())["losses"]
     assert len(losses) == 40 and np.mean(losses[-5:]) < np.mean(losses[:5])  # it learns the teacher
     # Self-play continues the same run from its checkpoint.
@@ -433,6 +478,8 @@ def test_vncards_train_distills_a_teacher_then_plays_itself(tmp_path: Path) -> N
     phases = [(p["step"], p["phase"]) for p in figures["curve"]]
     assert phases == [(0, "distill"), (40, "distill"), (44, "self-play")]
     assert figures["provenance"]["hands"] == 8
+    assert figures["provenance"]["method"].startswith("distillation of greedy")
+    assert "; then deep Monte-Carlo self-play" in figures["provenance"]["method"]
     # A teacher without its hands and steps is refused.
     bad = _train("tienlen", "--steps", "0", "--out", str(out), *common, "--distill", "greedy")
     assert bad.returncode == 2 and "all three" in bad.stderr

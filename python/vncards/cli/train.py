@@ -161,7 +161,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console=Console(stderr=True),
         disable=not sys.stderr.isatty(),
     ) as bar:
-        task = bar.add_task(args.game, total=cfg.rounds * cfg.updates, note="")
+        task = bar.add_task(args.game, total=cfg.distill_steps + cfg.rounds * cfg.updates, note="")
 
         def progress(step: int, total: int, info: dict[str, object]) -> None:
             point = info["curve"]

@@ -71,9 +71,14 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
     ) from e
 
-__all__ = ["TrainConfig", "GAMES", "train", "METHOD"]
+__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD"]
 
 METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
+#: What a run that first distils a teacher records before :data:`METHOD` (or alone, with no self-play).
+DISTILL_METHOD = (
+    "distillation of {teacher} (cross-entropy of each decision's legal actions, the scores read as logits, "
+    "to the teacher's pick: scores are then preferences, not units)"
+)
 CHECKPOINT_VERSION = 1
 
 
@@ -332,10 +337,18 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> _State:
     )
 
 
+def _method(cfg: TrainConfig, st: _State) -> str:
+    """How the weights were made: self-play, distillation, or distillation then self-play."""
+    if not cfg.distill_steps:
+        return METHOD
+    distilled = DISTILL_METHOD.format(teacher=cfg.distill)
+    return f"{distilled}; then {METHOD}" if st.round else distilled
+
+
 def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
     return {
         "command": command,
-        "method": METHOD,
+        "method": _method(cfg, st),
         "seed": cfg.seed,
         "steps": st.step,
         "rounds": st.round,
@@ -402,6 +415,8 @@ def _plot(path: Path, cfg: TrainConfig, curve: list[dict[str, Any]]) -> bool:
         steps, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25, label="95% interval"
     )
     ax.plot(steps, [c["lead"] for c in curve], marker="o", label="policy − greedy")
+    if cfg.distill_steps:
+        ax.axvline(cfg.distill_steps, color="grey", ls="--", lw=0.8, label="distillation → self-play")
     ax.set_xlabel("training steps (Adam updates)")
     ax.set_ylabel("units per game vs greedy")
     ax.set_title(f"{cfg.game}: policy vs greedy, {cfg.eval_deals} duplicate deals (seed {cfg.eval_seed})")
