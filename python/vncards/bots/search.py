@@ -15,6 +15,15 @@ looks past the next play: ``tree="own_seat"`` branches on the deciding seat's ow
 decisions while the other seats play the greedy policy (the flat race's model of them),
 ``tree="every_seat"`` (or True) branches on every seat's.
 
+With the learned policy (:mod:`vncards.bots.policy`, where weights ship for the table's
+rules and size, or ``weights=``), ``policy_rollouts=True`` makes every seat of the rollouts
+(and the other seats inside an own-seat tree) play the policy instead of greedy: a rollout
+then costs about a hundred microseconds instead of a few, and tells much more (the policy
+plays like a stronger opponent and a better self); ``prior`` weighs the policy's prior over
+the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
+candidate and the policy's best others. Where no weights ship, these options search as the
+plain search does (greedy rollouts), so every level plays every table.
+
 Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
 split of the hand into combinations that is least often beaten over sampled deals; the bot
 declares when the expected units of declaring (a success pays 20 from each other seat, a
@@ -50,6 +59,7 @@ from ..samloc.game import SAM_UNITS
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
+from .policy import Guide
 from .shedding import (
     _TWOS,
     Facts,
@@ -177,6 +187,8 @@ class _SearchMixin(_SheddingBot):
     #: Does the game have báo 1 violations a seat keeps on record (read from its events even
     #: without the inference)?
     BAO_MOT_RECORD: ClassVar[bool] = False
+    #: The game family of the learned policy the search may use (``vncards.bots.policy``).
+    FAMILY: ClassVar[str] = "tienlen"
 
     def __init__(
         self,
@@ -190,6 +202,10 @@ class _SearchMixin(_SheddingBot):
         sam_samples: int = 128,
         value_rollouts: int = 200,
         tree: bool | str = False,
+        prior: float = 0.0,
+        policy_rollouts: bool = False,
+        policy_top: int | None = None,
+        weights: Any = None,
     ) -> None:
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
@@ -198,6 +214,9 @@ class _SearchMixin(_SheddingBot):
         self.sam_samples = int(sam_samples)
         self.value_rollouts = int(value_rollouts)
         self.tree = _branching(tree)
+        self.guide = Guide.of(
+            self.FAMILY, rules, weights, prior=prior, rollouts=policy_rollouts, top=policy_top
+        )
 
     # -- what the seat knows ---------------------------------------------------------------
 
@@ -316,6 +335,7 @@ class _SearchMixin(_SheddingBot):
             observations=obs,
             known=self._known(turn),
             tree=self.tree,
+            **self.guide.search_args(v.players),
             **self.budget.search_args(start, *facts),
         )
         return actions[best]
@@ -373,11 +393,14 @@ class _SearchMixin(_SheddingBot):
 class TienLenSearchBot(_SearchMixin, TienLenGreedyBot):
     """Tiến Lên (Miền Nam or Bắc) by search: see the module notes."""
 
+    FAMILY = "tienlen"
+
 
 class SamLocSearchBot(_SearchMixin, SamLocGreedyBot):
     """Sâm Lốc by search, with the Sâm plan and báo 1 weighed in the rollouts."""
 
     BAO_MOT_RECORD = True
+    FAMILY = "samloc"
 
 
 class _Cheating(CheatingSearch):
