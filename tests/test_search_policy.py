@@ -237,3 +237,30 @@ def test_a_search_bot_reads_the_cards_each_seat_played() -> None:
     assert read.played == SheddingView.of_game(g, seat).played
     assert read.played == tuple(cards_to_mask(p) for p in g.view(seat)["played"])
     assert isinstance(make_bot("search", "tienlen"), TienLenSearchBot)
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) -> None:
+    for trial in range(4):
+        g = _walk(_fresh(game, 70 + trial), 4 + 8 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        # normal plays the policy's choice; expert searches with rollouts the policy plays.
+        assert decide(make_bot("normal", game, 2, g.rules), g, seat) == decide(
+            make_bot("policy", game, rules=g.rules), g, seat
+        )
+        guided = make_bot("search", game, 2, g.rules, rollouts=30, policy_rollouts=True)
+        assert decide(make_bot("expert", game, 2, g.rules, rollouts=30), g, seat) == decide(guided, g, seat)
+    # At a 3-seat table (the weights play four) the levels search with greedy rollouts.
+    three = _walk(_fresh(game, 5, players=3), 6, 1)
+    seat = three.pending_seats[0]
+    for level, plain in [
+        ("normal", {"rollouts": 200, "infer": False, "candidates": 8}),
+        ("expert", {"rollouts": 40, "tree": "own_seat"}),
+    ]:
+        opts = {"rollouts": 40} if level == "expert" else {}
+        want = decide(make_bot("search", game, 2, three.rules, **plain), three, seat)
+        assert decide(make_bot(level, game, 2, three.rules, **opts), three, seat) == want
+    with pytest.raises(RulesError, match="guided options"):
+        make_bot("search", game, guided={"guided": {}})

@@ -187,12 +187,22 @@ class Guide:
     prior: float = 0.0
     rollouts: bool = False
     top: int | None = None
+    #: The bot plays the policy's best-scored action, with no search.
+    play: bool = False
     #: The weights were given (a table they do not fit is then an error, not a fallback).
     explicit: bool = False
 
     @classmethod
     def of(
-        cls, family: str, rules: Any, weights: Any, *, prior: float, rollouts: bool, top: int | None
+        cls,
+        family: str,
+        rules: Any,
+        weights: Any,
+        *,
+        prior: float,
+        rollouts: bool,
+        top: int | None,
+        play: bool = False,
     ) -> Guide:
         """The guide of a search bot of ``family`` at a table of ``rules`` (see the class notes)."""
         prior = float(prior)
@@ -200,20 +210,32 @@ class Guide:
             raise RulesError(f"prior must be within 0..{MAX_PRIOR:g}, not {prior!r}")
         if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
             raise RulesError(f"policy_top must be a whole number at least 1, not {top!r}")
-        wanted = prior > 0.0 or bool(rollouts) or top is not None
+        wanted = prior > 0.0 or bool(rollouts) or top is not None or bool(play)
         if weights is not None:
             net = _checked(family, load_weights(weights), rules)
         else:
             net = shipped_policy(family, rules) if wanted else None
-        return cls(net, prior, bool(rollouts), top, weights is not None)
+        return cls(net, prior, bool(rollouts), top, bool(play), weights is not None)
+
+    def fits(self, players: int) -> bool:
+        """Is there a network for a table of ``players`` seats? Shipped weights of another
+        table size do not fit (the bot goes without them); weights given by hand must fit (a
+        ``RulesError``)."""
+        if self.net is None:
+            return False
+        if self.net.players != players:
+            if self.explicit:
+                raise RulesError(
+                    f"these policy weights were trained for {self.net.players} players, not {players}"
+                )
+            return False
+        return True
 
     def search_args(self, players: int) -> dict[str, Any]:
         """The keyword arguments of ``_core.search_shedding`` at a table of ``players`` seats:
         none when the search plays without the policy."""
-        if self.net is None or not (self.prior > 0.0 or self.rollouts or self.top is not None):
+        if not (self.prior > 0.0 or self.rollouts or self.top is not None) or not self.fits(players):
             return {}
-        if self.net.players != players and not self.explicit:
-            return {}  # the shipped weights are for another table size: greedy rollouts
         return {
             "policy": self.net,
             "prior": self.prior,

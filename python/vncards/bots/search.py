@@ -21,8 +21,12 @@ rules and size, or ``weights=``), ``policy_rollouts=True`` makes every seat of t
 then costs about a hundred microseconds instead of a few, and tells much more (the policy
 plays like a stronger opponent and a better self); ``prior`` weighs the policy's prior over
 the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
-candidate and the policy's best others. Where no weights ship, these options search as the
-plain search does (greedy rollouts), so every level plays every table.
+candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
+action with no search (the ``policy`` bot's choice). Where no weights ship, these options
+search as the plain search does (greedy rollouts), so every level plays every table.
+``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
+weights fit the table (its preset rules and size) and with its own elsewhere: the levels use it
+to search with the policy where they can and as before everywhere else.
 
 Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
 split of the hand into combinations that is least often beaten over sampled deals; the bot
@@ -50,10 +54,17 @@ benchmarks only (:func:`vncards.bots.make_bot` builds it; no table may seat it).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
+from .._core import (
+    cards_to_mask,
+    rollout_greedy_choice,
+    sam_plan,
+    search_shedding,
+    shedding_policy_scores,
+    shedding_value,
+)
 from ..errors import RulesError
 from ..samloc.game import SAM_UNITS
 from ..table import Seed
@@ -205,8 +216,13 @@ class _SearchMixin(_SheddingBot):
         prior: float = 0.0,
         policy_rollouts: bool = False,
         policy_top: int | None = None,
+        policy_play: bool = False,
         weights: Any = None,
+        guided: Mapping[str, Any] | None = None,
     ) -> None:
+        options = {
+            k: v for k, v in locals().items() if k not in ("self", "seed", "rules", "guided", "__class__")
+        }
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.max_candidates = int(candidates or self.MAX_CANDIDATES)
@@ -215,8 +231,21 @@ class _SearchMixin(_SheddingBot):
         self.value_rollouts = int(value_rollouts)
         self.tree = _branching(tree)
         self.guide = Guide.of(
-            self.FAMILY, rules, weights, prior=prior, rollouts=policy_rollouts, top=policy_top
+            self.FAMILY,
+            rules,
+            weights,
+            prior=prior,
+            rollouts=policy_rollouts,
+            top=policy_top,
+            play=policy_play,
         )
+        #: The same bot with the ``guided`` options, which decides wherever the learned
+        #: policy's weights fit the table (see the module notes).
+        self.guided: _SearchMixin | None = None
+        if guided:
+            if "guided" in guided:
+                raise RulesError("guided options may not hold guided options")
+            self.guided = type(self)(seed, rules, **{**options, **guided})
 
     # -- what the seat knows ---------------------------------------------------------------
 
@@ -238,6 +267,10 @@ class _SearchMixin(_SheddingBot):
         only = forced(legal)
         if only is not None:
             return only
+        if self.guided is not None:
+            players = len(view["hand_counts"]) if view is not None else turn.game.players if turn else 0
+            if self.guided.guide.fits(players):
+                return self.guided._decide(view, legal, turn)
         if view is None:
             assert turn is not None
             first = legal[0]["type"] if not hasattr(legal, "play_masks") else "play"
@@ -296,6 +329,8 @@ class _SearchMixin(_SheddingBot):
         if v.sam == v.me and v.table is None:
             return self._sam_lead(v, masks, at, legal, turn)
         setup = self.setup(v.players)
+        if self.guide.play and self.guide.fits(v.players):
+            return self._policy_choice(v, legal, setup)
         greedy = rollout_greedy_choice(setup, v.hand, masks, v.table, v.min_other(), passes is not None)
         idx = self._candidates(v, masks, greedy)
         cands: list[int | None] = [masks[i] for i in idx]
@@ -343,6 +378,14 @@ class _SearchMixin(_SheddingBot):
     def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The báo 1 violations the rollouts carry: those the seat knows of."""
         return known
+
+    def _policy_choice(self, v: Facts, legal: Sequence[Action], setup: Any) -> Action:
+        """The learned policy's best-scored play or pass (the first of equal scores, in the
+        order of ``legal``): the ``policy`` bot's choice, scored in Rust from the seat's facts."""
+        at = [i for i, a in enumerate(legal) if a["type"] in ("play", "pass")]
+        cands = [cards_to_mask(legal[i]["cards"]) if legal[i]["type"] == "play" else None for i in at]
+        scores = shedding_policy_scores(setup, rollout_position(v), candidates=cands, policy=self.guide.net)
+        return legal[at[max(range(len(at)), key=scores.__getitem__)]]
 
     # -- Sâm ---------------------------------------------------------------------------------
 
