@@ -35,6 +35,18 @@ pub struct Guide<'a> {
     pub top: Option<usize>,
 }
 
+impl<'a> Guide<'a> {
+    /// A guide of `net` that uses it for nothing (set the fields it should do).
+    pub const fn of(net: &'a Net) -> Guide<'a> {
+        Guide {
+            net,
+            rollouts: false,
+            prior: 0.0,
+            top: None,
+        }
+    }
+}
+
 /// Units of the network's scores that make a factor e in the prior (the softmax temperature).
 pub const TEMPERATURE: f64 = 2.0;
 

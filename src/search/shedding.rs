@@ -269,29 +269,10 @@ mod tests {
         let pos = position("3♠ 4♦ 5♥ 9♣ 9♦ K♠ 2♥", [7, 5, 5, 5]);
         let plays = legal_plays(pos.hand, None, &setup.rules, CardSet::EMPTY);
         let cands: Vec<_> = plays.iter().map(|c| Some(*c)).collect();
-        let a = search(
-            &setup,
-            &pos,
-            &[],
-            &cands,
-            None,
-            &Budget::rollouts(300),
-            4,
-            None,
-        );
-        assert_eq!(
-            a,
-            search(
-                &setup,
-                &pos,
-                &[],
-                &cands,
-                None,
-                &Budget::rollouts(300),
-                4,
-                None
-            )
-        );
+        let budget = Budget::rollouts(300);
+        let run = |g: Option<&Guide<'_>>| search(&setup, &pos, &[], &cands, None, &budget, 4, g);
+        let a = run(None);
+        assert_eq!(a, run(None));
         assert!(a.rollouts <= 300 && a.best < cands.len());
         let mut known = [CardSet::EMPTY; MAX_SEATS];
         known[0] = pos.hand;
@@ -300,22 +281,10 @@ mod tests {
         known[3] = set("6♦ 7♦ 8♦ 10♦ J♦");
         // A guide keeping the net's best three: the race sees three, reported at their places.
         let net = crate::search::guide::test_net(4, 0.0, 1.0);
-        let guide = Guide {
-            net: &net,
-            rollouts: false,
-            prior: 0.0,
+        let b = run(Some(&Guide {
             top: Some(3),
-        };
-        let b = search(
-            &setup,
-            &pos,
-            &[],
-            &cands,
-            None,
-            &Budget::rollouts(300),
-            4,
-            Some(&guide),
-        );
+            ..Guide::of(&net)
+        }));
         assert_eq!(b.samples.iter().filter(|&&n| n > 0).count(), 3);
         assert!(b.samples[0] > 0 && b.samples[b.best] > 0);
         let v = value(&setup, &pos, &[], 0, Some(known), 5, 1);

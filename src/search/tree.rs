@@ -275,12 +275,13 @@ fn tree_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::net::argmax;
     use crate::rollout::fixtures::{open_position, set, south_setup};
-    use crate::search::guide::root_scores;
+    use crate::search::guide::{root_scores, test_net};
     use crate::shedding::legal_plays;
 
-    #[test]
-    fn the_tree_search_is_reproducible_and_within_budget() {
+    /// A 13-card opening lead and its first eight plays.
+    fn opening() -> (Setup, Position, Vec<Option<Combo>>) {
         let setup = south_setup(4);
         let hand = set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦");
         let pos = open_position(0, hand, &[13, 13, 13, 13]);
@@ -289,20 +290,15 @@ mod tests {
             .take(8)
             .map(Some)
             .collect();
+        (setup, pos, cands)
+    }
+
+    #[test]
+    fn the_tree_search_is_reproducible_and_within_budget() {
+        let (setup, pos, cands) = opening();
         for branching in [Branching::EverySeat, Branching::OwnSeat] {
-            let run = || {
-                search(
-                    &setup,
-                    &pos,
-                    &[],
-                    &cands,
-                    None,
-                    &Budget::rollouts(400),
-                    3,
-                    branching,
-                    None,
-                )
-            };
+            let budget = Budget::rollouts(400);
+            let run = || search(&setup, &pos, &[], &cands, None, &budget, 3, branching, None);
             let a = run();
             assert_eq!(a, run());
             assert_eq!(a.rollouts, 400);
@@ -313,24 +309,10 @@ mod tests {
 
     #[test]
     fn a_guided_tree_is_reproducible_and_follows_a_strong_prior() {
-        use crate::search::guide::test_net;
-        let setup = south_setup(4);
-        let hand = set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦");
-        let pos = open_position(0, hand, &[13, 13, 13, 13]);
-        let cands: Vec<_> = legal_plays(hand, None, &setup.rules, CardSet::EMPTY)
-            .into_iter()
-            .take(8)
-            .map(Some)
-            .collect();
+        let (setup, pos, cands) = opening();
         let high = test_net(4, 0.0, 1.0);
-        let run = |prior: f64, rollouts: bool| {
-            let guide = Guide {
-                net: &high,
-                rollouts,
-                prior,
-                top: None,
-            };
-            let budget = Budget::rollouts(300);
+        let budget = Budget::rollouts(300);
+        let run = |guide: Option<&Guide<'_>>| {
             search(
                 &setup,
                 &pos,
@@ -340,52 +322,36 @@ mod tests {
                 &budget,
                 3,
                 Branching::OwnSeat,
-                Some(&guide),
+                guide,
             )
         };
-        let plain = search(
-            &setup,
-            &pos,
-            &[],
-            &cands,
-            None,
-            &Budget::rollouts(300),
-            3,
-            Branching::OwnSeat,
-            None,
-        );
+        let plain = run(None);
         // A guide with no prior and greedy rollouts searches as no guide does.
-        assert_eq!(run(0.0, false), plain);
+        assert_eq!(run(Some(&Guide::of(&high))), plain);
+        let top = argmax(&root_scores(&high, &setup, &pos, &cands));
         for rollouts in [false, true] {
-            let a = run(1000.0, rollouts);
-            assert_eq!(a, run(1000.0, rollouts));
+            let guide = Guide {
+                rollouts,
+                prior: 1000.0,
+                ..Guide::of(&high)
+            };
+            let a = run(Some(&guide));
+            assert_eq!(a, run(Some(&guide)));
             assert_eq!(a.samples.iter().sum::<u32>(), 300);
             // The candidate the net scores highest (the highest cards) takes the visits.
-            let scores = root_scores(&high, &setup, &pos, &cands);
-            let top = crate::policy::net::argmax(&scores);
             assert_eq!(a.best, top, "{a:?}");
         }
         // Rollouts by the net play other hands than the greedy ones.
-        assert_ne!(run(0.0, true).means, plain.means);
-        // The filter keeps the first candidate and the net's best others, reported in place.
-        let guide = Guide {
-            net: &high,
-            rollouts: false,
-            prior: 0.0,
-            top: Some(3),
+        let by_net = Guide {
+            rollouts: true,
+            ..Guide::of(&high)
         };
-        let budget = Budget::rollouts(300);
-        let f = search(
-            &setup,
-            &pos,
-            &[],
-            &cands,
-            None,
-            &budget,
-            3,
-            Branching::OwnSeat,
-            Some(&guide),
-        );
+        assert_ne!(run(Some(&by_net)).means, plain.means);
+        // The filter keeps the first candidate and the net's best others, reported in place.
+        let f = run(Some(&Guide {
+            top: Some(3),
+            ..Guide::of(&high)
+        }));
         assert_eq!(f.samples.len(), cands.len());
         assert_eq!(f.samples.iter().filter(|&&n| n > 0).count(), 3);
         assert!(f.samples[0] > 0 && f.samples[f.best] > 0);
