@@ -1,8 +1,9 @@
-"""The learned ``policy`` bot's cost per decision beside ``expert``'s, side by side on the same
+"""The learned ``policy`` bot's cost per decision beside every level's (and the ``expert`` level
+before issue 33, a 1,500-iteration own-seat tree with greedy rollouts), side by side on the same
 positions, and the batch inference rate of the Rust network.
 
 Positions come from games played by ``greedy`` bots on the deals of ``--seed`` (every decision
-with a choice); at each, ``policy`` and ``expert`` decide in turn (the order alternating), timed
+with a choice); at each, every bot decides in turn (the order rotating), timed
 as a server waiting for a bot sees it (``decide``: the view, the legal actions, the choice),
 wall-clock and thread CPU. Printed: mean, median and 99th percentile per bot, the ratios
 expert / policy, and the load. Then ``PolicyNet.scores_batch`` (no GIL, parallel): positions
@@ -25,6 +26,9 @@ import numpy as np
 
 from vncards import games
 from vncards.bots import decide, make_bot
+
+#: The ``expert`` level before the learned policy guided it (issue 33's baseline).
+EXPERT_BEFORE = "expert before"
 
 
 def _load() -> str:
@@ -62,12 +66,14 @@ def side_by_side(game: str, count: int, seed: int, weights: Any) -> dict[str, di
     """Per bot: wall and CPU milliseconds per decision (mean, p50, p99)."""
     bots = {
         "policy": make_bot("policy", game, seed=1, weights=weights),
-        "expert": make_bot("expert", game, seed=1),
+        **{level: make_bot(level, game, seed=1) for level in ("easy", "normal", "hard", "expert")},
+        EXPERT_BEFORE: make_bot("search", game, seed=1, rollouts=1500, tree="own_seat"),
     }
     wall: dict[str, list[float]] = {k: [] for k in bots}
     cpu: dict[str, list[float]] = {k: [] for k in bots}
+    names = list(bots)
     for i, (g, seat) in enumerate(positions(game, count, seed)):
-        order = list(bots) if i % 2 == 0 else list(bots)[::-1]
+        order = names[i % len(names) :] + names[: i % len(names)]
         for name in order:
             t, c = time.perf_counter(), time.thread_time()
             decide(bots[name], g, seat)
@@ -112,11 +118,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         print(
             f"| {name} | {f['mean']:.3f} | {f['p50']:.3f} | {f['p99']:.3f} | {f['cpu_mean']:.3f} | {f['cpu_p99']:.3f} |"
         )
-    e, q = figures["expert"], figures["policy"]
-    print(
-        f"expert / policy: mean {e['mean'] / q['mean']:.0f}x, p99 {e['p99'] / q['p99']:.0f}x "
-        f"(CPU: mean {e['cpu_mean'] / q['cpu_mean']:.0f}x, p99 {e['cpu_p99'] / q['cpu_p99']:.0f}x)"
-    )
+    q = figures["policy"]
+    for name in ("expert", EXPERT_BEFORE):
+        e = figures[name]
+        print(
+            f"{name} / policy: mean {e['mean'] / q['mean']:.0f}x, p99 {e['p99'] / q['p99']:.0f}x "
+            f"(CPU: mean {e['cpu_mean'] / q['cpu_mean']:.0f}x, p99 {e['cpu_p99'] / q['cpu_p99']:.0f}x)"
+        )
     pos, rows = batch_rate(args.game, args.weights)
     print(f"scores_batch: {pos:,.0f} positions/s, {rows:,.0f} action rows/s (8 rows a position)")
     print(f"load after: {_load()}")

@@ -123,7 +123,7 @@ proptest! {
         let pos = Position {
             me, hand, unseen: CardSet(FULL_DECK & !hand.0), counts: c, played_any: 0,
             table: CardSet::from_mask(table).ok().and_then(|t| classify(t, &rules)),
-            table_seat, passed, out, must: CardSet::EMPTY, sam, violator: [0; MAX_SEATS],
+            table_seat, passed, out, must: CardSet::EMPTY, sam, violator: [0; MAX_SEATS], played: [0; MAX_SEATS],
         };
         if rollout::check(&setup, &pos).is_ok() {
             let means = rollout::evaluate(&setup, &pos, &[None], 2, seed);

@@ -192,6 +192,7 @@ def _position(draw: st.DrawFn) -> Any:
         out=draw(st.integers(0, 255)),
         must=draw(masks()),
         sam=draw(st.one_of(st.none(), small_ints)),
+        played=draw(st.lists(masks(), max_size=5)),
     )
 
 
@@ -413,6 +414,34 @@ def _search_shedding(draw: st.DrawFn) -> Any:
             st.lists(st.tuples(small_ints, masks(), st.one_of(st.none(), masks()), masks(), ints), max_size=3)
         ),
         known=draw(st.one_of(st.none(), st.lists(masks(), max_size=5))),
+        tree=draw(st.sampled_from([None, "own_seat", "every_seat", "sideways"])),
+        policy=draw(
+            st.one_of(
+                st.none(), st.builds(_small_net, st.sampled_from(["tienlen", "samloc", "tusac"]), small_ints)
+            )
+        ),
+        policy_rollouts=draw(st.booleans()),
+        prior=draw(st.sampled_from([0.0, 1.0, -1.0, float("nan"), 1e9])),
+        policy_top=draw(st.one_of(st.none(), small_ints)),
+    )
+
+
+def _small_net(game: str, players: int) -> Any:
+    """A tiny untrained network of ``game`` (another table size where the encoding refuses it)."""
+    from vncards.learn.model import Architecture, init_layers, to_net
+
+    players = players if 2 <= players <= 4 else 4
+    _, _, _, d, a = _core.policy_encoding(game, players)
+    arch = Architecture(tower=(4,), join=3, head=(2,))
+    return to_net(game, players, arch, init_layers(arch, d, a, 0), "{}", {})
+
+
+def _policy_scores(draw: st.DrawFn) -> Any:
+    return _core.shedding_policy_scores(
+        _setup(draw),
+        _position(draw),
+        candidates=draw(st.lists(st.one_of(st.none(), masks()), max_size=4)),
+        policy=_small_net(draw(st.sampled_from(["tienlen", "samloc", "tusac"])), draw(small_ints)),
     )
 
 
@@ -710,6 +739,7 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
     "rollout_evaluate": _evaluate,
     "search_shedding": _search_shedding,
+    "shedding_policy_scores": _policy_scores,
     "shedding_value": lambda d: _core.shedding_value(
         _setup(d),
         **_rollout_kwargs(d),

@@ -695,6 +695,7 @@ class RolloutPosition:
         out: int = 0,
         must: int = 0,
         sam: int | None = None,
+        played: Sequence[int] = ...,
     ) -> RolloutPosition: ...
     @property
     def me(self) -> int: ...
@@ -718,6 +719,8 @@ class RolloutPosition:
     def must(self) -> int: ...
     @property
     def sam(self) -> int | None: ...
+    @property
+    def played(self) -> list[int]: ...
 
 def rollout_evaluate(
     setup: RolloutSetup,
@@ -762,7 +765,18 @@ def search_shedding(
     observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
     known: Sequence[int] | None = None,
     tree: Literal["every_seat", "own_seat"] | None = None,
+    policy: PolicyNet | None = None,
+    policy_rollouts: bool = False,
+    prior: float = 0.0,
+    policy_top: int | None = None,
 ) -> _SearchResult: ...
+def shedding_policy_scores(
+    setup: RolloutSetup,
+    position: RolloutPosition,
+    *,
+    candidates: Sequence[int | None],
+    policy: PolicyNet,
+) -> list[float]: ...
 def shedding_value(
     setup: RolloutSetup,
     *,

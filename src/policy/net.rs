@@ -48,23 +48,6 @@ pub struct Dense {
     pub b: Vec<f32>,
 }
 
-impl Dense {
-    /// `y = W x + b`, with ReLU when `relu`.
-    fn apply(&self, x: &[f32], y: &mut [f32], relu: bool) {
-        for ((out, row), &bias) in y
-            .iter_mut()
-            .zip(self.w.chunks_exact(self.cols))
-            .zip(&self.b)
-        {
-            let mut acc = bias;
-            for (w, v) in row.iter().zip(x) {
-                acc += w * v;
-            }
-            *out = if relu { acc.max(0.0) } else { acc };
-        }
-    }
-}
-
 /// What a weights file says besides the numbers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Header {
@@ -87,11 +70,10 @@ pub struct Net {
     pub header: Header,
     pub encoding: Encoding,
     layers: Vec<Dense>,
-    /// `J_a` transposed (`cols x rows`): one contiguous column per action cell.
-    join_a_t: Vec<f32>,
-    /// The first tower layer transposed: an observation is mostly zeros, so the layer sums
-    /// the columns of its non-zero cells.
-    first_t: Vec<f32>,
+    /// Every layer transposed (`cols x rows`: one contiguous column per input). A layer sums
+    /// the columns of its non-zero inputs (an observation and an action row are mostly zeros,
+    /// a ReLU's output often), each sum a loop the compiler runs in vector registers.
+    columns: Vec<Vec<f32>>,
 }
 
 /// `m` (`rows x cols`, row-major) transposed.
@@ -195,14 +177,12 @@ impl Net {
             at += rows;
             layers.push(Dense { rows, cols, w, b });
         }
-        let join_a_t = transpose(&layers[t + 1]);
-        let first_t = transpose(&layers[0]);
+        let columns = layers.iter().map(transpose).collect();
         Ok(Net {
             header,
             encoding: enc,
             layers,
-            join_a_t,
-            first_t,
+            columns,
         })
     }
 
@@ -231,43 +211,58 @@ impl Net {
     pub fn scores(&self, obs: &[f32], actions: &[f32], out: &mut Vec<f32>) {
         out.clear();
         let t = self.header.tower;
-        let first = &self.layers[0];
-        let mut x = first.b.clone();
-        add_columns(&self.first_t, first.rows, obs, &mut x);
-        for v in x.iter_mut() {
-            *v = v.max(0.0);
+        let mut x = self.layer(0, obs, true);
+        for k in 1..t {
+            x = self.layer(k, &x, true);
         }
-        let mut y = Vec::new();
-        for l in &self.layers[1..t] {
-            y.resize(l.rows, 0.0);
-            l.apply(&x, &mut y, true);
-            std::mem::swap(&mut x, &mut y);
-        }
-        let js = &self.layers[t];
-        let ja = &self.layers[t + 1];
+        let (js, ja) = (&self.layers[t], &self.layers[t + 1]);
         let h = js.rows;
-        let mut base = vec![0.0f32; h];
-        js.apply(&x, &mut base, false);
+        // b = the biases of J_s and J_a, once; J_s s once per decision.
+        let mut base = self.layer(t, &x, false);
         for (b, &c) in base.iter_mut().zip(&ja.b) {
             *b += c;
         }
-        let head = &self.layers[t + 2..];
+        let last = self.layers.len() - 1;
         let mut z = vec![0.0f32; h];
-        let mut bufs: Vec<Vec<f32>> = head.iter().map(|l| vec![0.0f32; l.rows]).collect();
+        let mut bufs: Vec<Vec<f32>> = self.layers[t + 2..]
+            .iter()
+            .map(|l| vec![0.0f32; l.rows])
+            .collect();
         for row in actions.chunks_exact(ja.cols) {
             z.copy_from_slice(&base);
-            add_columns(&self.join_a_t, h, row, &mut z);
+            add_columns(&self.columns[t + 1], h, row, &mut z);
             for zi in z.iter_mut() {
                 *zi = zi.max(0.0);
             }
-            let last = head.len() - 1;
-            for (k, l) in head.iter().enumerate() {
-                let (done, rest) = bufs.split_at_mut(k);
-                let input: &[f32] = if k == 0 { &z } else { &done[k - 1] };
-                l.apply(input, &mut rest[0], k != last);
+            for k in t + 2..=last {
+                let j = k - t - 2;
+                let (done, rest) = bufs.split_at_mut(j);
+                let input: &[f32] = if j == 0 { &z } else { &done[j - 1] };
+                let y = &mut rest[0];
+                y.copy_from_slice(&self.layers[k].b);
+                add_columns(&self.columns[k], self.layers[k].rows, input, y);
+                if k != last {
+                    for v in y.iter_mut() {
+                        *v = v.max(0.0);
+                    }
+                }
             }
-            out.push(bufs[last][0]);
+            out.push(bufs[last - t - 2][0]);
         }
+    }
+
+    /// Layer `k` of `x`: its biases plus the columns of `x`'s non-zero cells, with ReLU when
+    /// `relu`.
+    fn layer(&self, k: usize, x: &[f32], relu: bool) -> Vec<f32> {
+        let l = &self.layers[k];
+        let mut y = l.b.clone();
+        add_columns(&self.columns[k], l.rows, x, &mut y);
+        if relu {
+            for v in y.iter_mut() {
+                *v = v.max(0.0);
+            }
+        }
+        y
     }
 
     /// The index of the best-scored action (the first of equal scores).

@@ -70,6 +70,11 @@ fn tusac_act(kind: &str, cards: &Bound<'_, PyAny>, offer: Option<u8>) -> PyResul
 type PyAction<'py> = (String, Bound<'py, PyAny>);
 
 impl PyPolicyNet {
+    /// The network, shared (a search borrows it without copying the weights).
+    pub(super) fn net(&self) -> Arc<Net> {
+        Arc::clone(&self.0)
+    }
+
     /// A `RulesError` unless the weights' action rows are `width` wide (`what` they play).
     fn check_game(&self, width: usize, what: &str) -> PyResult<()> {
         if self.0.action_size() != width {

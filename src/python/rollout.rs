@@ -175,13 +175,17 @@ pub struct PyPosition {
     /// The Sâm declarer, if any.
     #[pyo3(get)]
     sam: Option<usize>,
+    /// The cards each seat has played this hand (empty: not given; the learned policy in a
+    /// search reads them).
+    #[pyo3(get)]
+    played: Vec<u64>,
 }
 
 #[pymethods]
 impl PyPosition {
     #[new]
     #[pyo3(signature = (*, me, hand, unseen, counts, played_any = 0, table = None, table_seat = 0,
-        passed = 0, out = 0, must = 0, sam = None))]
+        passed = 0, out = 0, must = 0, sam = None, played = Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         me: usize,
@@ -195,11 +199,15 @@ impl PyPosition {
         out: u8,
         must: u64,
         sam: Option<usize>,
+        played: Vec<u64>,
     ) -> PyResult<PyPosition> {
         guard(|| {
             mask(hand, "hand")?;
             mask(unseen, "unseen")?;
             mask(must, "must")?;
+            for &m in &played {
+                mask(m, "played")?;
+            }
             if let Some(t) = table {
                 mask(t, "table")?;
             }
@@ -215,6 +223,7 @@ impl PyPosition {
                 out,
                 must,
                 sam,
+                played,
             })
         })
     }
@@ -223,7 +232,7 @@ impl PyPosition {
         guard_ok(|| {
             format!(
                 "RolloutPosition(me={}, hand={:#x}, unseen={:#x}, counts={:?}, played_any={}, \
-                 table={}, table_seat={}, passed={}, out={}, must={:#x}, sam={})",
+                 table={}, table_seat={}, passed={}, out={}, must={:#x}, sam={}, played={:?})",
                 self.me,
                 self.hand,
                 self.unseen,
@@ -235,6 +244,7 @@ impl PyPosition {
                 self.out,
                 self.must,
                 self.sam.map_or("None".into(), |s| s.to_string()),
+                self.played,
             )
         })
     }
@@ -263,6 +273,7 @@ impl PyPosition {
             out,
             must: 0,
             sam,
+            played: Vec::new(),
         }
     }
 
@@ -276,6 +287,14 @@ impl PyPosition {
         }
         let mut counts = [0u8; MAX_SEATS];
         counts[..self.counts.len()].copy_from_slice(&self.counts);
+        if !self.played.is_empty() && self.played.len() != setup.players {
+            return Err(to_py(Error::Rules(format!(
+                "played: {} seats expected",
+                setup.players
+            ))));
+        }
+        let mut played = [0u64; MAX_SEATS];
+        played[..self.played.len()].copy_from_slice(&self.played);
         let pos = Position {
             me: self.me,
             hand: mask(self.hand, "hand")?,
@@ -292,6 +311,7 @@ impl PyPosition {
             must: mask(self.must, "must")?,
             sam: self.sam,
             violator: [0; MAX_SEATS],
+            played,
         };
         rollout::check(setup, &pos).map_err(|e| to_py(Error::Rules(e)))?;
         Ok(pos)

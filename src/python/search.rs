@@ -1,4 +1,4 @@
-//! Bindings of the bots' search ([`crate::search`]): `search_shedding`, `shedding_value` and
+//! Bindings of the bots' search ([`crate::search`]): `search_shedding`, `shedding_policy_scores`, `shedding_value` and
 //! `sam_plan` (Tiến Lên, Sâm Lốc), `TuSacRolloutSetup` and `tusac_search`, `maubinh_search`.
 //! Every search releases the GIL. A budget is `rollouts` (a decision is then a pure function
 //! of its arguments) and optionally `think_ms`, a deadline from the call.
@@ -9,12 +9,16 @@
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
 use super::maubinh::rules as maubinh_rules;
+use super::policy::PyPolicyNet;
 use super::rollout::{combo, mask, PyPosition, PyRolloutSetup};
 use super::tusac::{bung_rule as tusac_bung, exposed_arg, kind_index, meld_kind, scoring, unpack};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::maubinh::Arrangement;
-use crate::rollout::{check_work, MAX_ROLLOUT_WORK, MAX_SEATS};
+use crate::policy::features::SHEDDING_ACTION;
+use crate::policy::Net;
+use crate::rollout::{check_work, Setup, MAX_ROLLOUT_WORK, MAX_SEATS};
+use crate::search::guide::{root_scores, Guide};
 use crate::search::shedding::Observation;
 use crate::search::tree::{search as search_tree, Branching};
 use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
@@ -102,9 +106,14 @@ type ObservationArg = (usize, u64, Option<u64>, u64, u32);
 /// by the others' `observations`; `known` (every seat's hand) replaces the deals (the cheating
 /// bot). With `tree` (`"every_seat"` or `"own_seat"`: whose decisions it branches on), searches
 /// them by information-set MCTS instead (`samples`: root visits).
+///
+/// With a `policy` (a `PolicyNet` of the table's game and size), the search uses the learned
+/// policy: `policy_rollouts` makes it play the rollouts, `prior` weighs its prior at the tree's
+/// root, `policy_top` keeps the flat race to its best candidates (the first always kept).
 #[pyfunction]
 #[pyo3(signature = (setup, position, *, candidates, seed, rollouts = None, think_ms = None,
-    violators = Vec::new(), observations = Vec::new(), known = None, tree = None))]
+    violators = Vec::new(), observations = Vec::new(), known = None, tree = None, policy = None,
+    policy_rollouts = false, prior = 0.0, policy_top = None))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
@@ -118,6 +127,10 @@ fn search_shedding(
     observations: Vec<ObservationArg>,
     known: Option<Vec<u64>>,
     tree: Option<&str>,
+    policy: Option<&Bound<'_, PyPolicyNet>>,
+    policy_rollouts: bool,
+    prior: f64,
+    policy_top: Option<usize>,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
@@ -162,14 +175,80 @@ fn search_shedding(
                 )))
             }
         };
+        let net = policy.map(|p| p.get().net());
+        if let Some(net) = &net {
+            check_policy(net, setup)?;
+        }
+        if !(prior.is_finite() && (0.0..=MAX_PRIOR).contains(&prior)) {
+            return Err(rules_err(format!(
+                "prior must be within 0..={MAX_PRIOR}, not {prior}"
+            )));
+        }
+        if policy_top == Some(0) {
+            return Err(rules_err("policy_top must be at least 1".into()));
+        }
         let setup = setup.clone();
         Ok(py.detach(move || {
+            let guide = net.as_deref().map(|net| Guide {
+                net,
+                rollouts: policy_rollouts,
+                prior,
+                top: policy_top,
+            });
+            let g = guide.as_ref();
             found(match branching {
-                Some(b) => search_tree(&setup, &pos, &obs, &cands, known, &budget, seed, b),
-                None => shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed),
+                Some(b) => search_tree(&setup, &pos, &obs, &cands, known, &budget, seed, b, g),
+                None => shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed, g),
             })
         }))
     })
+}
+
+/// The learned `policy`'s score of each of the root's candidate plays (masks; None: pass)
+/// from `position`, as a policy-guided search reads them for its prior: the scores of the
+/// seat's own view (`position.played` gives the cards each seat has played).
+#[pyfunction]
+#[pyo3(signature = (setup, position, *, candidates, policy))]
+fn shedding_policy_scores(
+    py: Python<'_>,
+    setup: &Bound<'_, PyRolloutSetup>,
+    position: &Bound<'_, PyPosition>,
+    candidates: Vec<Option<u64>>,
+    policy: &Bound<'_, PyPolicyNet>,
+) -> PyResult<Vec<f32>> {
+    guard(|| {
+        let setup = &setup.get().0;
+        let pos = position.get().read(setup)?;
+        let cands = candidates
+            .iter()
+            .map(|c| c.map(|m| combo(m, &setup.rules, "candidate")).transpose())
+            .collect::<PyResult<Vec<_>>>()?;
+        let net = policy.get().net();
+        check_policy(&net, setup)?;
+        let setup = setup.clone();
+        Ok(py.detach(move || root_scores(&net, &setup, &pos, &cands)))
+    })
+}
+
+/// Largest prior weight accepted.
+const MAX_PRIOR: f64 = 1000.0;
+
+/// A `RulesError` unless `net` plays the shedding game and table size of `setup`.
+fn check_policy(net: &Net, setup: &Setup) -> PyResult<()> {
+    let samloc = net.encoding.name == "samloc-view";
+    if net.action_size() != SHEDDING_ACTION || samloc != setup.bao_mot {
+        return Err(rules_err(format!(
+            "these policy weights play {}, not this table's game",
+            net.header.game
+        )));
+    }
+    if net.header.players != setup.players {
+        return Err(rules_err(format!(
+            "these policy weights were trained for {} players, not {}",
+            net.header.players, setup.players
+        )));
+    }
+    Ok(())
 }
 
 /// The root's mean score over `rollouts` deals when the hand is played out by the greedy
@@ -520,6 +599,7 @@ fn maubinh_search(
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTuSacSetup>()?;
     m.add_function(wrap_pyfunction!(search_shedding, m)?)?;
+    m.add_function(wrap_pyfunction!(shedding_policy_scores, m)?)?;
     m.add_function(wrap_pyfunction!(shedding_value, m)?)?;
     m.add_function(wrap_pyfunction!(sam_plan, m)?)?;
     m.add_function(wrap_pyfunction!(tusac_search, m)?)?;

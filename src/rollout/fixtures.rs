@@ -71,5 +71,6 @@ pub(crate) fn open_position(me: usize, hand: CardSet, counts: &[u8]) -> Position
         must: CardSet::EMPTY,
         sam: None,
         violator: [0; MAX_SEATS],
+        played: [0; MAX_SEATS],
     }
 }

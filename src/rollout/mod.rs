@@ -118,6 +118,8 @@ pub struct Position {
     pub sam: Option<usize>,
     /// Báo 1 violations on record: per one-card seat, the violator plus one (0: none).
     pub violator: [u8; MAX_SEATS],
+    /// The cards each seat has played this hand (public: what the learned policy reads).
+    pub played: [u64; MAX_SEATS],
 }
 
 /// A small, fast generator for the deals (SplitMix64).
@@ -242,19 +244,37 @@ pub fn greedy_choice(
     }
 }
 
+/// Who plays the seats of a rollout: the greedy policy ([`Greedy`]), or another (the search's
+/// learned policy). `choose` returns the index of the play among `plays` (from
+/// [`Sim::plays`]) or `None` to pass, as [`Sim::policy`] does.
+pub(crate) trait Player {
+    fn choose(&mut self, sim: &Sim, setup: &Setup, seat: usize, plays: &[Combo]) -> Option<usize>;
+}
+
+/// The greedy rollout policy ([`Sim::policy`]).
+pub(crate) struct Greedy;
+
+impl Player for Greedy {
+    fn choose(&mut self, sim: &Sim, setup: &Setup, seat: usize, plays: &[Combo]) -> Option<usize> {
+        sim.policy(setup, seat, plays)
+    }
+}
+
 /// One determinised hand being played out.
 #[derive(Clone, Debug)]
 pub(crate) struct Sim {
     pub(crate) hands: [CardSet; MAX_SEATS],
+    /// The cards each seat has played this hand.
+    pub(crate) played: [u64; MAX_SEATS],
     played_any: u8,
-    table: Option<Combo>,
-    table_seat: usize,
-    passed: u8,
-    out: u8,
+    pub(crate) table: Option<Combo>,
+    pub(crate) table_seat: usize,
+    pub(crate) passed: u8,
+    pub(crate) out: u8,
     places: Vec<usize>,
     pub(crate) turn: usize,
-    must: CardSet,
-    sam: Option<usize>,
+    pub(crate) must: CardSet,
+    pub(crate) sam: Option<usize>,
     /// Per one-card seat, the seat (plus one; 0: none) that broke báo 1 against it.
     violator: [u8; MAX_SEATS],
     score: [i32; MAX_SEATS],
@@ -266,6 +286,7 @@ impl Sim {
     pub(crate) fn new(pos: &Position, hands: [CardSet; MAX_SEATS], turn: usize) -> Sim {
         Sim {
             hands,
+            played: pos.played,
             played_any: pos.played_any,
             table: pos.table,
             table_seat: if pos.table.is_some() {
@@ -390,6 +411,7 @@ impl Sim {
             }
         }
         self.hands[seat] = self.hands[seat].difference(c.cards);
+        self.played[seat] |= c.cards.0;
         self.played_any |= 1 << seat;
         self.passed &= !(1 << seat);
         self.table = Some(c);
@@ -556,6 +578,17 @@ impl Sim {
 
     /// Plays the hand out with the greedy policy; returns the root's score.
     pub(crate) fn finish(&mut self, setup: &Setup, me: usize, scratch: &mut Vec<Combo>) -> i32 {
+        self.finish_with(setup, me, scratch, &mut Greedy)
+    }
+
+    /// Plays the hand out with `player` choosing for every seat; returns the root's score.
+    pub(crate) fn finish_with(
+        &mut self,
+        setup: &Setup,
+        me: usize,
+        scratch: &mut Vec<Combo>,
+        player: &mut impl Player,
+    ) -> i32 {
         // Every play sheds a card and a round ends within a lap, so this bounds the length.
         for _ in 0..(52 * MAX_SEATS * 2) {
             if self.over {
@@ -563,7 +596,9 @@ impl Sim {
             }
             let seat = self.turn;
             self.plays(setup, seat, scratch);
-            let play = self.policy(setup, seat, scratch).map(|i| scratch[i]);
+            let play = player
+                .choose(self, setup, seat, scratch)
+                .map(|i| scratch[i]);
             if play.is_none() && self.table.is_none() {
                 break; // cannot happen with legal data; stop rather than loop
             }
@@ -656,6 +691,21 @@ pub fn check(setup: &Setup, pos: &Position) -> Result<(), String> {
     if pos.must.0 & !pos.hand.0 != 0 {
         return Err("must: cards not in the hand".into());
     }
+    let mut seen = pos.hand.0 | pos.unseen.0;
+    for (s, &m) in pos.played.iter().enumerate() {
+        if m != 0 && s >= setup.players {
+            return Err(format!(
+                "played: seat {s} at a {}-seat table",
+                setup.players
+            ));
+        }
+        if m & seen != 0 || m & !CardSet::DECK.0 != 0 {
+            return Err(format!(
+                "played: seat {s}'s cards are in the hand, unseen or another seat's played"
+            ));
+        }
+        seen |= m;
+    }
     Ok(())
 }
 
@@ -716,6 +766,7 @@ pub fn sam_success(setup: &Setup, pos: &Position, samples: u32, seed: u64) -> f6
         sim.must = CardSet::EMPTY;
         sim.sam = Some(pos.me);
         sim.violator = [0; MAX_SEATS];
+        sim.played = [0; MAX_SEATS];
         if sim.finish(setup, pos.me, &mut scratch) > 0 {
             wins += 1;
         }

@@ -14,6 +14,7 @@
 
 use std::time::Instant;
 
+pub mod guide;
 pub mod maubinh;
 pub mod sam;
 pub mod shedding;

@@ -10,6 +10,7 @@
 //! unlikely deal costs little; after [`ATTEMPTS`] rejections the deal that passed the most
 //! tests is kept (strong evidence then narrows the deals as far as it can).
 
+use super::guide::{filtered, Guide, Rollouts};
 use super::{race, Budget, Outcome, Trial};
 use crate::cards::CardSet;
 use crate::rollout::{
@@ -54,6 +55,8 @@ pub struct Shedding<'a> {
     pool: Vec<u8>,
     scratch: Vec<Combo>,
     hands: [CardSet; MAX_SEATS],
+    /// Who plays the rollouts.
+    player: Rollouts<'a>,
 }
 
 impl<'a> Shedding<'a> {
@@ -76,7 +79,13 @@ impl<'a> Shedding<'a> {
             pool: Vec::with_capacity(52),
             scratch: Vec::with_capacity(128),
             hands: [CardSet::EMPTY; MAX_SEATS],
+            player: Rollouts::Greedy,
         }
+    }
+
+    /// The same trial with `player` playing its rollouts.
+    pub(crate) fn played_by(self, player: Rollouts<'a>) -> Shedding<'a> {
+        Shedding { player, ..self }
     }
 
     /// How likely the greedy model makes `o` for a seat holding `now` today.
@@ -163,11 +172,13 @@ impl Trial for Shedding<'_> {
         if self.start.is_none() {
             sim.act(setup, me, self.cands[c]);
         }
-        sim.finish(setup, me, &mut self.scratch)
+        sim.finish_with(setup, me, &mut self.scratch, &mut self.player)
     }
 }
 
-/// Races the candidate plays (`None`: pass) of the root seat of `pos`.
+/// Races the candidate plays (`None`: pass) of the root seat of `pos`; with a `guide`, the
+/// rollouts play its policy (`rollouts`) and the race keeps only its best candidates (`top`).
+#[allow(clippy::too_many_arguments)]
 pub fn search(
     setup: &Setup,
     pos: &Position,
@@ -176,9 +187,13 @@ pub fn search(
     known: Option<[CardSet; MAX_SEATS]>,
     budget: &Budget,
     seed: u64,
+    guide: Option<&Guide<'_>>,
 ) -> Outcome {
-    let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
-    race(&mut trial, cands.len(), budget)
+    filtered(guide, setup, pos, cands, |kept| {
+        let mut trial =
+            Shedding::new(setup, pos, obs, kept, known, seed).played_by(Rollouts::of(guide));
+        race(&mut trial, kept.len(), budget)
+    })
 }
 
 /// The root's mean score over `rollouts` deals when the hand is played out by the greedy
@@ -254,17 +269,24 @@ mod tests {
         let pos = position("3♠ 4♦ 5♥ 9♣ 9♦ K♠ 2♥", [7, 5, 5, 5]);
         let plays = legal_plays(pos.hand, None, &setup.rules, CardSet::EMPTY);
         let cands: Vec<_> = plays.iter().map(|c| Some(*c)).collect();
-        let a = search(&setup, &pos, &[], &cands, None, &Budget::rollouts(300), 4);
-        assert_eq!(
-            a,
-            search(&setup, &pos, &[], &cands, None, &Budget::rollouts(300), 4)
-        );
+        let budget = Budget::rollouts(300);
+        let run = |g: Option<&Guide<'_>>| search(&setup, &pos, &[], &cands, None, &budget, 4, g);
+        let a = run(None);
+        assert_eq!(a, run(None));
         assert!(a.rollouts <= 300 && a.best < cands.len());
         let mut known = [CardSet::EMPTY; MAX_SEATS];
         known[0] = pos.hand;
         known[1] = set("6♠ 7♠ 8♠ 10♠ J♠");
         known[2] = set("6♣ 7♣ 8♣ 10♣ J♣");
         known[3] = set("6♦ 7♦ 8♦ 10♦ J♦");
+        // A guide keeping the net's best three: the race sees three, reported at their places.
+        let net = crate::search::guide::test_net(4, 0.0, 1.0);
+        let b = run(Some(&Guide {
+            top: Some(3),
+            ..Guide::of(&net)
+        }));
+        assert_eq!(b.samples.iter().filter(|&&n| n > 0).count(), 3);
+        assert!(b.samples[0] > 0 && b.samples[b.best] > 0);
         let v = value(&setup, &pos, &[], 0, Some(known), 5, 1);
         assert_eq!(v, value(&setup, &pos, &[], 0, Some(known), 1, 2));
     }

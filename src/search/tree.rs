@@ -16,10 +16,11 @@
 //! to spend a 2). Against opponents that play like the model it is strictly better informed
 //! than the flat race; [`Branching::EverySeat`] searches the others' replies as well.
 
+use super::guide::{filtered, prior, root_scores, Guide, Rollouts};
 use super::shedding::{Observation, Shedding};
 use super::{Budget, Outcome};
 use crate::cards::CardSet;
-use crate::rollout::{Position, Setup, Sim, MAX_SEATS};
+use crate::rollout::{Player, Position, Setup, Sim, MAX_SEATS};
 use crate::shedding::Combo;
 
 /// Whose decisions the tree branches on below the root.
@@ -68,9 +69,16 @@ impl Node {
 
 /// The actions a node lists for `seat` in this deal: the rollout policy's choice first, then
 /// pass (when allowed), then the cheapest other plays (no 2s first, lowest top, longest).
-fn actions(setup: &Setup, sim: &Sim, seat: usize, plays: &[Combo], out: &mut Vec<Option<Combo>>) {
+fn actions(
+    setup: &Setup,
+    sim: &Sim,
+    seat: usize,
+    plays: &[Combo],
+    player: &mut impl Player,
+    out: &mut Vec<Option<Combo>>,
+) {
     out.clear();
-    let greedy = sim.policy(setup, seat, plays);
+    let greedy = player.choose(sim, setup, seat, plays);
     out.push(greedy.map(|i| plays[i]));
     if sim.can_pass() && greedy.is_some() {
         out.push(None);
@@ -92,6 +100,10 @@ fn actions(setup: &Setup, sim: &Sim, seat: usize, plays: &[Combo], out: &mut Vec
 
 /// Searches the root seat's `cands` (all legal for it now) by ISMCTS within `budget`
 /// iterations (each one deal and one rollout), branching on the decisions `branching` says.
+/// With a `guide`, the rollouts (and the other seats of an own-seat tree) play its policy
+/// (`rollouts`), the root's selection adds the PUCT term `prior · P(a) · √N / (1 + n)` of
+/// the policy's prior `P` ([`super::guide::prior`]), and the root keeps only the policy's
+/// best candidates (`top`).
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     setup: &Setup,
@@ -102,6 +114,25 @@ pub fn search(
     budget: &Budget,
     seed: u64,
     branching: Branching,
+    guide: Option<&Guide<'_>>,
+) -> Outcome {
+    filtered(guide, setup, pos, cands, |kept| {
+        tree_of(setup, pos, obs, kept, known, budget, seed, branching, guide)
+    })
+}
+
+/// [`search`] on the candidates the guide's filter kept.
+#[allow(clippy::too_many_arguments)]
+fn tree_of(
+    setup: &Setup,
+    pos: &Position,
+    obs: &[Observation],
+    cands: &[Option<Combo>],
+    known: Option<[CardSet; MAX_SEATS]>,
+    budget: &Budget,
+    seed: u64,
+    branching: Branching,
+    guide: Option<&Guide<'_>>,
 ) -> Outcome {
     let me = pos.me;
     let mut nodes = vec![Node::new(None, me)];
@@ -118,6 +149,10 @@ pub fn search(
             rollouts: 0,
         };
     }
+    let root_prior: Option<(f64, Vec<f64>)> = guide
+        .filter(|g| g.prior > 0.0)
+        .map(|g| (g.prior, prior(&root_scores(g.net, setup, pos, cands))));
+    let mut player = Rollouts::of(guide);
     let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
     let mut scratch = Vec::with_capacity(128);
     let mut listed = Vec::with_capacity(WIDTH);
@@ -139,9 +174,13 @@ pub fn search(
                 listed.extend_from_slice(cands);
             } else if seat != me && branching == Branching::OwnSeat {
                 listed.clear();
-                listed.push(sim.policy(setup, seat, &scratch).map(|i| scratch[i]));
+                listed.push(
+                    player
+                        .choose(&sim, setup, seat, &scratch)
+                        .map(|i| scratch[i]),
+                );
             } else {
-                actions(setup, &sim, seat, &scratch, &mut listed);
+                actions(setup, &sim, seat, &scratch, &mut player, &mut listed);
             }
             // A forced move (nothing to choose) gets no node.
             if node != 0 && listed.len() == 1 {
@@ -165,8 +204,13 @@ pub fn search(
                             continue;
                         }
                         let n = &nodes[c];
-                        let value = n.total / f64::from(n.visits) / SCALE
+                        let mut value = n.total / f64::from(n.visits) / SCALE
                             + EXPLORE * (log(n.avail) / f64::from(n.visits)).sqrt();
+                        if let (0, Some((w, p))) = (node, &root_prior) {
+                            // Root children are nodes 1..=cands.len(), in candidate order.
+                            let parent = f64::from(n.avail).sqrt();
+                            value += w * p[c - 1] * parent / (1.0 + f64::from(n.visits));
+                        }
                         if best.map_or(true, |(b, _)| value > b) {
                             best = Some((value, c));
                         }
@@ -191,7 +235,7 @@ pub fn search(
                 break; // the new node: roll out from here
             }
         }
-        sim.finish(setup, me, &mut scratch);
+        sim.finish_with(setup, me, &mut scratch, &mut player);
         let scores = sim.scores();
         for &n in &path {
             nodes[n].visits += 1;
@@ -231,11 +275,13 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::net::argmax;
     use crate::rollout::fixtures::{open_position, set, south_setup};
+    use crate::search::guide::{root_scores, test_net};
     use crate::shedding::legal_plays;
 
-    #[test]
-    fn the_tree_search_is_reproducible_and_within_budget() {
+    /// A 13-card opening lead and its first eight plays.
+    fn opening() -> (Setup, Position, Vec<Option<Combo>>) {
         let setup = south_setup(4);
         let hand = set("3♠ 4♦ 5♥ 6♣ 9♣ 9♦ 10♠ J♥ Q♦ K♠ A♠ 2♥ 2♦");
         let pos = open_position(0, hand, &[13, 13, 13, 13]);
@@ -244,24 +290,70 @@ mod tests {
             .take(8)
             .map(Some)
             .collect();
+        (setup, pos, cands)
+    }
+
+    #[test]
+    fn the_tree_search_is_reproducible_and_within_budget() {
+        let (setup, pos, cands) = opening();
         for branching in [Branching::EverySeat, Branching::OwnSeat] {
-            let run = || {
-                search(
-                    &setup,
-                    &pos,
-                    &[],
-                    &cands,
-                    None,
-                    &Budget::rollouts(400),
-                    3,
-                    branching,
-                )
-            };
+            let budget = Budget::rollouts(400);
+            let run = || search(&setup, &pos, &[], &cands, None, &budget, 3, branching, None);
             let a = run();
             assert_eq!(a, run());
             assert_eq!(a.rollouts, 400);
             assert_eq!(a.samples.iter().sum::<u32>(), 400);
             assert!(a.best < cands.len());
         }
+    }
+
+    #[test]
+    fn a_guided_tree_is_reproducible_and_follows_a_strong_prior() {
+        let (setup, pos, cands) = opening();
+        let high = test_net(4, 0.0, 1.0);
+        let budget = Budget::rollouts(300);
+        let run = |guide: Option<&Guide<'_>>| {
+            search(
+                &setup,
+                &pos,
+                &[],
+                &cands,
+                None,
+                &budget,
+                3,
+                Branching::OwnSeat,
+                guide,
+            )
+        };
+        let plain = run(None);
+        // A guide with no prior and greedy rollouts searches as no guide does.
+        assert_eq!(run(Some(&Guide::of(&high))), plain);
+        let top = argmax(&root_scores(&high, &setup, &pos, &cands));
+        for rollouts in [false, true] {
+            let guide = Guide {
+                rollouts,
+                prior: 1000.0,
+                ..Guide::of(&high)
+            };
+            let a = run(Some(&guide));
+            assert_eq!(a, run(Some(&guide)));
+            assert_eq!(a.samples.iter().sum::<u32>(), 300);
+            // The candidate the net scores highest (the highest cards) takes the visits.
+            assert_eq!(a.best, top, "{a:?}");
+        }
+        // Rollouts by the net play other hands than the greedy ones.
+        let by_net = Guide {
+            rollouts: true,
+            ..Guide::of(&high)
+        };
+        assert_ne!(run(Some(&by_net)).means, plain.means);
+        // The filter keeps the first candidate and the net's best others, reported in place.
+        let f = run(Some(&Guide {
+            top: Some(3),
+            ..Guide::of(&high)
+        }));
+        assert_eq!(f.samples.len(), cands.len());
+        assert_eq!(f.samples.iter().filter(|&&n| n > 0).count(), 3);
+        assert!(f.samples[0] > 0 && f.samples[f.best] > 0);
     }
 }

@@ -34,6 +34,15 @@ assert sum(s.units for s in result.bots.values()) == 0
 # The learned policy plays with its shipped weights: no numpy, no ML library.
 result = simulate("tienlen", 4, ["policy", "greedy", "policy", "greedy"], seed=1, jobs=1)
 assert sum(s.units for s in result.bots.values()) == 0 and "jax" not in sys.modules
+# The search whose rollouts the policy plays (the expert level's kind), and its fallback
+# where no weights ship (Sâm Lốc): no numpy either.
+for name in ["tienlen", "samloc"]:
+    game = games.new_game(name, players=4, seed=5)
+    bots = [make_bot("search", name, seed=s, rollouts=12, policy_rollouts=True, prior=1.0) for s in range(4)]
+    while not game.is_over:
+        seat = game.pending_seats[0]
+        game.apply(bots[seat].choose(game.view(seat), game.legal_actions(seat)))
+    assert sum(game.settlement) == 0, name
 
 # Batch functions that take lists work; the ones that return arrays raise a typed error.
 hand = "A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠"

@@ -105,6 +105,9 @@ def bot_factory(
     levels = LEVELS.get(module, {})
     if name in levels:
         base, preset = levels[name]
+        if "guided" in preset:
+            # The caller's options override the level's where the policy guides it too.
+            options = {**options, "guided": {**preset["guided"], **options}}
         options = {**preset, **options}
         if base == "random":
             return RandomBot

@@ -32,6 +32,7 @@ import functools
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -46,6 +47,9 @@ __all__ = [
     "TuSacPolicyBot",
     "load_weights",
     "shipped_weights",
+    "shipped_policy",
+    "Guide",
+    "MAX_PRIOR",
     "rules_record",
     "SUFFIX",
 ]
@@ -54,6 +58,8 @@ Action = dict[str, Any]
 
 #: The file name ending of a weights file.
 SUFFIX = ".vnpolicy"
+#: Largest weight of the policy's prior in a search (as ``_core.search_shedding`` takes it).
+MAX_PRIOR = 1000.0
 #: The games of each bot class's family (the variants one game module plays).
 _FAMILIES = {"tienlen": ("tienlen", "tienlen-north"), "samloc": ("samloc",), "tusac": ("tusac",)}
 
@@ -111,6 +117,133 @@ def _how_to_train(variant: str) -> str:
     )
 
 
+def _variant_of(family: str, rules: Any) -> str:
+    """The game of ``family`` whose preset ``rules`` are (a ``RulesError`` for other rules)."""
+    variants = _FAMILIES[family]
+    if rules is None:
+        return variants[0]
+    for v in variants:
+        if games.spec(v).rules().to_dict() == rules.to_dict():
+            return v
+    preset = games.spec(variants[0]).rules().to_dict()
+    raise RulesError(
+        f"the shipped policy weights play the preset rules of {', '.join(variants)}; these rules differ "
+        f"({_differences(preset, rules.to_dict())}): {_how_to_train(variants[0] + ' --rules ...')}"
+    )
+
+
+def _checked(family: str, net: Any, rules: Any) -> Any:
+    """``net`` if it plays a game of ``family`` with ``rules`` (when given), else a ``RulesError``."""
+    variants = _FAMILIES[family]
+    if net.game not in variants:
+        raise RulesError(f"these policy weights play {net.game}, not {' or '.join(variants)}")
+    trained = json.loads(net.rules)
+    if rules is not None:
+        have = rules.to_dict()
+        if have != trained["options"]:
+            raise RulesError(
+                f"these policy weights were trained for the {trained['game']} rules they record; "
+                f"this table differs: {_differences(trained['options'], have)}. "
+                f"Train weights for these rules with `vncards train {trained['game']} --rules ...`"
+            )
+    return net
+
+
+def shipped_policy(family: str, rules: Any) -> Any:
+    """The shipped ``_core.PolicyNet`` of ``family`` (``"tienlen"``, ``"samloc"``, ``"tusac"``)
+    for ``rules`` (None: the family's first game's preset), or None where none ships: the rules
+    are not a preset, or no weights were trained for it yet.
+
+    >>> shipped_policy("tienlen", None).game
+    'tienlen'
+    """
+    try:
+        variant = _variant_of(family, rules)
+    except RulesError:
+        return None
+    return _read_shipped(variant) if variant in shipped_weights() else None
+
+
+@dataclass(frozen=True)
+class Guide:
+    """How a search bot uses the learned policy (the options ``prior``, ``policy_rollouts``,
+    ``policy_top`` and ``weights`` of :class:`vncards.bots.search.TienLenSearchBot`): the
+    network ``net`` (None: the search plays the greedy policy alone), the weight of its prior at
+    the tree's root, whether it plays the rollouts, and how many of its best candidates the flat
+    race keeps.
+
+    Without ``weights`` the search takes the weights shipped for the table's rules and size,
+    and where none ship (another game, rules that are not a preset, another table size) it
+    searches as it would without the policy, so every level plays every table. Weights given
+    by hand must fit the table (a ``RulesError`` otherwise).
+
+    >>> Guide.of("tienlen", None, None, prior=0.0, rollouts=False, top=None).search_args(4)
+    {}
+    >>> sorted(Guide.of("tienlen", None, None, prior=2.0, rollouts=False, top=None).search_args(4))
+    ['policy', 'policy_rollouts', 'policy_top', 'prior']
+    """
+
+    net: Any
+    prior: float = 0.0
+    rollouts: bool = False
+    top: int | None = None
+    #: The bot plays the policy's best-scored action, with no search.
+    play: bool = False
+    #: The weights were given (a table they do not fit is then an error, not a fallback).
+    explicit: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        family: str,
+        rules: Any,
+        weights: Any,
+        *,
+        prior: float,
+        rollouts: bool,
+        top: int | None,
+        play: bool = False,
+    ) -> Guide:
+        """The guide of a search bot of ``family`` at a table of ``rules`` (see the class notes)."""
+        prior = float(prior)
+        if not 0.0 <= prior <= MAX_PRIOR:
+            raise RulesError(f"prior must be within 0..{MAX_PRIOR:g}, not {prior!r}")
+        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+            raise RulesError(f"policy_top must be a whole number at least 1, not {top!r}")
+        wanted = prior > 0.0 or bool(rollouts) or top is not None or bool(play)
+        if weights is not None:
+            net = _checked(family, load_weights(weights), rules)
+        else:
+            net = shipped_policy(family, rules) if wanted else None
+        return cls(net, prior, bool(rollouts), top, bool(play), weights is not None)
+
+    def fits(self, players: int) -> bool:
+        """Is there a network for a table of ``players`` seats? Shipped weights of another
+        table size do not fit (the bot goes without them); weights given by hand must fit (a
+        ``RulesError``)."""
+        if self.net is None:
+            return False
+        if self.net.players != players:
+            if self.explicit:
+                raise RulesError(
+                    f"these policy weights were trained for {self.net.players} players, not {players}"
+                )
+            return False
+        return True
+
+    def search_args(self, players: int) -> dict[str, Any]:
+        """The keyword arguments of ``_core.search_shedding`` at a table of ``players`` seats:
+        none when the search plays without the policy."""
+        if not (self.prior > 0.0 or self.rollouts or self.top is not None) or not self.fits(players):
+            return {}
+        return {
+            "policy": self.net,
+            "prior": self.prior,
+            "policy_rollouts": self.rollouts,
+            "policy_top": self.top,
+        }
+
+
 class PolicyBot:
     """The learned policy of one game family (see the module notes)."""
 
@@ -120,25 +253,13 @@ class PolicyBot:
     def __init__(
         self, seed: Any = None, rules: Any = None, *, weights: Any = None, players: int | None = None
     ) -> None:
-        family = _FAMILIES[self.FAMILY]
         if weights is None:
-            variant = self._variant_of(rules)
+            variant = _variant_of(self.FAMILY, rules)
             if variant not in shipped_weights():
                 raise RulesError(f"no policy weights ship for {variant} yet: {_how_to_train(variant)}")
             net = _read_shipped(variant)
         else:
-            net = load_weights(weights)
-        if net.game not in family:
-            raise RulesError(f"these policy weights play {net.game}, not {' or '.join(family)}")
-        trained = json.loads(net.rules)
-        if rules is not None:
-            have = rules.to_dict()
-            if have != trained["options"]:
-                raise RulesError(
-                    f"these policy weights were trained for the {trained['game']} rules they record; "
-                    f"this table differs: {_differences(trained['options'], have)}. "
-                    f"Train weights for these rules with `vncards train {trained['game']} --rules ...`"
-                )
+            net = _checked(self.FAMILY, load_weights(weights), rules)
         self.net = net
         self.game = str(net.game)
         self.seed = seed
@@ -149,20 +270,6 @@ class PolicyBot:
     def offered(cls, game: str) -> bool:
         """Do weights ship for ``game``, so that a table may seat this bot with no file?"""
         return game in shipped_weights()
-
-    def _variant_of(self, rules: Any) -> str:
-        """The family's game whose preset ``rules`` are (a ``RulesError`` for other rules)."""
-        family = _FAMILIES[self.FAMILY]
-        if rules is None:
-            return family[0]
-        for v in family:
-            if games.spec(v).rules().to_dict() == rules.to_dict():
-                return v
-        preset = games.spec(family[0]).rules().to_dict()
-        raise RulesError(
-            f"the shipped policy weights play the preset rules of {', '.join(family)}; these rules differ "
-            f"({_differences(preset, rules.to_dict())}): {_how_to_train(family[0] + ' --rules ...')}"
-        )
 
     def _check_players(self, players: int) -> None:
         if players != self.net.players:

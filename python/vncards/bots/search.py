@@ -15,6 +15,19 @@ looks past the next play: ``tree="own_seat"`` branches on the deciding seat's ow
 decisions while the other seats play the greedy policy (the flat race's model of them),
 ``tree="every_seat"`` (or True) branches on every seat's.
 
+With the learned policy (:mod:`vncards.bots.policy`, where weights ship for the table's
+rules and size, or ``weights=``), ``policy_rollouts=True`` makes every seat of the rollouts
+(and the other seats inside an own-seat tree) play the policy instead of greedy: a rollout
+then costs about a hundred microseconds instead of a few, and tells much more (the policy
+plays like a stronger opponent and a better self); ``prior`` weighs the policy's prior over
+the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
+candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
+action with no search (the ``policy`` bot's choice). Where no weights ship, these options
+search as the plain search does (greedy rollouts), so every level plays every table.
+``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
+weights fit the table (its preset rules and size) and with its own elsewhere: the levels use it
+to search with the policy where they can and as before everywhere else.
+
 Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
 split of the hand into combinations that is least often beaten over sampled deals; the bot
 declares when the expected units of declaring (a success pays 20 from each other seat, a
@@ -41,15 +54,23 @@ benchmarks only (:func:`vncards.bots.make_bot` builds it; no table may seat it).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from .._core import cards_to_mask, rollout_greedy_choice, sam_plan, search_shedding, shedding_value
+from .._core import (
+    cards_to_mask,
+    rollout_greedy_choice,
+    sam_plan,
+    search_shedding,
+    shedding_policy_scores,
+    shedding_value,
+)
 from ..errors import RulesError
 from ..samloc.game import SAM_UNITS
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
+from .policy import Guide
 from .shedding import (
     _TWOS,
     Facts,
@@ -177,6 +198,8 @@ class _SearchMixin(_SheddingBot):
     #: Does the game have báo 1 violations a seat keeps on record (read from its events even
     #: without the inference)?
     BAO_MOT_RECORD: ClassVar[bool] = False
+    #: The game family of the learned policy the search may use (``vncards.bots.policy``).
+    FAMILY: ClassVar[str] = "tienlen"
 
     def __init__(
         self,
@@ -190,7 +213,16 @@ class _SearchMixin(_SheddingBot):
         sam_samples: int = 128,
         value_rollouts: int = 200,
         tree: bool | str = False,
+        prior: float = 0.0,
+        policy_rollouts: bool = False,
+        policy_top: int | None = None,
+        policy_play: bool = False,
+        weights: Any = None,
+        guided: Mapping[str, Any] | None = None,
     ) -> None:
+        options = {
+            k: v for k, v in locals().items() if k not in ("self", "seed", "rules", "guided", "__class__")
+        }
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.max_candidates = int(candidates or self.MAX_CANDIDATES)
@@ -198,6 +230,22 @@ class _SearchMixin(_SheddingBot):
         self.sam_samples = int(sam_samples)
         self.value_rollouts = int(value_rollouts)
         self.tree = _branching(tree)
+        self.guide = Guide.of(
+            self.FAMILY,
+            rules,
+            weights,
+            prior=prior,
+            rollouts=policy_rollouts,
+            top=policy_top,
+            play=policy_play,
+        )
+        #: The same bot with the ``guided`` options, which decides wherever the learned
+        #: policy's weights fit the table (see the module notes).
+        self.guided: _SearchMixin | None = None
+        if guided:
+            if "guided" in guided:
+                raise RulesError("guided options may not hold guided options")
+            self.guided = type(self)(seed, rules, **{**options, **guided})
 
     # -- what the seat knows ---------------------------------------------------------------
 
@@ -219,6 +267,10 @@ class _SearchMixin(_SheddingBot):
         only = forced(legal)
         if only is not None:
             return only
+        if self.guided is not None:
+            players = len(view["hand_counts"]) if view is not None else turn.game.players if turn else 0
+            if self.guided.guide.fits(players):
+                return self.guided._decide(view, legal, turn)
         if view is None:
             assert turn is not None
             first = legal[0]["type"] if not hasattr(legal, "play_masks") else "play"
@@ -277,6 +329,8 @@ class _SearchMixin(_SheddingBot):
         if v.sam == v.me and v.table is None:
             return self._sam_lead(v, masks, at, legal, turn)
         setup = self.setup(v.players)
+        if self.guide.play and self.guide.fits(v.players):
+            return self._policy_choice(v, legal, setup)
         greedy = rollout_greedy_choice(setup, v.hand, masks, v.table, v.min_other(), passes is not None)
         idx = self._candidates(v, masks, greedy)
         cands: list[int | None] = [masks[i] for i in idx]
@@ -316,6 +370,7 @@ class _SearchMixin(_SheddingBot):
             observations=obs,
             known=self._known(turn),
             tree=self.tree,
+            **self.guide.search_args(v.players),
             **self.budget.search_args(start, *facts),
         )
         return actions[best]
@@ -323,6 +378,14 @@ class _SearchMixin(_SheddingBot):
     def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The báo 1 violations the rollouts carry: those the seat knows of."""
         return known
+
+    def _policy_choice(self, v: Facts, legal: Sequence[Action], setup: Any) -> Action:
+        """The learned policy's best-scored play or pass (the first of equal scores, in the
+        order of ``legal``): the ``policy`` bot's choice, scored in Rust from the seat's facts."""
+        at = [i for i, a in enumerate(legal) if a["type"] in ("play", "pass")]
+        cands = [cards_to_mask(legal[i]["cards"]) if legal[i]["type"] == "play" else None for i in at]
+        scores = shedding_policy_scores(setup, rollout_position(v), candidates=cands, policy=self.guide.net)
+        return legal[at[max(range(len(at)), key=scores.__getitem__)]]
 
     # -- Sâm ---------------------------------------------------------------------------------
 
@@ -373,11 +436,14 @@ class _SearchMixin(_SheddingBot):
 class TienLenSearchBot(_SearchMixin, TienLenGreedyBot):
     """Tiến Lên (Miền Nam or Bắc) by search: see the module notes."""
 
+    FAMILY = "tienlen"
+
 
 class SamLocSearchBot(_SearchMixin, SamLocGreedyBot):
     """Sâm Lốc by search, with the Sâm plan and báo 1 weighed in the rollouts."""
 
     BAO_MOT_RECORD = True
+    FAMILY = "samloc"
 
 
 class _Cheating(CheatingSearch):

@@ -103,6 +103,8 @@ class SheddingView:
     out: int
     must: int
     sam: int | None
+    #: The cards each seat has played this hand (masks by seat).
+    played: tuple[int, ...] = ()
 
     @classmethod
     def read(cls, view: dict[str, Any]) -> SheddingView:
@@ -125,6 +127,7 @@ class SheddingView:
             out=sum(1 << s for s in view["out"]),
             must=cards_to_mask(view.get("must_include") or []),
             sam=view.get("sam_declarer"),
+            played=tuple(played),
         )
 
     @classmethod
@@ -183,6 +186,10 @@ class _SeatFacts:
     @property
     def played_any(self) -> int:
         return sum(1 << s for s, m in enumerate(self._game._played) if m)
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        return tuple(int(m) for m in self._game._played)
 
     @property
     def table_seat(self) -> int:

@@ -1,0 +1,266 @@
+"""Issue 33 item 4: the search bots using the learned policy (its rollouts, the prior of the
+tree's root, the filter of the root's candidates). What the search scores at the root is the
+policy bot's own score of the seat's view; a guided search is a pure function of the view and
+the seed (re-dealt hidden cards change no decision); where no weights ship it searches as it
+does without the policy; the bindings check what they are given."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vncards import RulesError, _core, games
+from vncards._core import RolloutPosition, cards_to_mask, search_shedding, shedding_policy_scores
+from vncards.bots import LEVELS, bot_view, decide, make_bot
+from vncards.bots.honesty import decides_honestly, redeal
+from vncards.bots.policy import Guide, rules_record, shipped_policy
+from vncards.bots.search import TienLenSearchBot
+from vncards.bots.shedding import SheddingView, rollout_position, samloc_setup, tienlen_setup
+from vncards.learn.model import Architecture, init_layers, to_net
+from vncards.samloc import Rules as SamRules
+from vncards.tienlen import Rules as TienLenRules
+
+#: Small budgets: the tests check behaviour, the benchmarks measure strength.
+GUIDED = {"rollouts": 24, "policy_rollouts": True, "prior": 2.0, "policy_top": 5}
+SHIPPED = ["tienlen", "tienlen-north"]
+
+
+def _walk(game: Any, steps: int, seed: int) -> Any:
+    """``game`` after ``steps`` random moves, at a decision with a choice."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        before = copy.deepcopy(game)
+        game.apply(rng.choice(game.legal_actions(game.pending_seats[0])))
+        if game.is_over:
+            return before
+    while not game.is_over and len(game.legal_actions(game.pending_seats[0])) < 2:
+        game.apply(game.legal_actions(game.pending_seats[0])[0])
+    return game
+
+
+def _fresh(game: str, seed: int, players: int = 4) -> Any:
+    while (g := games.new_game(game, players, seed=seed)).is_over:
+        seed += 1000
+    return g
+
+
+def _samloc_net(players: int = 4) -> Any:
+    """A small untrained Sâm Lốc network (no weights ship for Sâm Lốc)."""
+    _, _, _, d, a = _core.policy_encoding("samloc", players)
+    arch = Architecture(tower=(16,), join=8, head=(4,))
+    layers = init_layers(arch, d, a, 3)
+    layers = [(w, np.linspace(-0.2, 0.2, len(b)).astype(np.float32)) for w, b in layers]
+    return to_net("samloc", players, arch, layers, rules_record("samloc", SamRules()), {"made by": "tests"})
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 40), game=st.sampled_from(SHIPPED))
+def test_the_root_scores_are_the_policy_bots_scores_of_the_seats_view(
+    seed: int, steps: int, game: str
+) -> None:
+    g = _walk(_fresh(game, seed), steps, seed)
+    if g.is_over:
+        return
+    seat = g.pending_seats[0]
+    view = bot_view(g, seat)
+    legal = g.legal_actions(seat)
+    plays = [a for a in legal if a["type"] in ("play", "pass")]
+    if not plays:
+        return
+    v = SheddingView.read(view)
+    net = shipped_policy("tienlen", g.rules)
+    cands = [None if a["type"] == "pass" else cards_to_mask(a["cards"]) for a in plays]
+    rust = shedding_policy_scores(
+        tienlen_setup(g.rules, 4), rollout_position(v), candidates=cands, policy=net
+    )
+    bot = make_bot("policy", game, rules=g.rules)
+    assert rust == pytest.approx(bot.scores(view, plays), rel=1e-6, abs=1e-6)
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_guided_search_is_a_function_of_the_view_and_the_seed(game: str) -> None:
+    for tree in (False, "own_seat"):
+        g = _walk(_fresh(game, 8), 9, 2)
+        seat = g.pending_seats[0]
+        make = functools.partial(make_bot, "search", game, 5, g.rules, tree=tree, **GUIDED)
+        first = decide(make(), g, seat)
+        bot = make()
+        assert bot.choose(bot_view(g, seat), g.legal_actions(seat)) == first
+        assert bot.choose(bot_view(g, seat), g.legal_actions(seat)) == first
+        # A whole game of guided bots plays the same twice.
+        ends = []
+        for _ in range(2):
+            h = _fresh(game, 12)
+            bots = [make_bot("search", game, s, h.rules, tree=tree, **GUIDED) for s in range(4)]
+            while not h.is_over:
+                s = h.pending_seats[0]
+                h.apply(decide(bots[s], h, s))
+            ends.append(h.to_json())
+        assert ends[0] == ends[1]
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_guided_search_is_honest(game: str) -> None:
+    for trial in range(3):
+        g = _walk(_fresh(game, 60 + trial), 5 + 9 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        other = redeal(g, seat, seed=trial)
+        assert other.view(seat) == g.view(seat) and other.events_for(seat) == g.events_for(seat)
+        for tree in (False, "own_seat"):
+            make = functools.partial(make_bot, "search", game, 9, g.rules, tree=tree, **GUIDED)
+            assert decides_honestly(make, g, seat, redeals=2), tree
+        level = functools.partial(make_bot, "expert", game, 9, g.rules, rollouts=20)
+        assert decides_honestly(level, g, seat, redeals=2)
+
+
+def test_the_guide_changes_the_search() -> None:
+    # Rollouts played by the policy reach other values than greedy ones on the same deals.
+    g = _walk(_fresh("tienlen", 5), 3, 1)
+    v = SheddingView.of_game(g, g.pending_seats[0])
+    setup = tienlen_setup(g.rules, 4)
+    masks = [cards_to_mask(a["cards"]) for a in g.legal_actions(v.me) if a["type"] == "play"][:6]
+    args: dict[str, Any] = {"candidates": masks, "seed": 3, "rollouts": 60}
+    plain = search_shedding(setup, rollout_position(v), **args)
+    net = shipped_policy("tienlen", g.rules)
+    guided = search_shedding(setup, rollout_position(v), policy=net, policy_rollouts=True, **args)
+    assert plain[1] != guided[1]
+    # A policy given but used for nothing searches as no policy does.
+    assert search_shedding(setup, rollout_position(v), policy=net, **args) == plain
+    # The filter: the first candidate and the policy's best others, in place.
+    top = search_shedding(setup, rollout_position(v), policy=net, policy_top=3, **args)
+    assert sum(n > 0 for n in top[2]) == 3 and top[2][0] > 0 and len(top[2]) == len(masks)
+
+
+def test_where_no_weights_ship_the_levels_search_without_the_policy() -> None:
+    # Sâm Lốc (no weights), Tiến Lên with rules that are not a preset, a 3-seat table: the
+    # guided options fall back to greedy rollouts, deciding as the plain search does.
+    house = TienLenRules(bomb_after_pass="any_bomb")
+    cases = [("samloc", SamRules(), 3), ("tienlen", house, 4), ("tienlen", TienLenRules(), 3)]
+    for game, rules, players in cases:
+        assert (
+            Guide.of(
+                "samloc" if game == "samloc" else "tienlen", rules, None, prior=1.0, rollouts=True, top=4
+            ).search_args(players)
+            == {}
+        )
+        g = _walk(_fresh(game, 4, players), 4, 1) if rules == games.spec(game).rules() else None
+        if g is None:
+            g = games.new_game(game, players, seed=4, rules=rules)
+            if g.is_over:
+                continue
+        seat = g.pending_seats[0]
+        plain = decide(make_bot("search", game, 3, g.rules, rollouts=40), g, seat)
+        guided = decide(make_bot("search", game, 3, g.rules, **{**GUIDED, "rollouts": 40}), g, seat)
+        assert guided == plain, (game, players)
+        for level in ("normal", "expert"):
+            assert decide(
+                make_bot(level, game, 3, g.rules, **_small(level, game)), g, seat
+            ) in g.legal_actions(seat)
+
+
+def _small(level: str, game: str) -> dict[str, Any]:
+    """A level's options with a small search budget (its shape unchanged)."""
+    base, _ = LEVELS[games.spec(game).module][level]
+    return {"rollouts": 20} if base == "search" else {}
+
+
+def test_weights_given_by_hand_must_fit_the_table() -> None:
+    net = _samloc_net()
+    with pytest.raises(RulesError, match="play samloc, not tienlen"):
+        make_bot("search", "tienlen", weights=net, policy_rollouts=True)
+    with pytest.raises(RulesError, match="trained for the samloc rules"):
+        make_bot("search", "samloc", rules=SamRules(bao_mot_mode="enforce"), weights=net, prior=1.0)
+    # Hand-given Sâm Lốc weights guide a Sâm Lốc search at their table size...
+    g = _walk(_fresh("samloc", 3), 6, 2)
+    seat = g.pending_seats[0]
+    bot = make_bot("search", "samloc", 1, g.rules, weights=net, **GUIDED)
+    assert decide(bot, g, seat) in g.legal_actions(seat)
+    # ...and are refused at another one, not silently dropped.
+    three = _fresh("samloc", 3, players=3)
+    bot = make_bot("search", "samloc", 1, three.rules, weights=net, **GUIDED)
+    with pytest.raises(RulesError, match="trained for 4 players, not 3"):
+        while not three.is_over:  # past the Sâm declarations, to the first searched play
+            three.apply(decide(bot, three, three.pending_seats[0]))
+    with pytest.raises(RulesError, match="prior"):
+        make_bot("search", "tienlen", prior=-1.0)
+    with pytest.raises(RulesError, match="policy_top"):
+        make_bot("search", "tienlen", policy_top=0)
+
+
+def test_the_search_bindings_check_the_policy_and_the_played_cards() -> None:
+    setup = tienlen_setup(TienLenRules(), 4)
+    hand = cards_to_mask("3♠ 4♦ 5♥ 9♣ 9♦ K♠ 2♥")
+    seen = cards_to_mask("6♠ 7♠")
+    unseen = ((1 << 52) - 1) & ~hand & ~seen
+    pos = RolloutPosition(me=0, hand=hand, unseen=unseen, counts=[7, 4, 5, 5], played=[0, seen, 0, 0])
+    net = shipped_policy("tienlen", None)
+    plays = [cards_to_mask("3♠"), cards_to_mask("9♣ 9♦")]
+    base: dict[str, Any] = {"candidates": plays, "seed": 2, "rollouts": 20, "policy": net}
+    assert 0 <= search_shedding(setup, pos, **base, policy_rollouts=True)[0] < 2
+    assert len(shedding_policy_scores(setup, pos, candidates=plays, policy=net)) == 2
+    with pytest.raises(RulesError, match="prior"):
+        search_shedding(setup, pos, **base, prior=float("nan"))
+    with pytest.raises(RulesError, match="policy_top"):
+        search_shedding(setup, pos, **base, policy_top=0)
+    with pytest.raises(RulesError, match="trained for 4 players, not 3"):
+        search_shedding(
+            tienlen_setup(TienLenRules(), 3),
+            RolloutPosition(me=0, hand=hand, unseen=unseen, counts=[7, 5, 5]),
+            **base,
+        )
+    with pytest.raises(RulesError, match="not this table's game"):
+        search_shedding(samloc_setup(SamRules(), 4), pos, **base)
+    with pytest.raises(RulesError, match="played: 4 seats"):
+        search_shedding(
+            setup, RolloutPosition(me=0, hand=hand, unseen=unseen, counts=[7, 4, 5, 5], played=[seen]), **base
+        )
+    with pytest.raises(RulesError, match="played: seat 1"):
+        bad = RolloutPosition(me=0, hand=hand, unseen=unseen, counts=[7, 4, 5, 5], played=[0, hand, 0, 0])
+        search_shedding(setup, bad, **base)
+
+
+def test_a_search_bot_reads_the_cards_each_seat_played() -> None:
+    g = _walk(_fresh("tienlen", 7), 12, 3)
+    seat = g.pending_seats[0]
+    read = SheddingView.read(bot_view(g, seat))
+    assert read.played == SheddingView.of_game(g, seat).played
+    assert read.played == tuple(cards_to_mask(p) for p in g.view(seat)["played"])
+    assert isinstance(make_bot("search", "tienlen"), TienLenSearchBot)
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) -> None:
+    for trial in range(4):
+        g = _walk(_fresh(game, 70 + trial), 4 + 8 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        # normal plays the policy's choice; expert searches with rollouts the policy plays.
+        assert decide(make_bot("normal", game, 2, g.rules), g, seat) == decide(
+            make_bot("policy", game, rules=g.rules), g, seat
+        )
+        guided = make_bot("search", game, 2, g.rules, rollouts=30, policy_rollouts=True)
+        assert decide(make_bot("expert", game, 2, g.rules, rollouts=30), g, seat) == decide(guided, g, seat)
+    # At a 3-seat table (the weights play four) the levels search with greedy rollouts.
+    three = _walk(_fresh(game, 5, players=3), 6, 1)
+    seat = three.pending_seats[0]
+    for level, plain in [
+        ("normal", {"rollouts": 200, "infer": False, "candidates": 8}),
+        ("expert", {"rollouts": 40, "tree": "own_seat"}),
+    ]:
+        opts = {"rollouts": 40} if level == "expert" else {}
+        want = decide(make_bot("search", game, 2, three.rules, **plain), three, seat)
+        assert decide(make_bot(level, game, 2, three.rules, **opts), three, seat) == want
+    with pytest.raises(RulesError, match="guided options"):
+        make_bot("search", game, guided={"guided": {}})
