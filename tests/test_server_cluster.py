@@ -28,8 +28,7 @@ ws_sync = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from support.postgres import fresh_database  # noqa: E402
-from support.server_proc import Server, free_port  # noqa: E402
-from vncards import games  # noqa: E402
+from support.server_proc import Server, free_port, replayed  # noqa: E402
 
 #: Lease of the test servers (seconds): a takeover comes within about two of a kill.
 LEASE = 1.5
@@ -365,13 +364,7 @@ def _play_through_owner_kills(cluster: Cluster, game: str, rng: random.Random, k
     seq, hand = cluster.stored(tid)
     assert seq == final["seq"] == len(played) == len(hand["actions"])
     assert hand["actions"] == played
-    cls = games.spec(hand["game"]).game_class()
-    replay = cls.replay(
-        hand["actions"],
-        players=hand["players"],
-        rules=cls.Rules.from_dict(hand["rules"]),
-        seed=bytes.fromhex(hand["rng"]["key"]),
-    )
+    replay = replayed(hand)
     assert replay.is_over and replay.settlement == final["view"]["settlement"] == final["table"]["totals"]
     return kills
 
