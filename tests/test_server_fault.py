@@ -18,8 +18,7 @@ import pytest
 pytest.importorskip("starlette")
 ws_sync = pytest.importorskip("websockets.sync.client")
 
-from support.server_proc import Server, free_port  # noqa: E402
-from vncards import games  # noqa: E402
+from support.server_proc import Server, free_port, replayed  # noqa: E402
 
 
 def _connect(
@@ -125,13 +124,7 @@ def _play_through_kills(server: Server, db: Path, game: str, rng: random.Random,
     settlement = final["view"]["settlement"]
     stored_seq, snap = _stored(db, tid)
     assert stored_seq == final["seq"] == len(snap["actions"])
-    cls = games.spec(snap["game"]).game_class()
-    replay = cls.replay(
-        snap["actions"],
-        players=snap["players"],
-        rules=cls.Rules.from_dict(snap["rules"]),
-        seed=bytes.fromhex(snap["rng"]["key"]),
-    )
+    replay = replayed(snap)
     assert replay.is_over and replay.settlement == settlement == final["table"]["totals"]
     return kills
 

@@ -124,3 +124,17 @@ def running_server(db: Path, *extra: str) -> Iterator[Server]:
         yield server
     finally:
         server.kill()
+
+
+def replayed(hand: dict[str, Any]) -> Any:
+    """The game a stored snapshot's hand (``snapshot["hand"]``) gives when its actions are
+    replayed from its deal: what a settlement the clients saw is checked against."""
+    from vncards import games
+
+    cls = games.spec(hand["game"]).game_class()
+    return cls.replay(
+        hand["actions"],
+        players=hand["players"],
+        rules=cls.Rules.from_dict(hand["rules"]),
+        seed=bytes.fromhex(hand["rng"]["key"]),
+    )
