@@ -12,13 +12,10 @@ header records the deals per iteration, the iterations, the seed and the rules.
   250,000 deals per iteration, at most 16 iterations, patience 4, seed 20261130, evaluation
   2,000 duplicate pairs with 5,000 samples per decision. Files: ``equilibrium_tables.bin``,
   ``equilibrium_tables_42.bin``. Build the expected tables of that scoring (and rebuild) first.
-  ``--split`` keeps them per class of the player's hand (card removal); the shipped files of
-  both scorings are split runs continued from earlier tables (``--start``, ``--steps``): the
-  header of each holds the command of its run and, nested under ``start``, the header (and
-  command) of the run before, back to the one-population tables (``git show
-  c8e740b:src/maubinh/equilibrium_tables.bin``, ``git show
-  1420e0d:src/maubinh/equilibrium_tables_42.bin``); a run's start file is the version of
-  that file, among those ``git log -- src/maubinh`` lists, with the SHA-256 its header records.
+  ``--split`` keeps them per class of the player's hand (card removal). The shipped files of
+  both scorings are one such round (``--deals 250000 --iterations 1 --seed 20261204``) from
+  the one-population tables (``--start``: ``git show c8e740b:src/maubinh/equilibrium_tables.bin``,
+  ``git show 1420e0d:src/maubinh/equilibrium_tables_42.bin``); each header holds its command.
 
 The batches run in this process (the solver uses every core), on ``--jobs`` local processes,
 or on a Ray cluster with ``--ray [ADDRESS]`` (``auto``, ``ray://host:10001``; none: a local
@@ -32,14 +29,15 @@ wall time and the machine's load average (a shared machine slows it down).
     python scripts/gen_maubinh_tables.py [--objective expected|equilibrium] [--scoring units|4-2]
         [--deals N] [--iterations K] [--seed S] [--out PATH] [--jobs J | --ray [ADDRESS]]
         [--batch-size B] [--start TABLES] [--split] [--steps A,B,...]
-        [--measure-seed S --measure-deals N --measure-samples K]
+        [--eval-deals N --eval-samples K] [--measure-seed S --measure-deals N --measure-samples K]
 
 The header records the command that made the file, the start tables (their SHA-256 and their
-own header, so a chain of continued runs can be followed back: ``git log --all --
-src/maubinh/FILE`` holds every shipped version) and, with ``--measure-seed``, the
-exploitability of the start and of the result measured heads-up on that seed (one the tables
-are neither built nor chosen on; the shipped figures use 2026), ``--measure-deals`` duplicate
-pairs with ``--measure-samples`` samples and as many held out per decision.
+own header, so a chain of continued runs can be followed back: the start is the version of the
+file, among those ``git log -- src/maubinh`` lists, with that SHA-256) and, with
+``--measure-seed``, the exploitability and agreement of the start and of the result measured
+heads-up on that seed (one the tables are neither built nor chosen on; the shipped figures use
+2026): ``--measure-deals`` duplicate pairs, ``--measure-samples`` samples and as many held out
+per decision.
 """
 
 from __future__ import annotations

@@ -120,7 +120,11 @@ def test_cheating_is_for_benchmarks_only() -> None:
         seat = g.pending_seats[0]
         with pytest.raises(RulesError, match="cheating bot"):
             bot.choose(g.view(seat), g.legal_actions(seat))
-        assert decide(bot, g, seat) in g.legal_actions(seat)
+        choice = decide(bot, g, seat)
+        # Mậu Binh lists only the suggested arrangement; any arrangement of the seat's own
+        # cards is legal too, so the game is asked to take it.
+        copy.copy(g).apply(choice)
+        assert choice in g.legal_actions(seat) or game == "maubinh"
     from vncards.server.table import TableSession
 
     with pytest.raises(RulesError, match="no bot 'cheating'"):

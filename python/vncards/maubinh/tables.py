@@ -25,9 +25,10 @@ stopping when ``patience`` iterations in a row have not improved on them. With `
 it also corrects for card removal (the cards a player holds are cards no opponent holds): the
 tables are kept per class of the player's own hand (aces 0, 1, 2, 3+; kings 0, 1, 2+; fewer
 than 10 distinct ranks or not: 24 classes), counting each other seat's arrangement in the
-class of each seat's hand; such a file (``MBT3``) is 12 times larger. The shipped 4-2
-equilibrium tables are one (one round from the previous one-population tables, measured less
-exploitable on a seed they were not made on: see their header).
+class of each seat's hand; such a file (``MBT3``) is 12 times larger. The shipped
+equilibrium tables of both scorings are such files (one round from the previous
+one-population tables, measured less exploitable on a seed they were not made on: see their
+headers).
 
 Every deal is seeded on its own by ``(seed, deal number)``, so the deals can be cut into
 batches and run anywhere: the summed counts are exactly the same.
