@@ -145,8 +145,12 @@ def test_decisions_are_pure_functions_of_the_view_and_the_seed(game: str) -> Non
 @pytest.mark.parametrize("game", GAMES)
 def test_honest_by_construction_redealt_hidden_cards_change_no_decision(game: str) -> None:
     rng = random.Random(game)
-    names = [n for n in bot_names(game) if n != "random"] + ["random"]
     players = 3 if game == "samloc" else 4
+    # The shipped policy weights play 4 seats (a 3-seat table refuses them; their honesty at 4
+    # seats is tests/test_policy.py's).
+    names = [n for n in bot_names(game) if n != "random" and not (n == "policy" and players != 4)] + [
+        "random"
+    ]
     caught = 0
     for trial in range(12):
         g = _walk(_fresh(game, 100 + trial, players), rng.randrange(30), trial)

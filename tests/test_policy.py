@@ -316,10 +316,10 @@ def test_samloc_and_tusac_weights_refuse_rules_and_tables_they_were_not_trained_
         g = games.new_game(game, players, seed=3)
         while not g.is_over and len(g.legal_actions(g.pending_seats[0])) < 2:
             g.apply(g.legal_actions(g.pending_seats[0])[0])
-        if not g.is_over:
-            seat = g.pending_seats[0]
-            with pytest.raises(RulesError, match=f"4 players, not {players}"):
-                make_bot("policy", game, weights=path).choose(g.view(seat), g.legal_actions(seat))
+        assert not g.is_over
+        seat = g.pending_seats[0]
+        with pytest.raises(RulesError, match=f"4 players, not {players}"):
+            make_bot("policy", game, weights=path).choose(g.view(seat), g.legal_actions(seat))
     if game in shipped_weights():  # the shipped weights refuse them as well
         with pytest.raises(RulesError, match="preset rules"):
             make_bot("policy", game, rules=custom)
@@ -331,10 +331,10 @@ def test_samloc_and_tusac_weights_refuse_rules_and_tables_they_were_not_trained_
     g = games.new_game(game, 4, custom, seed=5)
     while not g.is_over and len(g.legal_actions(g.pending_seats[0])) < 2:
         g.apply(g.legal_actions(g.pending_seats[0])[0])
-    if not g.is_over:
-        seat = g.pending_seats[0]
-        bot = make_bot("policy", game, rules=custom, weights=trained, players=4)
-        assert decide(bot, g, seat) in g.legal_actions(seat)
+    assert not g.is_over
+    seat = g.pending_seats[0]
+    bot = make_bot("policy", game, rules=custom, weights=trained, players=4)
+    assert decide(bot, g, seat) in g.legal_actions(seat)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -415,7 +415,7 @@ def _plot(path: Path, cfg: TrainConfig, curve: list[dict[str, Any]]) -> bool:
         steps, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25, label="95% interval"
     )
     ax.plot(steps, [c["lead"] for c in curve], marker="o", label="policy − greedy")
-    if cfg.distill_steps:
+    if cfg.distill_steps and cfg.steps:
         ax.axvline(cfg.distill_steps, color="grey", ls="--", lw=0.8, label="distillation → self-play")
     ax.set_xlabel("training steps (Adam updates)")
     ax.set_ylabel("units per game vs greedy")
