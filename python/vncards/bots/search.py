@@ -22,7 +22,8 @@ then costs about a hundred microseconds instead of a few, and tells much more (t
 plays like a stronger opponent and a better self); ``prior`` weighs the policy's prior over
 the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
 candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
-action with no search (the ``policy`` bot's choice). Where no weights ship, these options
+action with no search (the ``policy`` bot's choice, except that like every search it never
+goes out on a 2 where that is penalised while it may pass). Where no weights ship, these options
 search as the plain search does (greedy rollouts), so every level plays every table.
 ``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
 weights fit the table (its preset rules and size) and with its own elsewhere: the levels use it
