@@ -22,11 +22,13 @@ then costs about a hundred microseconds instead of a few, and tells much more (t
 plays like a stronger opponent and a better self); ``prior`` weighs the policy's prior over
 the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
 candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
-action with no search (the ``policy`` bot's choice). Where no weights ship, these options
+action with no search (the ``policy`` bot's choice, except that like every search it never
+goes out on a 2 where that is penalised while it may pass). Where no weights ship, these options
 search as the plain search does (greedy rollouts), so every level plays every table.
 ``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
-weights fit the table (its preset rules and size) and with its own elsewhere: the levels use it
-to search with the policy where they can and as before everywhere else.
+weights fit the table (its preset rules and size) and with its own elsewhere, ``guided_games``
+(variant names) only in those games: the levels use them to search with the policy where they
+can and as before everywhere else.
 
 Sâm Lốc adds two decisions of its own. **Báo Sâm**: the Sâm plan (``sam_plan``) finds the
 split of the hand into combinations that is least often beaten over sampled deals; the bot
@@ -219,9 +221,12 @@ class _SearchMixin(_SheddingBot):
         policy_play: bool = False,
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
+        guided_games: Sequence[str] | None = None,
     ) -> None:
         options = {
-            k: v for k, v in locals().items() if k not in ("self", "seed", "rules", "guided", "__class__")
+            k: v
+            for k, v in locals().items()
+            if k not in ("self", "seed", "rules", "guided", "guided_games", "__class__")
         }
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
@@ -246,6 +251,9 @@ class _SearchMixin(_SheddingBot):
             if "guided" in guided:
                 raise RulesError("guided options may not hold guided options")
             self.guided = type(self)(seed, rules, **{**options, **guided})
+            net = self.guided.guide.net
+            if guided_games is not None and (net is None or net.game not in guided_games):
+                self.guided = None  # the guided options are for other games of the family
 
     # -- what the seat knows ---------------------------------------------------------------
 
