@@ -466,7 +466,7 @@ def _fresh_postgres(url: str, prefix: str) -> Any:
         yield url.rsplit("/", 1)[0] + "/" + name
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def _stored_seqs(db: Path | str) -> dict[str, int]:
@@ -678,21 +678,6 @@ def record(actions: int, game: str, seed: int, postgres: str | None = None) -> d
     }
 
 
-@contextlib.contextmanager
-def _postgres_database(admin_url: str) -> Any:
-    """A new database made from ``admin_url`` (dropped afterwards): its URL."""
-    import psycopg
-
-    name = "vncards_bench_" + secrets.token_hex(6)
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield admin_url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
 class _Processes:
     """``vncards serve`` processes on one PostgreSQL database (one key, one operator token),
     each on a free 127.0.0.1 port; terminated at the end of the ``with`` block."""
@@ -723,23 +708,12 @@ class _Processes:
             proc.wait(30)
 
 
-def _stored_seqs(url: str) -> dict[str, int]:
-    """Each table's stored count of actions (its snapshot's, or its last action row's)."""
-    import psycopg
-
-    with psycopg.connect(url) as db:
-        stored = {str(t): int(q) for t, q in db.execute("SELECT id, seq FROM tables")}
-        for tid, last in db.execute("SELECT table_id, max(seq) FROM actions GROUP BY table_id"):
-            stored[str(tid)] = max(stored.get(str(tid), 0), int(last))
-    return stored
-
-
 def _cluster_run(args: argparse.Namespace, processes: int, spread: bool) -> dict[str, Any]:
     """One load run on ``processes`` server processes sharing a new PostgreSQL database:
     server CPU (all processes together) per accepted action, lost actions, latency."""
     tmp = Path(tempfile.mkdtemp(prefix="vncards-cluster-"))
     with (
-        _postgres_database(args.postgres) as url,
+        _fresh_postgres(args.postgres, "vncards_bench") as url,
         _Processes(url, tmp, "--max-tables", str(args.tables + 10), "--seat-rate", "1000") as ps,
     ):
         bases = [ps.start() for _ in range(processes)]
@@ -806,7 +780,7 @@ def takeover(admin_url: str, kills: int, lease: float | None) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="vncards-takeover-"))
     extra = [] if lease is None else ["--lease", str(lease)]
     seconds: list[float] = []
-    with _postgres_database(admin_url) as url, _Processes(url, tmp, *extra) as ps:
+    with _fresh_postgres(admin_url, "vncards_bench") as url, _Processes(url, tmp, *extra) as ps:
         owner, other = ps.start(), ps.start()
         for k in range(kills):
             body = {"game": "tienlen", "seats": [None] * 4, "turn_seconds": 3600, "auto_forced": False}
