@@ -923,3 +923,12 @@ class PolicyNet:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], int, int, int]: ...
 
 def policy_encoding(game: str, players: int) -> tuple[str, int, str, int, int]: ...
+def policy_tusac_rows(
+    groups: Sequence[Any],
+    counts: Sequence[int],
+    pending: int,
+    offered_by: int,
+    stock: int,
+    claim: bool,
+    actions: Sequence[tuple[str, Any]],
+) -> list[list[float]]: ...

@@ -5,7 +5,16 @@
 //! **Action rows.** Shedding games (Tiến Lên, Sâm Lốc): the 52 cards the play puts down, then
 //! three flags: pass, declare Sâm (báo Sâm), decline. Tứ Sắc: the 28 kinds the action puts
 //! down (copies / 4; a claim: the cards it uses from the hand and the offered card), then four
-//! flags: discard, claim, win, pass.
+//! flags: discard, claim, win, pass, then [`TUSAC_MELD`] cells of what the action leaves the
+//! hand, read by the meld decomposition ([`crate::tusac::min_rac`]; see [`tusac_meld_cells`]).
+//! Tứ Sắc's choices hang on which held cards make melds; a network reading only counts of kinds
+//! learns that slowly (distilling `greedy` from those rows stalled at 1.01 nats of
+//! cross-entropy), so the rows give it the melds' arithmetic, the `greedy` bot's own criteria
+//! among them: a network can represent `greedy` exactly and learn from there.
+//!
+//! The meld cells are computed from the seat's observation alone ([`TuSacContext`] decodes
+//! the hand, the cards in sight and the offer from it), so a row, like the observation, reads
+//! nothing the seat cannot see.
 //!
 //! **Encoding identity.** [`Encoding::hash`] is a hash of what the writers produce on a fixed
 //! probe view and fixed probe actions: a change of any writer changes it, so weights trained
@@ -14,18 +23,24 @@
 use crate::encode::observation::{shedding, shedding_size, tusac, tusac_size};
 use crate::encode::observation::{SheddingView, TuSacView};
 use crate::error::Error;
-use crate::tusac::cards::{Kind, KINDS};
+use crate::tusac::cards::{Hand, Kind, KINDS};
 use crate::tusac::flow::Action as TuSacAction;
+use crate::tusac::min_rac;
 use crate::vector::shedding::SheddingTable;
 use crate::vector::tusac::TuSacTable;
 use crate::vector::Game;
 
 /// Width of a shedding action row: 52 cards, then pass, declare Sâm, decline.
 pub const SHEDDING_ACTION: usize = 52 + 3;
-/// Width of a Tứ Sắc action row: 28 kinds, then discard, claim, win, pass.
-pub const TUSAC_ACTION: usize = KINDS + 4;
-/// The version of the action rows and of this module's use of the observations.
+/// Cells of what a Tứ Sắc action leaves the hand (see [`tusac_meld_cells`]).
+pub const TUSAC_MELD: usize = 8;
+/// Width of a Tứ Sắc action row: 28 kinds, then discard, claim, win, pass, then the meld cells.
+pub const TUSAC_ACTION: usize = KINDS + 4 + TUSAC_MELD;
+/// The version of the shedding games' action rows and of this module's use of their
+/// observations.
 pub const VERSION: u32 = 1;
+/// The version of Tứ Sắc's action rows (2: the meld cells) and of the use of its observation.
+pub const TUSAC_VERSION: u32 = 2;
 
 /// The encoding a game's policy reads: its name, version, hash and sizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,13 +86,171 @@ pub struct TuSacAct {
     pub cards: [u8; KINDS],
 }
 
-/// Writes the row of `act` into `out` (`TUSAC_ACTION` long).
-pub fn tusac_row(act: &TuSacAct, out: &mut [f32]) {
+/// What a Tứ Sắc seat's observation says that the meld cells need: its concealed hand, the
+/// copies of each kind in its sight (its hand, the dead pile and every seat's exposed melds,
+/// as the `greedy` bot counts them), the offered card, and the hand's fewest rác now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TuSacContext {
+    pub hand: Hand,
+    pub seen: [u8; KINDS],
+    pub offer: Option<Kind>,
+    pub rac: u32,
+}
+
+/// The copies a cell of a Tứ Sắc observation holds (`copies / 4`), 0–4.
+fn copies(cell: f32) -> u8 {
+    (cell * 4.0).round().clamp(0.0, 4.0) as u8
+}
+
+impl TuSacContext {
+    /// The context of a Tứ Sắc observation ([`crate::encode::observation::tusac`]: the hand,
+    /// dead pile, offer and per-seat exposed rows, then per-seat cells whose count gives the
+    /// table size).
+    pub fn from_observation(obs: &[f32]) -> TuSacContext {
+        let players = obs.len().saturating_sub(3 * KINDS + 2) / (KINDS + 3);
+        let mut hand = Hand::EMPTY;
+        let mut seen = [0u8; KINDS];
+        let mut offer = None;
+        for k in 0..KINDS {
+            hand.0[k] = copies(obs[k]);
+            let exposed: u8 = (0..players).map(|s| copies(obs[(3 + s) * KINDS + k])).sum();
+            seen[k] = (hand.0[k] + copies(obs[KINDS + k]) + exposed).min(4);
+            if obs[2 * KINDS + k] > 0.0 {
+                offer = Kind::from_index(k as u8);
+            }
+        }
+        TuSacContext {
+            hand,
+            seen,
+            offer,
+            rac: min_rac(&hand),
+        }
+    }
+
+    /// Copies of `k` the seat has not seen (not in its sight, not on offer).
+    fn unseen(&self, k: usize) -> u32 {
+        let offered = u8::from(self.offer.is_some_and(|o| usize::from(o.index()) == k));
+        u32::from(4u8.saturating_sub(self.seen[k] + offered))
+    }
+
+    /// `(fewest rác after, copies in sight, kind)` of the best non-Tướng discard from `h` (the
+    /// `greedy` bot's pick after a claim: fewest rác, then most copies in sight); `None`
+    /// when `h` holds only Tướng.
+    fn best_discard(&self, h: &Hand) -> Option<(u32, u8, Kind)> {
+        let mut best: Option<(u32, u8, Kind)> = None;
+        for (i, &c) in h.0.iter().enumerate() {
+            let Some(k) = Kind::from_index(i as u8) else {
+                continue;
+            };
+            if c == 0 || k.is_general() {
+                continue;
+            }
+            let mut after = *h;
+            after.take(k);
+            let cand = (min_rac(&after), self.seen[i], k);
+            if best.map_or(true, |b| {
+                (cand.0, -i32::from(cand.1)) < (b.0, -i32::from(b.1))
+            }) {
+                best = Some(cand);
+            }
+        }
+        best
+    }
+
+    /// `(improving, completing)`: the unseen copies of the kinds that, joining `h`, would leave
+    /// fewer rác than `h` has, and those that would leave none.
+    fn outs(&self, h: &Hand) -> (u32, u32) {
+        let rac = min_rac(h);
+        let (mut better, mut done) = (0, 0);
+        for i in 0..KINDS {
+            let live = self.unseen(i);
+            if live == 0 || h.0[i] >= 4 {
+                continue;
+            }
+            let mut with = *h;
+            with.0[i] += 1;
+            let r = min_rac(&with);
+            if r < rac {
+                better += live;
+            }
+            if r == 0 {
+                done += live;
+            }
+        }
+        (better, done)
+    }
+}
+
+/// The meld cells of `act` in the position `ctx` (`TUSAC_MELD` long), from the hand the action
+/// leaves: for a discard the hand without the card; for a claim the hand without the cards it
+/// uses and without the discard `greedy` would make next (the claim's discard is a decision of
+/// its own); for a pass the hand as it is; a win has no cells.
+///
+/// 0. fewest rác after it / 8 (for a claim: after the claim and that discard; for a pass: now),
+///    the `greedy` bot's first criterion;
+/// 1. that minus the fewest rác now, / 4;
+/// 2. copies of the discarded card in sight / 4 (a claim: of the discard after it), `greedy`'s
+///    last criterion;
+/// 3. the discard is a Tướng (the tỳ), `greedy`'s second;
+/// 4. the fewest rác now / 8;
+/// 5. unseen copies of the kinds that would lower the rác of the hand left / 16;
+/// 6. unseen copies of the kinds that would leave it no rác / 8;
+/// 7. the cards a claim uses from the hand / 3.
+///
+/// Rank the actions by cells 0, 3 then 2 (a pass after every claim of its rác) and you have
+/// `greedy`'s choice: a linear score the network can represent exactly.
+pub fn tusac_meld_cells(ctx: &TuSacContext, act: &TuSacAct, out: &mut [f32]) {
+    out[..TUSAC_MELD].fill(0.0);
+    let (rac, seen, general, left, used) = match act.flag {
+        0 => {
+            let Some(k) = (0..KINDS).find(|&k| act.cards[k] > 0) else {
+                return;
+            };
+            let mut left = ctx.hand;
+            left.0[k] = left.0[k].saturating_sub(1);
+            let kind = Kind::from_index(k as u8).expect("a kind");
+            (min_rac(&left), ctx.seen[k], kind.is_general(), left, 0)
+        }
+        1 => {
+            let mut used = Hand(act.cards);
+            if let Some(o) = ctx.offer {
+                used.take(o);
+            }
+            let mut left = ctx.hand;
+            for (a, b) in left.0.iter_mut().zip(used.0) {
+                *a = a.saturating_sub(b);
+            }
+            let n = used.len();
+            match ctx.best_discard(&left) {
+                Some((rac, seen, k)) => {
+                    left.take(k);
+                    (rac, seen, false, left, n)
+                }
+                None => (left.len() + 1, 0, false, left, n),
+            }
+        }
+        3 => (ctx.rac, 0, false, ctx.hand, 0),
+        _ => return,
+    };
+    let (better, done) = ctx.outs(&left);
+    out[0] = rac as f32 / 8.0;
+    out[1] = (rac as f32 - ctx.rac as f32) / 4.0;
+    out[2] = f32::from(seen) / 4.0;
+    out[3] = f32::from(u8::from(general));
+    out[4] = ctx.rac as f32 / 8.0;
+    out[5] = better as f32 / 16.0;
+    out[6] = done as f32 / 8.0;
+    out[7] = used as f32 / 3.0;
+}
+
+/// Writes the row of `act` in the position `ctx` into `out` (`TUSAC_ACTION` long).
+pub fn tusac_row(ctx: &TuSacContext, act: &TuSacAct, out: &mut [f32]) {
     for (cell, &c) in out[..KINDS].iter_mut().zip(&act.cards) {
         *cell = f32::from(c) / 4.0;
     }
-    out[KINDS..TUSAC_ACTION].fill(0.0);
+    out[KINDS..KINDS + 4].fill(0.0);
     out[KINDS + act.flag.min(3)] = 1.0;
+    tusac_meld_cells(ctx, act, &mut out[KINDS + 4..TUSAC_ACTION]);
 }
 
 /// The Tứ Sắc act of a flow action (`offer`: the offered card, which a claim takes).
@@ -174,12 +347,13 @@ fn tusac_hash(players: usize) -> u64 {
     };
     let mut obs = vec![0.0f32; tusac_size(players)];
     tusac(&view, &mut obs);
-    let mut h = fnv(FNV_START ^ u64::from(VERSION) ^ 0x7475, &obs);
+    let mut h = fnv(FNV_START ^ u64::from(TUSAC_VERSION) ^ 0x7475, &obs);
+    let ctx = TuSacContext::from_observation(&obs);
     let mut row = [0.0f32; TUSAC_ACTION];
     for flag in 0..4 {
         let mut cards = [0u8; KINDS];
-        cards[flag * 5] = 2;
-        tusac_row(&TuSacAct { flag, cards }, &mut row);
+        cards[flag * 5 + 1] = 1 + u8::from(flag == 1);
+        tusac_row(&ctx, &TuSacAct { flag, cards }, &mut row);
         h = fnv(h, &row);
     }
     h
@@ -211,7 +385,7 @@ pub fn encoding(game: &str, players: usize) -> Result<Encoding, Error> {
         }
         "tusac" => Ok(Encoding {
             name: "tusac-view",
-            version: VERSION,
+            version: TUSAC_VERSION,
             hash: tusac_hash(players),
             observation: tusac_size(players),
             action: TUSAC_ACTION,
@@ -271,10 +445,14 @@ impl Learnable for TuSacTable {
         let Some(seat) = self.seat() else { return };
         let f = self.flow();
         let offer = f.offer.map(|o| o.card);
+        // The meld cells read the seat's observation, as the network does.
+        let mut obs = vec![0.0f32; self.observation_size()];
+        self.observe(seat, &mut obs);
+        let ctx = TuSacContext::from_observation(&obs);
         for a in f.legal_actions(seat) {
             let at = out.len();
             out.resize(at + TUSAC_ACTION, 0.0);
-            tusac_row(&tusac_act(&a, offer), &mut out[at..]);
+            tusac_row(&ctx, &tusac_act(&a, offer), &mut out[at..]);
         }
     }
 }
@@ -295,6 +473,37 @@ mod tests {
         assert!(encoding("maubinh", 4).is_err());
         assert!(encoding("tienlen", 5).is_err());
         assert_eq!(encoding("tusac", 4).unwrap().action, TUSAC_ACTION);
+    }
+
+    #[test]
+    fn tusac_context_reads_the_seats_observation_and_discard_cells_its_melds() {
+        use crate::rng::Rng;
+        use crate::tusac::flow::Rules;
+        use crate::vector::seed_key;
+        let mut t = TuSacTable::new(Rules::default(), 4).unwrap();
+        t.deal(Rng::from_key(seed_key(3)));
+        let seat = t.seat().unwrap();
+        let mut obs = vec![0.0f32; t.observation_size()];
+        t.observe(seat, &mut obs);
+        let ctx = TuSacContext::from_observation(&obs);
+        let hand = t.flow().hands[seat];
+        assert_eq!(ctx.hand, hand);
+        assert_eq!(ctx.seen, hand.0); // nothing dead or exposed at the opening discard
+        assert_eq!((ctx.offer, ctx.rac), (None, min_rac(&hand)));
+        let mut rows = Vec::new();
+        t.action_rows(&mut rows);
+        assert_eq!(rows.len(), t.num_actions() * TUSAC_ACTION);
+        for (row, a) in rows
+            .chunks_exact(TUSAC_ACTION)
+            .zip(t.flow().legal_actions(seat))
+        {
+            if let TuSacAction::Discard(k) = a {
+                let mut left = hand;
+                left.take(k);
+                assert_eq!(row[KINDS + 4], min_rac(&left) as f32 / 8.0);
+                assert_eq!(row[KINDS + 7], f32::from(u8::from(k.is_general())));
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::guard::{guard, guard_ok};
 use super::tusac_flow::PyTuSacRules;
 use crate::encode::Deck;
 use crate::error::Error;
-use crate::policy::features::{shedding_row, tusac_row, SheddingAct, TuSacAct};
+use crate::policy::features::{shedding_row, tusac_row, SheddingAct, TuSacAct, TuSacContext};
 use crate::policy::{encoding, scores_batch, selfplay, Header, Net, Samples};
 use crate::vector::shedding::SheddingTable;
 use crate::vector::tusac::TuSacTable;
@@ -281,8 +281,9 @@ impl PyPolicyNet {
         guard(|| {
             self.check_game(crate::policy::features::TUSAC_ACTION, "tusac")?;
             let (obs, offer) = tusac_obs(&groups, &counts, pending, offered_by, stock, claim)?;
+            let ctx = TuSacContext::from_observation(&obs);
             self.score(&obs, &actions, |(kind, cards), row| {
-                tusac_row(&tusac_act(kind, cards, offer)?, row);
+                tusac_row(&ctx, &tusac_act(kind, cards, offer)?, row);
                 Ok(())
             })
         })
@@ -425,7 +426,36 @@ fn policy_encoding(game: &str, players: usize) -> PyResult<(String, u32, String,
     })
 }
 
+/// The action rows the Tứ Sắc policy scores for a seat's legal actions (one list of
+/// `action_size` floats per action): the view's parts as `_core.encode_tusac_view` takes them,
+/// and `actions` as `(type, cards)` pairs. Distillation writes its rows with it.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+fn policy_tusac_rows(
+    groups: Vec<Bound<'_, PyAny>>,
+    counts: Vec<usize>,
+    pending: u32,
+    offered_by: u32,
+    stock: usize,
+    claim: bool,
+    actions: Vec<PyAction<'_>>,
+) -> PyResult<Vec<Vec<f32>>> {
+    guard(|| {
+        let (obs, offer) = tusac_obs(&groups, &counts, pending, offered_by, stock, claim)?;
+        let ctx = TuSacContext::from_observation(&obs);
+        actions
+            .iter()
+            .map(|(kind, cards)| {
+                let mut row = vec![0.0f32; crate::policy::features::TUSAC_ACTION];
+                tusac_row(&ctx, &tusac_act(kind, cards, offer)?, &mut row);
+                Ok(row)
+            })
+            .collect()
+    })
+}
+
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPolicyNet>()?;
-    m.add_function(wrap_pyfunction!(policy_encoding, m)?)
+    m.add_function(wrap_pyfunction!(policy_encoding, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_tusac_rows, m)?)
 }

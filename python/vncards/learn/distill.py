@@ -5,8 +5,9 @@ is needed here: the arrays are numpy, the training is :mod:`vncards.learn.train`
 
 The rows are those the Rust core scores (``_core.PolicyNet``): the learning environments'
 observation of the seat's view and, per legal action, the cards it puts down and its flags
-(pass, declare Sâm, decline; in Tứ Sắc discard, claim, win, pass), so a network trained on
-them plays the same in the ``policy`` bot.
+(pass, declare Sâm, decline; in Tứ Sắc discard, claim, win, pass, then the meld cells, which
+the core writes: ``_core.policy_tusac_rows``), so a network trained on them plays the same in
+the ``policy`` bot.
 
 Every hand is dealt from its own seed and its teachers seeded from it, so the data of ``n``
 hands is the same whether they are made at once or in parts (``start``).
@@ -26,15 +27,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import games
+from .. import _core, games
 from ..bots.strength import parse_bot
+from ..bots.view_parts import tusac_parts
 from ..integrations.encoding import action_cards, observation
 
 __all__ = ["teacher_data", "action_rows", "deal_seeds", "merge"]
 
 Arrays = dict[str, npt.NDArray[Any]]
 _SHEDDING_FLAGS = ("pass", "declare_sam", "decline_sam")
-_TUSAC_FLAGS = ("discard", "claim", "win", "pass")
 
 
 def action_rows(
@@ -42,18 +43,11 @@ def action_rows(
 ) -> npt.NDArray[np.float32]:
     """The feature row of each of ``legal`` (one per action), as the Rust core writes them."""
     if game == "tusac":
-        rows = action_cards(game, legal).astype(np.float32) / 4.0
-        offer = view.get("offer")
-        flags = np.zeros((len(legal), len(_TUSAC_FLAGS)), np.float32)
-        for k, a in enumerate(legal):
-            flags[k, _TUSAC_FLAGS.index(str(a["type"]))] = 1.0
-            if a["type"] == "claim" and offer is not None:
-                rows[k] += action_cards(game, [{"card": offer["card"]}])[0] / 4.0
-            if a["type"] in ("win", "pass"):
-                rows[k] = 0.0
-    else:
-        rows = action_cards(game, legal).astype(np.float32)
-        flags = np.array([[a["type"] == t for t in _SHEDDING_FLAGS] for a in legal], np.float32)
+        players = len(view["hand_counts"])
+        acts = [(str(a["type"]), a.get("cards", a.get("card"))) for a in legal]
+        return np.asarray(_core.policy_tusac_rows(*tusac_parts(view, players), acts), np.float32)
+    rows = action_cards(game, legal).astype(np.float32)
+    flags = np.array([[a["type"] == t for t in _SHEDDING_FLAGS] for a in legal], np.float32)
     return np.hstack([rows, flags])
 
 
