@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 
 from vncards import _core, games
 from vncards._core import TuSacCard
-from vncards.bots import make_bot
+from vncards.bots import decide, make_bot
 from vncards.bots.honesty import decides_honestly
 from vncards.bots.policy import SUFFIX, rules_record
 from vncards.bots.tusac import TuSacGreedyBot
-from vncards.errors import SnapshotError
+from vncards.errors import RulesError, SnapshotError
 from vncards.learn.distill import action_rows
 from vncards.learn.model import Architecture, init_layers, to_net
 from vncards.simulate import play_game
@@ -261,6 +261,35 @@ def test_rows_are_a_function_of_the_seats_view() -> None:
         assert decides_honestly(lambda: make_bot("policy", "tusac", weights=net), g, seat, redeals=3)
         checked += 1
     assert checked >= 6
+
+
+# -- the search playing the policy -------------------------------------------------------------------
+
+
+def test_the_search_plays_the_policy_where_the_weights_fit_and_searches_elsewhere() -> None:
+    net = _net(seed=4)
+    for seed in range(8):
+        g = _walk(seed, 6 + 9 * seed)
+        if g is None:
+            continue
+        seat = g.pending_seats[0]
+        want = decide(make_bot("policy", "tusac", weights=net), g, seat)
+        for opts in ({"policy_play": True}, {"guided": {"policy_play": True}}):
+            bot = make_bot("search", "tusac", 2, g.rules, rollouts=10, weights=net, **opts)
+            assert decide(bot, g, seat) == want
+    # Given by hand, weights of another table size are refused, not dropped.
+    three = games.new_game("tusac", 3, seed=1)
+    with pytest.raises(RulesError, match="4 players, not 3"):
+        decide(make_bot("search", "tusac", 2, three.rules, weights=net, policy_play=True), three, 0)
+    # Without weights that fit (three seats; house rules), the guided search is the plain one.
+    house = games.spec("tusac").rules({"payment": "flat"})
+    for players, rules in ((3, None), (4, house)):
+        g = games.new_game("tusac", players, rules, seed=2)
+        plain = decide(make_bot("search", "tusac", 2, g.rules, rollouts=20), g, 0)
+        guided = {"policy_play": True}
+        assert decide(make_bot("search", "tusac", 2, g.rules, rollouts=20, guided=guided), g, 0) == plain
+    with pytest.raises(RulesError, match="guided options"):
+        make_bot("search", "tusac", rules=house, guided={"guided": {}})
 
 
 # -- training through the CLI -----------------------------------------------------------------------

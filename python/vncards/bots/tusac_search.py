@@ -8,6 +8,13 @@ are dropped, and the best mean wins. A win is always taken. Deals respect what t
 shown: the triple and khui are mandatory, so a seat that let a card go (it went dead, or
 another seat made a lesser claim of it) held at most one copy then, and holds at most one now.
 
+With the learned policy (:mod:`vncards.bots.policy`, where its weights ship for the table's
+rules and size, or ``weights=``), ``policy_play=True`` plays the policy's best-scored action
+with no search (the ``policy`` bot's choice); where no weights fit the table it searches as
+without the option. ``guided`` (a mapping of options) makes the bot decide with those options
+wherever the shipped weights fit the table and with its own elsewhere: the ``normal`` level
+plays the policy that way, so every level plays every table.
+
 >>> from vncards.games import new_game
 >>> from vncards.simulate import play_game
 >>> game = new_game("tusac", players=3, seed=2)
@@ -19,7 +26,7 @@ another seat made a lesser claim of it) held at most one copy then, and holds at
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._core import TuSacCard, TuSacRolloutSetup, tusac_pack, tusac_search
@@ -27,6 +34,7 @@ from ..errors import RulesError
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
+from .policy import Guide, TuSacPolicyBot
 
 __all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go"]
 
@@ -83,6 +91,9 @@ class TuSacSearchBot:
         rollouts: int | None = 400,
         think_ms: float | None = None,
         infer: bool = True,
+        policy_play: bool = False,
+        weights: Any = None,
+        guided: Mapping[str, Any] | None = None,
     ) -> None:
         if rules is None:
             raise RulesError("TuSacSearchBot needs the table's rules")
@@ -90,6 +101,17 @@ class TuSacSearchBot:
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.infer = bool(infer)
         self._setups: dict[int, TuSacRolloutSetup] = {}
+        self.guide = Guide.of("tusac", rules, weights, prior=0.0, rollouts=False, top=None, play=policy_play)
+        self._policy = None if self.guide.net is None else TuSacPolicyBot(seed, rules, weights=self.guide.net)
+        #: The same bot with the ``guided`` options, which decides wherever the learned
+        #: policy's weights fit the table (see the module notes).
+        self.guided: TuSacSearchBot | None = None
+        if guided:
+            if "guided" in guided:
+                raise RulesError("guided options may not hold guided options")
+            options = {"rollouts": rollouts, "think_ms": think_ms, "infer": infer}
+            options |= {"policy_play": policy_play, "weights": weights}
+            self.guided = type(self)(seed, rules, **{**options, **guided})
 
     def _setup(self, players: int) -> TuSacRolloutSetup:
         if players not in self._setups:
@@ -134,6 +156,11 @@ class TuSacSearchBot:
         only = forced(legal)
         if only is not None:
             return only
+        players = int(view["players"])
+        if self.guided is not None and self.guided.guide.fits(players):
+            return self.guided._decide(view, legal, events, turn)
+        if self._policy is not None and self.guide.play and self.guide.fits(players):
+            return self._policy.choose(view, legal)
         win = next((a for a in legal if a["type"] == "win"), None)
         if win is not None:
             return win
