@@ -924,11 +924,5 @@ class PolicyNet:
 
 def policy_encoding(game: str, players: int) -> tuple[str, int, str, int, int]: ...
 def policy_tusac_rows(
-    groups: Sequence[Any],
-    counts: Sequence[int],
-    pending: int,
-    offered_by: int,
-    stock: int,
-    claim: bool,
-    actions: Sequence[tuple[str, Any]],
+    parts: tuple[Sequence[Any], Sequence[int], int, int, int, bool], actions: Sequence[tuple[str, Any]]
 ) -> list[list[float]]: ...

@@ -426,21 +426,16 @@ fn policy_encoding(game: &str, players: usize) -> PyResult<(String, u32, String,
     })
 }
 
+/// A Tứ Sắc view's parts as `_core.encode_tusac_view` takes them (`vncards.bots.view_parts.tusac_parts`).
+type TuSacParts<'py> = (Vec<Bound<'py, PyAny>>, Vec<usize>, u32, u32, usize, bool);
+
 /// The action rows the Tứ Sắc policy scores for a seat's legal actions (one list of
-/// `action_size` floats per action): the view's parts as `_core.encode_tusac_view` takes them,
+/// `action_size` floats per action): `parts` the view's parts (`tusac_parts(view, players)`),
 /// and `actions` as `(type, cards)` pairs. Distillation writes its rows with it.
-#[allow(clippy::too_many_arguments)]
 #[pyfunction]
-fn policy_tusac_rows(
-    groups: Vec<Bound<'_, PyAny>>,
-    counts: Vec<usize>,
-    pending: u32,
-    offered_by: u32,
-    stock: usize,
-    claim: bool,
-    actions: Vec<PyAction<'_>>,
-) -> PyResult<Vec<Vec<f32>>> {
+fn policy_tusac_rows(parts: TuSacParts<'_>, actions: Vec<PyAction<'_>>) -> PyResult<Vec<Vec<f32>>> {
     guard(|| {
+        let (groups, counts, pending, offered_by, stock, claim) = parts;
         let (obs, offer) = tusac_obs(&groups, &counts, pending, offered_by, stock, claim)?;
         let ctx = TuSacContext::from_observation(&obs);
         actions

@@ -45,9 +45,7 @@ def action_rows(
     if game == "tusac":
         players = len(view["hand_counts"])
         acts = [(str(a["type"]), a.get("cards", a.get("card"))) for a in legal]
-        groups, counts, pending, offered_by, stock, claim = tusac_parts(view, players)
-        meld_rows = _core.policy_tusac_rows(groups, counts, pending, offered_by, stock, claim, acts)
-        return np.asarray(meld_rows, np.float32)
+        return np.asarray(_core.policy_tusac_rows(tusac_parts(view, players), acts), np.float32)
     rows = action_cards(game, legal).astype(np.float32)
     flags = np.array([[a["type"] == t for t in _SHEDDING_FLAGS] for a in legal], np.float32)
     return np.hstack([rows, flags])
