@@ -609,7 +609,10 @@ def _policy(draw: st.DrawFn) -> Any:
             max_size=4,
         )
     )
-    method = draw(st.sampled_from(["shedding", "tusac", "batch", "selfplay"]))
+    method = draw(st.sampled_from(["shedding", "tusac", "rows", "batch", "selfplay"]))
+    if method == "rows":
+        parts = (groups, counts, flags[0], flags[1], draw(ints), draw(st.booleans()))
+        return _core.policy_tusac_rows(parts, actions)
     if method == "shedding":
         return net.scores_shedding(groups, counts, *flags, draw(st.one_of(st.none(), st.booleans())), actions)
     if method == "tusac":
@@ -641,6 +644,7 @@ CORE: dict[str, Callable[[D], Any]] = {
     "VectorCore": _vector,
     "PolicyNet": _policy,
     "policy_encoding": _policy,
+    "policy_tusac_rows": _policy,
     "shedding_penalty_items": lambda d: _core.shedding_penalty_items(
         d(masks()), d(st.tuples(*[st.sampled_from([0, 3, 15, 2**32 - 1, 2**32])] * 5)), d(small_ints)
     ),
