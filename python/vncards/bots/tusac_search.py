@@ -12,8 +12,8 @@ With the learned policy (:mod:`vncards.bots.policy`, where its weights ship for 
 rules and size, or ``weights=``), ``policy_play=True`` plays the policy's best-scored action
 with no search (the ``policy`` bot's choice); where no weights fit the table it searches as
 without the option. ``guided`` (a mapping of options) makes the bot decide with those options
-wherever the shipped weights fit the table and with its own elsewhere: the ``normal`` level
-plays the policy that way, so every level plays every table.
+wherever the shipped weights fit the table and with its own elsewhere, so a level defined with
+them plays every table (the Tứ Sắc levels do not use the policy: see the bots guide).
 
 >>> from vncards.games import new_game
 >>> from vncards.simulate import play_game
