@@ -55,7 +55,7 @@ def bot_names(game: str) -> list[str]:
     (``random`` and the game's own; never the benchmark-only ``cheating`` bot).
 
     >>> bot_names("tusac")
-    ['easy', 'normal', 'hard', 'expert', 'random', 'greedy', 'search']
+    ['easy', 'normal', 'hard', 'expert', 'random', 'greedy', 'policy', 'search']
     """
     module = spec(game).load().__name__
     extra = BOTS.get(module, {})

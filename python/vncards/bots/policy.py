@@ -5,7 +5,9 @@ seat's view, and the bot plays the best-scored one. The network runs in the Rust
 
 **What it reads.** Only its seat's view: the observation of the learning environments
 (:mod:`vncards.integrations.encoding`, built from :mod:`vncards.bots.view_parts`) and
-the cards each legal action puts down. It never sees a hidden card, so it is honest by
+the cards each legal action puts down; in Tứ Sắc also what the action leaves the hand (its
+fewest rác and the like, from the meld decomposition of the seat's own cards and the cards in
+its sight: ``_core.policy_tusac_rows``). It never sees a hidden card, so it is honest by
 construction (the tests re-deal the hidden cards and check its choice stays the same).
 
 **Weights.** ``weights=`` takes a weights file (a path), its bytes, or a loaded
