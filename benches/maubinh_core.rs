@@ -1,8 +1,8 @@
 //! Mậu Binh core figures without Python: `hand_ranks`' per-row kernel (rows of five card
 //! indices to a class, as the batch binding runs it) on one core and on every core, and the
-//! solver per hand (one answer, and the 16 best the vector environment offers). Medians of 3 rounds. One-core figures are also given per second of this
-//! thread's CPU time (Linux `schedstat`), which a busy shared machine disturbs far less than
-//! the wall clock.
+//! solver per hand (one answer, and the 16 best the vector environment offers). Medians of 3
+//! rounds. One-core figures are also given per second of this thread's CPU time (Linux
+//! `schedstat`), which a busy shared machine disturbs far less than the wall clock.
 
 use _core::maubinh::eval::class5_of_row;
 use _core::maubinh::solver::{best_arrangement, ranked_arrangements, Objective};
