@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 const MAGIC: &[u8; 4] = b"MBT3";
 const ACES: u64 = 0xF << 44;
 const KINGS: u64 = 0xF << 40;
+/// The cards of suit 0 (card index `4 · rank + suit`).
+const SUIT: u64 = 0x1_1111_1111_1111;
 
 /// How a population is split by the player's own hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +29,10 @@ pub enum Scheme {
     /// By aces held (0, 1, 2, 3+), kings held (0, 1, 2+) and distinct ranks (up to 9, 10+):
     /// 24 classes.
     HighCards,
+    /// By aces held (0, 1, 2, 3+), kings held (0, 1, 2+) and the longest suit (up to 4, 5+):
+    /// 24 classes. A long suit of the player's leaves the other three suits longer among the
+    /// 39 cards the opponents hold, so their flushes are more common.
+    Suits,
 }
 
 impl Scheme {
@@ -38,6 +44,7 @@ impl Scheme {
         match id {
             0 => Ok(Scheme::Whole),
             1 => Ok(Scheme::HighCards),
+            2 => Ok(Scheme::Suits),
             other => Err(Error::Rules(format!("unknown population scheme {other}"))),
         }
     }
@@ -46,7 +53,7 @@ impl Scheme {
     pub fn classes(self) -> usize {
         match self {
             Scheme::Whole => 1,
-            Scheme::HighCards => 24,
+            Scheme::HighCards | Scheme::Suits => 24,
         }
     }
 
@@ -60,6 +67,12 @@ impl Scheme {
                 let kings = (hand & KINGS).count_ones().min(2) as usize;
                 let wide = (CardSet(hand).rank_mask().count_ones() >= 10) as usize;
                 (aces * 3 + kings) * 2 + wide
+            }
+            Scheme::Suits => {
+                let aces = (hand & ACES).count_ones().min(3) as usize;
+                let kings = (hand & KINGS).count_ones().min(2) as usize;
+                let long = (0..4).any(|s| (hand & SUIT << s).count_ones() >= 5) as usize;
+                (aces * 3 + kings) * 2 + long
             }
         }
     }
@@ -268,6 +281,34 @@ mod tests {
             Scheme::Whole.class(m("As Ah Ad Ac Ks Kh Kd 2s 2h 3s 3h 4s 4h")),
             0
         );
+    }
+
+    #[test]
+    fn suit_classes() {
+        let s = Scheme::Suits;
+        // Eleven spades (a long suit), no ace or king.
+        assert_eq!(s.class(m("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs 2h 3h")), 1);
+        // Four aces, three kings, four suits of at most four.
+        assert_eq!(s.class(m("As Ah Ad Ac Ks Kh Kd 2s 2h 3d 3c 4s 4h")), 22);
+        // One ace, one king, five hearts.
+        assert_eq!(s.class(m("As Ks 2h 3h 4h 5h 6h 2d 3d 4d 2c 3c 4c")), 9);
+        let mut seen = [0u32; 24];
+        let mut rng = crate::rng::Rng::from_key([2; 32]);
+        for _ in 0..20_000 {
+            let h: u64 = rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum();
+            let long =
+                (0..4).any(|suit| (0..13).filter(|r| h >> (4 * r + suit) & 1 == 1).count() >= 5);
+            let class = s.class(h);
+            assert_eq!(class % 2 == 1, long);
+            assert_eq!(
+                class / 2,
+                Scheme::HighCards.class(h) / 2,
+                "the same high cards"
+            );
+            seen[class] += 1;
+        }
+        assert!(seen.iter().all(|&x| x > 0));
+        assert_eq!(Scheme::from_id(2).unwrap(), s);
     }
 
     #[test]
