@@ -89,9 +89,10 @@ def main() -> None:
     parser.add_argument(
         "--scheme",
         type=int,
-        choices=(1, 2),
+        choices=(1, 2, 3),
         default=1,
-        help="with --split: 1 by aces, kings and distinct ranks; 2 by aces, kings and the longest suit",
+        help="with --split: 1 by aces, kings and distinct ranks; 2 by aces, kings and the longest suit; "
+        "3 by all four (48 classes, a 2.95 MB file)",
     )
     parser.add_argument(
         "--steps",

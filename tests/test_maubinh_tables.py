@@ -146,7 +146,12 @@ def test_the_suit_scheme_counts_the_same_play_by_other_classes() -> None:
     assert not np.array_equal(suits.counts, high.counts)
     again = Histograms.from_bytes(suits.to_bytes())
     assert again.scheme == 2 and np.array_equal(again.counts, suits.counts)
-    for bad in (0, 9):
+    both = sample(6, seed=1, objective="strongest", split=True, scheme=3, batch_size=3)
+    assert (both.scheme, both.parts) == (3, 48)
+    assert np.array_equal(
+        both.counts.reshape(24, 2 * per).reshape(24, 2, per).sum(1), high.counts.reshape(24, per)
+    )
+    for bad in (0, 4):
         with pytest.raises(RulesError, match="scheme"):
             sample(2, seed=1, objective="strongest", split=True, scheme=bad)
 

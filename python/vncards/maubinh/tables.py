@@ -78,12 +78,14 @@ CLASSES5, CLASSES3 = 7462, 455
 _PER = 2 * CLASSES5 + CLASSES3
 _MAGIC, _SPLIT = b"MBT2", b"MBT3"
 #: Population schemes and their classes of hands: 0 one population, 1 split by high cards and
-#: distinct ranks, 2 by high cards and the longest suit.
-SCHEMES = {0: 1, 1: 24, 2: 24}
+#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (files of 2.95 MB: too
+#: large to ship).
+SCHEMES = {0: 1, 1: 24, 2: 24, 3: 48}
 #: How each split scheme divides the player's hands (the tables' header says it).
 SCHEME_NAMES = {
     1: "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes",
     2: "by aces (0-3+), kings (0-2+) and the longest suit (<5, 5+) held: 24 classes",
+    3: "by aces (0-3+), kings (0-2+), distinct ranks (<10, 10+) and the longest suit (<5, 5+) held: 48 classes",
 }
 #: Deals per batch at most (a few seconds of solving per core).
 BATCH_DEALS = 20_000
@@ -246,7 +248,7 @@ def sample(
     """Histograms of deals ``0 .. deals - 1`` under ``seed``, every hand arranged with
     ``objective`` (at most :data:`MAX_TABLE_DEALS`) under the default rules with ``scoring`` (``model`` replaces the objective's
     shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes of
-    ``scheme`` (1 or 2, see :data:`SCHEME_NAMES` and :class:`Histograms`)). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
+    ``scheme`` (1 or 2; 3: 48 classes; see :data:`SCHEME_NAMES` and :class:`Histograms`)). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
     core). ``progress`` is called with the deals of each batch as it completes. The counts do
     not depend on the executor or the batch size.
 
