@@ -275,6 +275,12 @@ mod tests {
         parse_card_set(text).unwrap().1 .0
     }
 
+    /// 20,000 seeded random 13-card hands.
+    fn random_hands() -> impl Iterator<Item = u64> {
+        let mut rng = crate::rng::Rng::from_key([2; 32]);
+        (0..20_000).map(move |_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
+    }
+
     #[test]
     fn high_card_classes() {
         let s = Scheme::HighCards;
@@ -282,9 +288,7 @@ mod tests {
         assert_eq!(s.class(m("As Ah Ad Ac Ks Kh Kd 2s 2h 3s 3h 4s 4h")), 22);
         assert_eq!(s.class(m("As Ks 2h 2d 2c 3s 3h 3d 4s 4h 5s 5h 6s")), 8);
         let mut seen = [false; 24];
-        let mut rng = crate::rng::Rng::from_key([2; 32]);
-        for _ in 0..20_000 {
-            let h: u64 = rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum();
+        for h in random_hands() {
             seen[s.class(h)] = true;
         }
         assert!(seen.iter().all(|&x| x));
@@ -304,9 +308,7 @@ mod tests {
         // One ace, one king, five hearts.
         assert_eq!(s.class(m("As Ks 2h 3h 4h 5h 6h 2d 3d 4d 2c 3c 4c")), 9);
         let mut seen = [0u32; 24];
-        let mut rng = crate::rng::Rng::from_key([2; 32]);
-        for _ in 0..20_000 {
-            let h: u64 = rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum();
+        for h in random_hands() {
             let long =
                 (0..4).any(|suit| (0..13).filter(|r| h >> (4 * r + suit) & 1 == 1).count() >= 5);
             let class = s.class(h);
@@ -324,8 +326,7 @@ mod tests {
         let both = Scheme::HighCardsSuits;
         assert_eq!(Scheme::from_id(3).unwrap(), both);
         let mut seen = [false; 48];
-        for _ in 0..20_000 {
-            let h: u64 = rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum();
+        for h in random_hands() {
             let class = both.class(h);
             assert_eq!(class / 2, Scheme::HighCards.class(h));
             assert_eq!(class % 2, s.class(h) % 2);
