@@ -7,6 +7,7 @@ use _core::samloc;
 use _core::shedding::flow::FlowRules;
 use _core::tienlen;
 use _core::tusac::flow::Rules;
+use _core::vector::maubinh::MauBinhTable;
 use _core::vector::shedding::SheddingTable;
 use _core::vector::tusac::TuSacTable;
 use _core::vector::{Batch, Game, Outputs};
@@ -61,5 +62,7 @@ fn main() {
         );
         let tusac = TuSacTable::new(Rules::default(), 4).unwrap();
         run("tusac, 4 seats, 1024", tusac, 1024, threads);
+        let maubinh = MauBinhTable::new(Default::default(), 4).unwrap();
+        run("maubinh, 4 seats, 1024", maubinh, 1024, threads);
     }
 }

@@ -87,6 +87,14 @@ def main() -> None:
         help="equilibrium: tables per class of the player's hand (MBT3, 12x larger)",
     )
     parser.add_argument(
+        "--scheme",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="with --split: 1 by aces, kings and distinct ranks; 2 by aces, kings and the longest suit; "
+        "3 by all four (48 classes, a 2.95 MB file)",
+    )
+    parser.add_argument(
         "--steps",
         type=lambda text: [float(a) for a in text.split(",")],
         default=None,
@@ -140,6 +148,7 @@ def main() -> None:
                 seed,
                 start=first,
                 split=args.split,
+                scheme=args.scheme,
                 steps=args.steps,
                 eval_deals=args.eval_deals,
                 eval_samples=args.eval_samples,

@@ -135,6 +135,27 @@ def test_damaged_files_are_rules_errors(blob: bytes) -> None:
         Histograms.from_bytes(blob)
 
 
+def test_the_suit_scheme_counts_the_same_play_by_other_classes() -> None:
+    """Scheme 2 splits by aces, kings and the longest suit: the same deals and play as scheme
+    1 (``strongest`` reads no tables), each opponent counted once, under another class."""
+    suits = sample(6, seed=1, objective="strongest", split=True, scheme=2, batch_size=3)
+    high = sample(6, seed=1, objective="strongest", split=True, batch_size=3)
+    assert (suits.scheme, suits.parts, high.scheme, high.parts) == (2, 24, 1, 24)
+    per = suits.counts.size // 24
+    assert np.array_equal(suits.counts.reshape(24, per).sum(0), high.counts.reshape(24, per).sum(0))
+    assert not np.array_equal(suits.counts, high.counts)
+    again = Histograms.from_bytes(suits.to_bytes())
+    assert again.scheme == 2 and np.array_equal(again.counts, suits.counts)
+    both = sample(6, seed=1, objective="strongest", split=True, scheme=3, batch_size=3)
+    assert (both.scheme, both.parts) == (3, 48)
+    assert np.array_equal(
+        both.counts.reshape(24, 2 * per).reshape(24, 2, per).sum(1), high.counts.reshape(24, per)
+    )
+    for bad in (0, 4):
+        with pytest.raises(RulesError, match="scheme"):
+            sample(2, seed=1, objective="strongest", split=True, scheme=bad)
+
+
 def test_a_continued_run_blends_with_the_steps_it_is_given() -> None:
     start = Histograms.from_bytes(_core.maubinh_tables_file("expected", "4-2"))
     lines: list[str] = []

@@ -568,6 +568,21 @@ mod tests {
     }
 
     #[test]
+    fn the_front_ceiling_never_falls_as_the_middle_grows() {
+        // The solver's class floor bounds a back of class c by a middle of class c and a
+        // front at this ceiling: a binary search over c needs it non-decreasing.
+        for wheel in [Wheel::Second, Wheel::Lowest] {
+            let ev = Evaluator::get(wheel);
+            for c in 1..CLASSES5 as u16 {
+                assert!(
+                    ev.front_ceiling(c - 1) <= ev.front_ceiling(c),
+                    "{wheel:?}: class {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn front_against_middle() {
         let ev = Evaluator::get(Wheel::Second);
         assert!(ev.front_fits(m("As Kc Qd"), m("Ah Kd Qc Js 9s")));

@@ -12,11 +12,15 @@
 //!   eight cards left allow (from their rank and suit counts: no enumeration), the front's by
 //!   their best pair or triple and by the middle's cap (the front never beats the middle).
 //!   The strongest back is searched first; its answer sets a class floor (the value with the
-//!   middle as strong as the back and the hand's best front is non-decreasing in the back's
-//!   class, so a binary search finds the weakest back class that could still win) and backs
-//!   below it are skipped unbounded. The others are searched in decreasing bound order until
-//!   the bound falls below the best value found; a finer bound (each choice of the front's pair or triple, the middle capped by what
-//!   it leaves) skips most of the rest.
+//!   middle as strong as the back and the front as strong as both the hand's best three and
+//!   what such a middle lets sit under it is non-decreasing in the back's class, so a binary
+//!   search finds the weakest back class that could still win) and backs below it are skipped
+//!   unbounded. The others are searched in decreasing bound order until the bound falls below
+//!   the best value found; a finer bound (each choice of the front's pair or triple, the middle
+//!   capped by what it leaves) skips most of the rest. A list of the best few
+//!   ([`ranked_arrangements`]) needs a lower floor than one answer: the backs are taken in
+//!   bands of class, each reaching down to the floor of the threshold reached so far, until a
+//!   band adds nothing.
 //!
 //! Ties are broken by (value, back class, middle class, front class, back mask, middle mask),
 //! the largest first, so the result is unique and [`best_exhaustive`] must agree with it exactly.
@@ -151,9 +155,9 @@ pub(super) struct Subsets {
     /// Rank counts of the whole hand, 3 bits per Mậu Binh rank, and suit counts, 8 bits per suit.
     counts: u64,
     suits: u32,
-    /// The same counts for every 5-subset.
-    counts5: [u64; N5],
-    suits5: [u32; N5],
+    /// Each card's part of those counts (summed on demand for the few backs the search bounds).
+    rank_field: [u64; 13],
+    suit_field: [u32; 13],
     pub(super) class5: [u16; N5],
     key5: [u16; N5],
     pub(super) class3: [u16; N3],
@@ -183,8 +187,8 @@ impl Subsets {
             cards,
             counts: rank_field.iter().sum(),
             suits: suit_field.iter().sum(),
-            counts5: [0; N5],
-            suits5: [0; N5],
+            rank_field,
+            suit_field,
             class5: [0; N5],
             key5: [0; N5],
             class3: [0; N3],
@@ -194,20 +198,15 @@ impl Subsets {
         for a in 0..13 {
             for b in a + 1..13 {
                 let (tb, sb) = (term[0][a] + term[1][b], suit[a] | suit[b]);
-                let (rb, ub) = (rank_field[a] + rank_field[b], suit_field[a] + suit_field[b]);
                 for c in b + 1..13 {
                     let (tc, sc) = (tb + term[2][c], sb | suit[c]);
-                    let (rc, uc) = (rb + rank_field[c], ub + suit_field[c]);
                     for d in c + 1..13 {
                         let (td, sd) = (tc + term[3][d], sc | suit[d]);
-                        let (rd, ud) = (rc + rank_field[d], uc + suit_field[d]);
                         for e in d + 1..13 {
                             let ms = td + term[4][e];
                             let flush = (sd | suit[e]).is_power_of_two();
                             s.class5[n] = ev.class5_of(ms, flush);
                             s.key5[n] = ev.front_key5_of(ms, flush);
-                            s.counts5[n] = rd + rank_field[e];
-                            s.suits5[n] = ud + suit_field[e];
                             n += 1;
                         }
                     }
@@ -232,11 +231,15 @@ impl Subsets {
     /// (bytes of at least 5 overflow into bit 7).
     #[inline(always)]
     fn rest(&self, back: usize) -> (u64, bool) {
-        let suits = self.suits - self.suits5[back];
-        (
-            self.counts - self.counts5[back],
-            (suits + 0x7B7B_7B7B) & 0x8080_8080 != 0,
-        )
+        let (mut counts, mut suits) = (self.counts, self.suits);
+        let mut m = combos().five[back];
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            counts -= self.rank_field[i];
+            suits -= self.suit_field[i];
+            m &= m - 1;
+        }
+        (counts, (suits + 0x7B7B_7B7B) & 0x8080_8080 != 0)
     }
 
     pub(super) fn global(&self, local: u16) -> u64 {
@@ -369,12 +372,18 @@ impl Best {
 /// change nothing, so the search skips every back whose bound is below it.
 trait Answer {
     fn threshold(&self) -> f64;
+    /// The best value held (negative infinity while empty).
+    fn best_value(&self) -> f64;
     fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16);
 }
 
 impl Answer for Best {
     #[inline(always)]
     fn threshold(&self) -> f64 {
+        self.value
+    }
+    #[inline(always)]
+    fn best_value(&self) -> f64 {
         self.value
     }
     #[inline(always)]
@@ -435,6 +444,12 @@ impl Answer for TopK {
     #[inline(always)]
     fn threshold(&self) -> f64 {
         self.floor.0
+    }
+    fn best_value(&self) -> f64 {
+        self.items
+            .iter()
+            .map(|x| x.0)
+            .fold(f64::NEG_INFINITY, f64::max)
     }
     #[inline]
     fn offer(&mut self, value: f64, key: u128, back: u16, middle: u16) {
@@ -578,11 +593,13 @@ fn search_expected_into<A: Answer>(
     mut best: A,
 ) -> A {
     let c = combos();
+    // No split's front is stronger than the hand's strongest three cards.
+    let front_top = *s.class3.iter().max().expect("286 fronts");
     // Every term of the value is monotone in each hand's class (gains grow, losses shrink), so
     // the value at upper bounds of the classes bounds every split below them. The front never
-    // beats the middle, so its class is also capped by the middle's.
+    // beats the middle, so its class is also capped by the middle's, and by the hand's best.
     let rest_value = |eb: &Entry, cm: u16, cf: u16| {
-        let cf = cf.min(ev.front_ceiling(cm));
+        let cf = cf.min(front_top).min(ev.front_ceiling(cm));
         split_value(eb, &t.middle[cm as usize], &t.front[cf as usize], combine)
     };
     let search = |b: usize, best: &mut A| {
@@ -601,44 +618,28 @@ fn search_expected_into<A: Answer>(
     // answer is skipped on one comparison (most of the 1,287: weak fives are the rule).
     let strongest = (0..N5).max_by_key(|&b| s.class5[b]).expect("1287 backs");
     search(strongest, &mut best);
-    let front_top = *s.class3.iter().max().expect("286 fronts");
     let cap = |cb: u16| {
+        let cf = front_top.min(ev.front_ceiling(cb));
         split_value(
             &t.back[cb as usize],
             &t.middle[cb as usize],
-            &t.front[front_top as usize],
+            &t.front[cf as usize],
             combine,
         )
     };
-    let (mut lo, mut hi) = (0u16, s.class5[strongest]);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if cap(mid) + EPS < best.threshold() {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    // The lowest back class whose cap reaches `bar` (the strongest back's class at most).
+    let floor_for = |bar: f64| {
+        let (mut lo, mut hi) = (0u16, s.class5[strongest]);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if cap(mid) + EPS < bar {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
-    }
-    let floor = lo;
-    // Coarse bound per remaining back: the middle is at most as strong as the back and as the
-    // best five of the eight cards left, the front at most the best three of them.
-    let mut bound: Vec<(f64, u16)> = Vec::with_capacity(N5);
-    for b in 0..N5 {
-        let cb = s.class5[b];
-        if cb < floor || b == strongest {
-            continue;
-        }
-        let (rest, flushable) = s.rest(b);
-        let cm = if flushable {
-            cb
-        } else {
-            middle_cap(rest, ev).min(cb)
-        };
-        let ub = rest_value(&t.back[cb as usize], cm, front_cap(rest, ev));
-        if ub + EPS >= best.threshold() {
-            bound.push((ub, b as u16));
-        }
-    }
+        lo
+    };
     // Fine bound: the front holds at most one pair or triple of the cards left; try each
     // (or none) and bound the middle by what the front leaves.
     let fine_bound = |b: usize| {
@@ -674,15 +675,50 @@ fn search_expected_into<A: Answer>(
         }
         v
     };
-    bound.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    for &(ub, b) in &bound {
-        if ub + EPS < best.threshold() {
+    // The backs are taken in bands of class, strongest first: the first band reaches down to
+    // the floor of the best value found (all a single answer needs), each next one to the
+    // floor of the threshold the search has reached by then (a list of the best few needs a
+    // lower one), until a band adds nothing. Within a band, a coarse bound per back (the
+    // middle at most as strong as the back and as the best five of the eight cards left, the
+    // front at most the best three of them) orders the search and ends it once the bound
+    // falls below the threshold; the fine bound skips most of the rest.
+    let mut bound: Vec<(f64, u16)> = Vec::with_capacity(N5);
+    let mut upper = u32::MAX; // backs of this class and above are done
+    let mut floor = floor_for(best.best_value());
+    loop {
+        bound.clear();
+        for b in 0..N5 {
+            let cb = s.class5[b];
+            if cb < floor || u32::from(cb) >= upper || b == strongest {
+                continue;
+            }
+            let (rest, flushable) = s.rest(b);
+            let cm = if flushable {
+                cb
+            } else {
+                middle_cap(rest, ev).min(cb)
+            };
+            let ub = rest_value(&t.back[cb as usize], cm, front_cap(rest, ev));
+            if ub + EPS >= best.threshold() {
+                bound.push((ub, b as u16));
+            }
+        }
+        bound.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        for &(ub, b) in &bound {
+            if ub + EPS < best.threshold() {
+                break;
+            }
+            if fine_bound(b as usize) + EPS < best.threshold() {
+                continue;
+            }
+            search(b as usize, &mut best);
+        }
+        upper = u32::from(floor);
+        let next = floor_for(best.threshold());
+        if next >= floor {
             break;
         }
-        if fine_bound(b as usize) + EPS < best.threshold() {
-            continue;
-        }
-        search(b as usize, &mut best);
+        floor = next;
     }
     best
 }

@@ -544,7 +544,7 @@ fn maubinh_settle(
 /// naming the deals, seed, objective and rules.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0, scoring = "units", split = false))]
+#[pyo3(signature = (deals, seed, objective, histograms = None, start = 0, scoring = "units", split = false, scheme = 1))]
 fn maubinh_position_histograms<'py>(
     py: Python<'py>,
     deals: u64,
@@ -554,6 +554,7 @@ fn maubinh_position_histograms<'py>(
     start: u64,
     scoring: &str,
     split: bool,
+    scheme: u8,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
         let r = rules("second", false, false, 1, scoring)?;
@@ -563,7 +564,14 @@ fn maubinh_position_histograms<'py>(
             None => (*Population::shipped(&r, obj.model())).clone(),
         };
         let scheme = if split {
-            Scheme::HighCards
+            match Scheme::from_id(scheme).map_err(to_py)? {
+                Scheme::Whole => {
+                    return Err(to_py(Error::Rules(
+                        "a split population needs a scheme of several classes".into(),
+                    )))
+                }
+                s => s,
+            }
         } else {
             Scheme::Whole
         };

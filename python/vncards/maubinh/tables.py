@@ -24,8 +24,9 @@ tables' strategy on a fixed set of evaluation deals, and keeps the least exploit
 stopping when ``patience`` iterations in a row have not improved on them. With ``split=True``
 it also corrects for card removal (the cards a player holds are cards no opponent holds): the
 tables are kept per class of the player's own hand (aces 0, 1, 2, 3+; kings 0, 1, 2+; fewer
-than 10 distinct ranks or not: 24 classes), counting each other seat's arrangement in the
-class of each seat's hand; such a file (``MBT3``) is 12 times larger. The shipped
+than 10 distinct ranks or not: 24 classes; ``scheme=2`` puts the longest suit, up to 4 or 5+,
+in place of the distinct ranks), counting each other seat's arrangement in the class of each
+seat's hand; such a file (``MBT3``) is 12 times larger. The shipped
 equilibrium tables of both scorings are such files (one round from the previous
 one-population tables, measured less exploitable on a seed they were not made on: see their
 headers).
@@ -76,8 +77,16 @@ __all__ = ["CLASSES5", "CLASSES3", "Histograms", "shipped_header", "sample", "ge
 CLASSES5, CLASSES3 = 7462, 455
 _PER = 2 * CLASSES5 + CLASSES3
 _MAGIC, _SPLIT = b"MBT2", b"MBT3"
-#: Population schemes and their classes of hands: 0 one population, 1 split by high cards.
-SCHEMES = {0: 1, 1: 24}
+#: Population schemes and their classes of hands: 0 one population, 1 split by high cards and
+#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (files of 2.95 MB: too
+#: large to ship).
+SCHEMES = {0: 1, 1: 24, 2: 24, 3: 48}
+#: How each split scheme divides the player's hands (the tables' header says it).
+SCHEME_NAMES = {
+    1: "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes",
+    2: "by aces (0-3+), kings (0-2+) and the longest suit (<5, 5+) held: 24 classes",
+    3: "by aces (0-3+), kings (0-2+), distinct ranks (<10, 10+) and the longest suit (<5, 5+) held: 48 classes",
+}
 #: Deals per batch at most (a few seconds of solving per core).
 BATCH_DEALS = 20_000
 #: Most deals one generation run plays, over all its iterations (``deals × iterations``):
@@ -200,6 +209,7 @@ class _Deals:
     model: bytes | None = field(repr=False)
     scoring: str = "units"
     split: bool = False
+    scheme: int = 1
 
     def __str__(self) -> str:
         return (
@@ -217,6 +227,7 @@ def _sample_batch(batch: _Deals) -> bytes:
         start=batch.deals.start,
         scoring=batch.scoring,
         split=batch.split,
+        scheme=batch.scheme,
     )
 
 
@@ -228,6 +239,7 @@ def sample(
     *,
     scoring: str = "units",
     split: bool = False,
+    scheme: int = 1,
     executor: Executor | None = None,
     jobs: int | None = 1,
     batch_size: int | None = None,
@@ -235,8 +247,8 @@ def sample(
 ) -> Histograms:
     """Histograms of deals ``0 .. deals - 1`` under ``seed``, every hand arranged with
     ``objective`` (at most :data:`MAX_TABLE_DEALS`) under the default rules with ``scoring`` (``model`` replaces the objective's
-    shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes, see
-    :class:`Histograms`). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
+    shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes of
+    ``scheme`` (1 or 2; 3: 48 classes; see :data:`SCHEME_NAMES` and :class:`Histograms`)). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
     core). ``progress`` is called with the deals of each batch as it completes. The counts do
     not depend on the executor or the batch size.
 
@@ -245,9 +257,11 @@ def sample(
     (4, True)
     """
     deals = count_arg("deals", deals, minimum=1, maximum=MAX_TABLE_DEALS)
+    if split and (isinstance(scheme, bool) or scheme not in SCHEME_NAMES):
+        raise RulesError(f"a split population's scheme is one of {sorted(SCHEME_NAMES)}, not {scheme!r}")
     size = batch_size or max(1, min(BATCH_DEALS, math.ceil(deals / 64)))
     blob = model.to_bytes() if model is not None else None
-    batches = [_Deals(r, seed, objective, blob, scoring, split) for r in batch_ranges(deals, size)]
+    batches = [_Deals(r, seed, objective, blob, scoring, split, scheme) for r in batch_ranges(deals, size)]
     counts: npt.NDArray[np.uint64] | None = None
     rules, scheme = None, 0
     for batch, part in run_batches(_sample_batch, batches, executor=executor, jobs=jobs):
@@ -365,6 +379,7 @@ def equilibrium(
     scoring: str = "units",
     start: Histograms | None = None,
     split: bool = False,
+    scheme: int = 1,
     steps: Sequence[float] | None = None,
     patience: int = 4,
     eval_deals: int = 2_000,
@@ -377,8 +392,9 @@ def equilibrium(
     log: Callable[[str], None] | None = None,
 ) -> Histograms:
     """The equilibrium tables (see the module docs). ``start``: the first tables (default: the
-    shipped expected ones for ``scoring``). Iteration ``k`` (from 1) arranges the ``deals``
-    4-player deals of seed ``seed + k`` with the current tables, blends the tables toward what
+    shipped expected ones for ``scoring``); ``split`` and ``scheme`` as for :func:`sample`.
+    Iteration ``k`` (from 1) arranges the ``deals`` 4-player deals of seed ``seed + k`` with the
+    current tables, blends the tables toward what
     was played with step 1/2 for the first four, then ``1/(k - 2)`` (or ``steps[k - 1]``: a
     continued run goes on with the shrinking steps), and measures the new
     tables' heads-up exploitability (:func:`measure` with ``eval_deals``, ``eval_samples`` and
@@ -406,6 +422,7 @@ def equilibrium(
         deals,
         scoring=scoring,
         split=split,
+        scheme=scheme,
         executor=executor,
         jobs=jobs,
         batch_size=batch_size,
@@ -448,11 +465,7 @@ def equilibrium(
         "best": best_k,
         "seed": seed,
         "rules": rules,
-        "population": (
-            "by aces (0-3+), kings (0-2+) and distinct ranks (<10, 10+) held: 24 classes"
-            if best.scheme == 1
-            else "one"
-        ),
+        "population": SCHEME_NAMES.get(best.scheme, "one"),
         "steps": taken,
         "exploitability": [[round(p, 6), round(h, 6)] for p, h in scores],
         "evaluation": {"deals": eval_deals, "samples": eval_samples, "seed": eval_seed, "players": 2},
