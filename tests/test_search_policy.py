@@ -246,12 +246,16 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) ->
         if g.is_over:
             continue
         seat = g.pending_seats[0]
-        # normal plays the policy's choice; expert (Nam) searches with rollouts the policy plays.
+        # normal plays the policy's choice.
         assert decide(make_bot("normal", game, 2, g.rules), g, seat) == decide(
             make_bot("policy", game, rules=g.rules), g, seat
         )
-        # (In Bắc expert keeps its own-seat tree over greedy rollouts: see the catalog.)
-        opts: dict[str, Any] = {"policy_rollouts": True} if game == "tienlen" else {"tree": "own_seat"}
+        # Nam's expert: an own-seat tree over rollouts the policy plays, the others modelled as
+        # greedy until they show otherwise. (In Bắc expert keeps its own-seat tree over greedy
+        # rollouts: see the catalog.)
+        opts: dict[str, Any] = {"tree": "own_seat"}
+        if game == "tienlen":
+            opts |= {"policy_rollouts": True, "opponents": "seen"}
         want = decide(make_bot("search", game, 2, g.rules, rollouts=30, **opts), g, seat)
         assert decide(make_bot("expert", game, 2, g.rules, rollouts=30), g, seat) == want
     # At a 3-seat table (the weights play four) the levels search with greedy rollouts.

@@ -23,7 +23,12 @@ plays like a stronger opponent and a better self); ``prior`` weighs the policy's
 the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
 candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
 action with no search (the ``policy`` bot's choice, except that like every search it never
-goes out on a 2 where that is penalised while it may pass). Where no weights ship, these options
+goes out on a 2 where that is penalised while it may pass). ``opponents`` is whom rollouts the
+policy plays model the other seats as: ``"policy"`` (the default: every seat plays the policy),
+``"greedy"`` (the others play greedy), or ``"seen"``: each other seat plays greedy until its
+public record this hand proves it is not a greedy player (:func:`unlike_greedy`), and then the
+policy; the inference also reads the leads of the seats it models as greedy (a greedy seat
+leads its lowest card, so it holds none lower). Where no weights ship, these options
 search as the plain search does (greedy rollouts), so every level plays every table.
 ``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
 weights fit the table (its preset rules and size) and with its own elsewhere, ``guided_games``
