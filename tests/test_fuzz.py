@@ -411,7 +411,12 @@ def _search_shedding(draw: st.DrawFn) -> Any:
         think_ms=draw(think),
         violators=draw(st.lists(st.tuples(small_ints, small_ints), max_size=2)),
         observations=draw(
-            st.lists(st.tuples(small_ints, masks(), st.one_of(st.none(), masks()), masks(), ints), max_size=3)
+            st.lists(
+                st.tuples(
+                    small_ints, st.one_of(st.none(), masks()), st.one_of(st.none(), masks()), masks(), ints
+                ),
+                max_size=3,
+            )
         ),
         known=draw(st.one_of(st.none(), st.lists(masks(), max_size=5))),
         tree=draw(st.sampled_from([None, "own_seat", "every_seat", "sideways"])),
@@ -423,6 +428,7 @@ def _search_shedding(draw: st.DrawFn) -> Any:
         policy_rollouts=draw(st.booleans()),
         prior=draw(st.sampled_from([0.0, 1.0, -1.0, float("nan"), 1e9])),
         policy_top=draw(st.one_of(st.none(), small_ints)),
+        greedy_seats=draw(st.lists(small_ints, max_size=3)),
     )
 
 

@@ -21,7 +21,7 @@ from vncards._core import RolloutPosition, cards_to_mask, search_shedding, shedd
 from vncards.bots import LEVELS, bot_view, decide, make_bot
 from vncards.bots.honesty import decides_honestly, redeal
 from vncards.bots.policy import Guide, rules_record, shipped_policy
-from vncards.bots.search import TienLenSearchBot
+from vncards.bots.search import TienLenSearchBot, unlike_greedy
 from vncards.bots.shedding import SheddingView, rollout_position, samloc_setup, tienlen_setup
 from vncards.learn.model import Architecture, init_layers, to_net
 from vncards.samloc import Rules as SamRules
@@ -246,12 +246,16 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) ->
         if g.is_over:
             continue
         seat = g.pending_seats[0]
-        # normal plays the policy's choice; expert (Nam) searches with rollouts the policy plays.
+        # normal plays the policy's choice.
         assert decide(make_bot("normal", game, 2, g.rules), g, seat) == decide(
             make_bot("policy", game, rules=g.rules), g, seat
         )
-        # (In Bắc expert keeps its own-seat tree over greedy rollouts: see the catalog.)
-        opts: dict[str, Any] = {"policy_rollouts": True} if game == "tienlen" else {"tree": "own_seat"}
+        # Nam's expert: an own-seat tree over rollouts the policy plays, the others modelled as
+        # greedy until they show otherwise. (In Bắc expert keeps its own-seat tree over greedy
+        # rollouts: see the catalog.)
+        opts: dict[str, Any] = {"tree": "own_seat"}
+        if game == "tienlen":
+            opts |= {"policy_rollouts": True, "opponents": "seen"}
         want = decide(make_bot("search", game, 2, g.rules, rollouts=30, **opts), g, seat)
         assert decide(make_bot("expert", game, 2, g.rules, rollouts=30), g, seat) == want
     # At a 3-seat table (the weights play four) the levels search with greedy rollouts.
@@ -266,3 +270,114 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) ->
         assert decide(make_bot(level, game, 2, three.rules, **opts), three, seat) == want
     with pytest.raises(RulesError, match="guided options"):
         make_bot("search", game, guided={"guided": {}})
+
+
+def _greedy_game(seed: int) -> Any:
+    """A whole game of four greedy bots (dealt anew until it is not won at the deal)."""
+    g = _fresh("tienlen", seed)
+    bots = [make_bot("greedy", "tienlen", s, g.rules) for s in range(4)]
+    while not g.is_over:
+        s = g.pending_seats[0]
+        g.apply(decide(bots[s], g, s))
+    return g
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), me=st.integers(-1, 3))
+def test_greedy_players_never_look_unlike_greedy(seed: int, me: int) -> None:
+    # The opponent model's evidence is proof: no prefix of a greedy game flags a greedy seat.
+    g = _greedy_game(seed)
+    events = g.events
+    core = g.rules.core
+    for k in range(len(events) + 1):
+        assert unlike_greedy(events[:k], me, core) == set()
+
+
+def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_unlike_greedy() -> None:
+    core = TienLenRules().core
+    deal = {"type": "deal", "counts": [13, 13, 13, 13]}
+    lead = [deal, {"type": "new_round", "leader": 1}, _play(1, "pair", "9♠ 9♥")]
+    assert unlike_greedy(lead, 0, core) == set()
+    # A lower card played after the lead proves it was held then.
+    later = [
+        *lead,
+        _play(2, "pair", "10♠ 10♥"),
+        {"type": "pass", "seat": 3},
+        {"type": "pass", "seat": 0},
+        {"type": "pass", "seat": 1},
+        {"type": "new_round", "leader": 2},
+        _play(2, "single", "5♦"),
+        _play(3, "single", "6♦"),
+        _play(0, "single", "7♦"),
+        _play(1, "single", "8♦"),
+    ]
+    assert unlike_greedy(later, 0, core) == {1}
+    # The seat deciding is never modelled; nor a lead containing a 2.
+    assert unlike_greedy(later, 1, core) == set()
+    two = [deal, {"type": "new_round", "leader": 1}, _play(1, "pair", "2♠ 2♥"), _play(1, "single", "4♦")]
+    assert unlike_greedy(two, 0, core) == set()
+    # A seat of five cards that passed on a 9 and later played a 10 held a beat it declined.
+    short = {"type": "deal", "counts": [5, 5, 5, 5]}
+    passed = [
+        short,
+        {"type": "new_round", "leader": 0},
+        _play(0, "single", "9♠"),
+        {"type": "pass", "seat": 1},
+        _play(2, "single", "J♠"),
+    ]
+    assert unlike_greedy(passed, 3, core) == set()
+    round_two = [
+        {"type": "pass", "seat": 3},
+        {"type": "pass", "seat": 0},
+        {"type": "new_round", "leader": 2},
+        _play(2, "single", "3♥"),
+        _play(3, "single", "4♥"),
+        _play(0, "single", "5♥"),
+        _play(1, "single", "10♣"),
+    ]
+    assert unlike_greedy([*passed, *round_two], 0, core) == {1}
+    # With six cards greedy may decline a beat that breaks a pair: no proof.
+    six = [{"type": "deal", "counts": [6, 6, 6, 6]}, *passed[1:], *round_two]
+    assert unlike_greedy(six, 0, core) == set()
+
+
+def _play(seat: int, combo: str, cards: str) -> dict[str, Any]:
+    return {"type": "play", "seat": seat, "combo": combo, "cards": cards}
+
+
+@pytest.mark.parametrize("opponents", ["greedy", "seen"])
+def test_an_opponent_model_keeps_the_search_honest_and_reproducible(opponents: str) -> None:
+    opts = {**GUIDED, "opponents": opponents}
+    for trial in range(3):
+        g = _walk(_fresh("tienlen", 80 + trial), 6 + 10 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        make = functools.partial(make_bot, "search", "tienlen", 4, g.rules, **opts)
+        assert decides_honestly(make, g, seat, redeals=2)
+        assert decide(make(), g, seat) == decide(make(), g, seat)
+    with pytest.raises(RulesError, match="opponents"):
+        make_bot("search", "tienlen", opponents="nobody")
+
+
+def test_the_opponent_model_reaches_the_rollouts() -> None:
+    g = _walk(_fresh("tienlen", 5), 3, 1)
+    v = SheddingView.of_game(g, g.pending_seats[0])
+    setup = tienlen_setup(g.rules, 4)
+    masks = [cards_to_mask(a["cards"]) for a in g.legal_actions(v.me) if a["type"] == "play"][:6]
+    net = shipped_policy("tienlen", g.rules)
+    args: dict[str, Any] = {
+        "candidates": masks,
+        "seed": 3,
+        "rollouts": 60,
+        "policy": net,
+        "policy_rollouts": True,
+    }
+    others = [s for s in range(4) if s != v.me]
+    by_policy = search_shedding(setup, rollout_position(v), **args)
+    by_greedy = search_shedding(setup, rollout_position(v), greedy_seats=others, **args)
+    assert by_policy[1] != by_greedy[1]
+    # The root seat always plays the policy: naming it changes nothing.
+    assert search_shedding(setup, rollout_position(v), greedy_seats=[v.me], **args) == by_policy
+    with pytest.raises(RulesError, match="greedy_seats"):
+        search_shedding(setup, rollout_position(v), greedy_seats=[4], **args)

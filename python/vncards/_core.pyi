@@ -763,13 +763,14 @@ def search_shedding(
     rollouts: int | None = None,
     think_ms: float | None = None,
     violators: Sequence[tuple[int, int]] = ...,
-    observations: Sequence[tuple[int, int, int | None, int, int]] = ...,
+    observations: Sequence[tuple[int, int | None, int | None, int, int]] = ...,
     known: Sequence[int] | None = None,
     tree: Literal["every_seat", "own_seat"] | None = None,
     policy: PolicyNet | None = None,
     policy_rollouts: bool = False,
     prior: float = 0.0,
     policy_top: int | None = None,
+    greedy_seats: Sequence[int] = ...,
 ) -> _SearchResult: ...
 def shedding_policy_scores(
     setup: RolloutSetup,

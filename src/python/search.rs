@@ -99,8 +99,9 @@ fn known_shedding(
     Ok(Some(out))
 }
 
-/// One observation: `(seat, table, play or None for a pass, later, min_other)`.
-type ObservationArg = (usize, u64, Option<u64>, u64, u32);
+/// One observation: `(seat, table or None for a lead, play or None for a pass, later,
+/// min_other)`.
+type ObservationArg = (usize, Option<u64>, Option<u64>, u64, u32);
 
 /// Races the root's candidate plays (masks; None: pass) from `position` over deals weighted
 /// by the others' `observations`; `known` (every seat's hand) replaces the deals (the cheating
@@ -109,11 +110,13 @@ type ObservationArg = (usize, u64, Option<u64>, u64, u32);
 ///
 /// With a `policy` (a `PolicyNet` of the table's game and size), the search uses the learned
 /// policy: `policy_rollouts` makes it play the rollouts, `prior` weighs its prior at the tree's
-/// root, `policy_top` keeps the flat race to its best candidates (the first always kept).
+/// root, `policy_top` keeps the flat race to its best candidates (the first always kept),
+/// and the seats in `greedy_seats` play the greedy policy in those rollouts (the root seat
+/// always plays the policy).
 #[pyfunction]
 #[pyo3(signature = (setup, position, *, candidates, seed, rollouts = None, think_ms = None,
     violators = Vec::new(), observations = Vec::new(), known = None, tree = None, policy = None,
-    policy_rollouts = false, prior = 0.0, policy_top = None))]
+    policy_rollouts = false, prior = 0.0, policy_top = None, greedy_seats = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
@@ -131,6 +134,7 @@ fn search_shedding(
     policy_rollouts: bool,
     prior: f64,
     policy_top: Option<usize>,
+    greedy_seats: Vec<usize>,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
@@ -152,9 +156,16 @@ fn search_shedding(
                 if seat >= setup.players {
                     return Err(rules_err(format!("observation of seat {seat}")));
                 }
+                if t.is_none() && play.is_none() {
+                    return Err(rules_err(format!(
+                        "observation of seat {seat}: no table, no play"
+                    )));
+                }
                 Ok(Observation {
                     seat,
-                    table: combo(t, &setup.rules, "observed table")?,
+                    table: t
+                        .map(|t| combo(t, &setup.rules, "observed table"))
+                        .transpose()?,
                     play: play
                         .map(|p| combo(p, &setup.rules, "observed play"))
                         .transpose()?,
@@ -187,6 +198,13 @@ fn search_shedding(
         if policy_top == Some(0) {
             return Err(rules_err("policy_top must be at least 1".into()));
         }
+        let mut greedy_mask = 0u32;
+        for s in greedy_seats {
+            if s >= setup.players {
+                return Err(rules_err(format!("greedy_seats: no seat {s}")));
+            }
+            greedy_mask |= 1 << s;
+        }
         let setup = setup.clone();
         Ok(py.detach(move || {
             let guide = net.as_deref().map(|net| Guide {
@@ -194,6 +212,7 @@ fn search_shedding(
                 rollouts: policy_rollouts,
                 prior,
                 top: policy_top,
+                greedy_seats: greedy_mask,
             });
             let g = guide.as_ref();
             found(match branching {

@@ -35,6 +35,10 @@ pub struct Guide<'a> {
     /// The search keeps at most this many candidates: the first (the caller's default) and
     /// the policy's best-scored others.
     pub top: Option<usize>,
+    /// Seats (bit `s` for seat `s`) that play the greedy policy in rollouts the policy plays:
+    /// the search's model of opponents seen to play like `greedy` (the root seat itself
+    /// always plays the policy).
+    pub greedy_seats: u32,
 }
 
 impl<'a> Guide<'a> {
@@ -45,6 +49,7 @@ impl<'a> Guide<'a> {
             rollouts: false,
             prior: 0.0,
             top: None,
+            greedy_seats: 0,
         }
     }
 }
@@ -56,6 +61,8 @@ pub const TEMPERATURE: f64 = 2.0;
 pub(crate) struct NetPlayer<'a> {
     net: &'a Net,
     samloc: bool,
+    /// Seats that play the greedy policy instead (see [`Guide::greedy_seats`]).
+    greedy_seats: u32,
     obs: Vec<f32>,
     rows: Vec<f32>,
     scores: Vec<f32>,
@@ -66,6 +73,7 @@ impl<'a> NetPlayer<'a> {
         NetPlayer {
             net,
             samloc: net.encoding.name == "samloc-view",
+            greedy_seats: 0,
             obs: vec![0.0; net.observation_size()],
             rows: Vec::new(),
             scores: Vec::new(),
@@ -120,8 +128,12 @@ impl<'a> NetPlayer<'a> {
 impl Player for NetPlayer<'_> {
     fn choose(&mut self, sim: &Sim, setup: &Setup, seat: usize, plays: &[Combo]) -> Option<usize> {
         let can_pass = sim.can_pass();
-        // Facing a Sâm declarer any play blocks it; with nothing to choose, nothing to score.
-        if sim.sam.is_some_and(|d| d != seat) || plays.is_empty() || (plays.len() == 1 && !can_pass)
+        // Facing a Sâm declarer any play blocks it; with nothing to choose, nothing to score;
+        // a seat modelled as greedy plays greedy.
+        if sim.sam.is_some_and(|d| d != seat)
+            || plays.is_empty()
+            || (plays.len() == 1 && !can_pass)
+            || self.greedy_seats >> seat & 1 == 1
         {
             return sim.policy(setup, seat, plays);
         }
@@ -141,9 +153,14 @@ pub(crate) enum Rollouts<'a> {
 }
 
 impl<'a> Rollouts<'a> {
-    pub(crate) fn of(guide: Option<&Guide<'a>>) -> Rollouts<'a> {
+    /// The rollouts of a search by the root seat `me` under `guide`.
+    pub(crate) fn of(guide: Option<&Guide<'a>>, me: usize) -> Rollouts<'a> {
         match guide {
-            Some(g) if g.rollouts => Rollouts::Net(Box::new(NetPlayer::new(g.net))),
+            Some(g) if g.rollouts => {
+                let mut p = NetPlayer::new(g.net);
+                p.greedy_seats = g.greedy_seats & !(1 << me);
+                Rollouts::Net(Box::new(p))
+            }
             _ => Rollouts::Greedy,
         }
     }
@@ -304,6 +321,20 @@ mod tests {
             .choose(&sim, &setup, 0, &plays)
             .unwrap();
         assert_eq!(plays[two].cards, set("2♥"));
+        // Seats modelled as greedy play greedy; the root seat plays the net all the same.
+        let guide = Guide {
+            rollouts: true,
+            greedy_seats: 0b11,
+            ..Guide::of(&passer)
+        };
+        let mut masked = Rollouts::of(Some(&guide), 1);
+        assert_eq!(
+            masked.choose(&sim, &setup, 0, &plays),
+            sim.policy(&setup, 0, &plays)
+        );
+        assert!(sim.policy(&setup, 0, &plays).is_some());
+        let mut mine = Rollouts::of(Some(&guide), 0);
+        assert_eq!(mine.choose(&sim, &setup, 0, &plays), None);
         // The root's scores are the seat's own choice's scores.
         let scores = root_scores(&high, &setup, &pos, &cands);
         assert_eq!(scores.len(), cands.len());

@@ -18,11 +18,14 @@ use crate::rollout::{
 };
 use crate::shedding::{legal_plays_into, Combo, PlayFilter};
 
-/// What another seat did in public: passed on `table`, or followed it with `play`.
+/// What another seat did in public: passed on `table`, or followed it with `play`, or (no
+/// `table`) led `play`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Observation {
     pub seat: usize,
-    pub table: Combo,
+    /// `None`: the seat led `play` (a lead the greedy model makes with its lowest card: the
+    /// caller sends only those, see [`LEAD_ABOVE_LOWEST`]).
+    pub table: Option<Combo>,
     /// `None`: the seat passed.
     pub play: Option<Combo>,
     /// The cards the seat has played since, its `play` included: with the cards it holds
@@ -38,6 +41,8 @@ pub const PASS_HOLDING_BEAT: f64 = 0.15;
 pub const PLAY_ABOVE_CHEAPER: f64 = 0.4;
 /// Likelihood of following where the greedy model would have passed.
 pub const PLAY_WHEN_MODEL_PASSES: f64 = 0.7;
+/// Likelihood of leading above a lower card held, where the greedy model leads its lowest.
+pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
 
@@ -91,10 +96,18 @@ impl<'a> Shedding<'a> {
     /// How likely the greedy model makes `o` for a seat holding `now` today.
     fn likelihood(&mut self, now: CardSet, o: &Observation) -> f64 {
         let then = now.union(o.later);
+        let Some(table) = o.table else {
+            let low = o.play.map_or(0, |p| p.cards.0 & p.cards.0.wrapping_neg());
+            return if then.0 & low.wrapping_sub(1) != 0 {
+                LEAD_ABOVE_LOWEST
+            } else {
+                1.0
+            };
+        };
         self.scratch.clear();
         legal_plays_into(
             then,
-            Some(&o.table),
+            Some(&table),
             &self.setup.rules,
             CardSet::EMPTY,
             PlayFilter::All,
@@ -105,8 +118,7 @@ impl<'a> Shedding<'a> {
             can_pass: true,
             finish_on_two: self.setup.finish_on_two,
         };
-        let model =
-            greedy_choice(then, &self.scratch, Some(&o.table), ctx).map(|i| self.scratch[i]);
+        let model = greedy_choice(then, &self.scratch, Some(&table), ctx).map(|i| self.scratch[i]);
         match (o.play, model) {
             (None, None) => 1.0,
             (None, Some(_)) => PASS_HOLDING_BEAT,
@@ -190,8 +202,8 @@ pub fn search(
     guide: Option<&Guide<'_>>,
 ) -> Outcome {
     filtered(guide, setup, pos, cands, |kept| {
-        let mut trial =
-            Shedding::new(setup, pos, obs, kept, known, seed).played_by(Rollouts::of(guide));
+        let mut trial = Shedding::new(setup, pos, obs, kept, known, seed)
+            .played_by(Rollouts::of(guide, pos.me));
         race(&mut trial, kept.len(), budget)
     })
 }
@@ -242,7 +254,7 @@ mod tests {
         let seven = classify(set("7♠"), &setup.rules).unwrap();
         let obs = [Observation {
             seat: 1,
-            table: seven,
+            table: Some(seven),
             play: None,
             later: CardSet::EMPTY,
             min_other: 3,
@@ -261,6 +273,41 @@ mod tests {
         // Uniform deals: about 93% hold a higher card; weighted by the pass, about 2/3.
         assert!(uniform > 880, "{uniform}");
         assert!(weighted < uniform - 150, "{weighted} against {uniform}");
+    }
+
+    #[test]
+    fn a_seat_that_led_a_nine_seldom_holds_a_lower_card() {
+        let setup = south();
+        let nine = classify(set("9♠"), &setup.rules).unwrap();
+        let base = position("3♠ 4♦ 5♥", [3, 2, 2, 2]);
+        let mut played = [0; MAX_SEATS];
+        played[1] = nine.cards.0;
+        let pos = Position {
+            unseen: base.unseen.difference(nine.cards),
+            played,
+            ..base
+        };
+        let obs = [Observation {
+            seat: 1,
+            table: None,
+            play: Some(nine),
+            later: set("9♠"),
+            min_other: 3,
+        }];
+        let lower = |obs: &[Observation]| {
+            let mut t = Shedding::new(&setup, &pos, obs, &[], None, 5);
+            (0..1000)
+                .filter(|_| {
+                    t.draw();
+                    t.hands[1].0 & (nine.cards.0 - 1) != 0
+                })
+                .count()
+        };
+        let (uniform, weighted) = (lower(&[]), lower(&obs));
+        // Uniform deals: about 69% of two-card hands hold one of the 21 unseen cards below the
+        // 9; weighted by the lead, few do.
+        assert!(uniform > 600, "{uniform}");
+        assert!(weighted < uniform / 3, "{weighted} against {uniform}");
     }
 
     #[test]

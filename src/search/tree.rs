@@ -152,7 +152,7 @@ fn tree_of(
     let root_prior: Option<(f64, Vec<f64>)> = guide
         .filter(|g| g.prior > 0.0)
         .map(|g| (g.prior, prior(&root_scores(g.net, setup, pos, cands))));
-    let mut player = Rollouts::of(guide);
+    let mut player = Rollouts::of(guide, me);
     let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
     let mut scratch = Vec::with_capacity(128);
     let mut listed = Vec::with_capacity(WIDTH);

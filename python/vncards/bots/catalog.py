@@ -11,9 +11,12 @@ shown; in the shedding games ``expert`` searches a tree of its own later decisio
 (``tree="own_seat"``) where the others race the next play only. In Tiến Lên (Nam and Bắc, the
 preset rules, four seats: where the learned policy's weights ship) ``normal`` plays the learned
 policy (a tenth of a millisecond a decision: the cheap level a server seats by default) and in
-Nam ``expert`` races its candidates over 150 rollouts the policy plays (issue 33, chosen on the
-development seed 77: it beat the tree over greedy rollouts by +2.25 [+1.02, +3.49] units a game
-there, in less time); elsewhere they search as before. Their strength and cost per decision are measured by
+Nam ``expert`` searches a 400-iteration own-seat tree over rollouts the policy plays for itself,
+modelling each other seat as ``greedy`` until its public play proves otherwise
+(``opponents="seen"``; issue 33, chosen on the development seeds 77 and 78: alone against three
+``greedy`` it took 53.1% of first places there where the 150-rollout race over the policy took
+41.6% and the tree over greedy rollouts 50.5%, and it beat that tree head to head by +1.31
+[+0.03, +2.60] at the same CPU time); elsewhere they search as before. Their strength and cost per decision are measured by
 :func:`vncards.bots.strength.bench_bots` (see the bots guide).
 """
 
@@ -67,8 +70,8 @@ TUSAC_BOTS: dict[str, Any] = {
 
 #: Where the learned policy's weights fit the table (the preset rules of Tiến Lên Nam or Bắc,
 #: four seats), ``normal`` plays the policy, and in Nam ``expert`` searches with rollouts the
-#: policy plays; elsewhere each plays its search with greedy rollouts (the levels before issue
-#: 33).
+#: policy plays for its own seat (the others modelled as greedy until they show otherwise);
+#: elsewhere each plays its search with greedy rollouts (the levels before issue 33).
 TIENLEN_LEVELS: dict[str, Level] = {
     "easy": ("greedy", {}),
     "normal": (
@@ -81,7 +84,7 @@ TIENLEN_LEVELS: dict[str, Level] = {
         {
             "rollouts": 1500,
             "tree": "own_seat",
-            "guided": {"rollouts": 150, "tree": False, "policy_rollouts": True},
+            "guided": {"rollouts": 400, "policy_rollouts": True, "opponents": "seen"},
             # Bắc: 300 deals of seed 2026 did not show it above hard (+0.40 [-0.26, +1.06]);
             # the own-seat tree was (+0.96 [+0.63, +1.29] at 1,000 deals of seed 2025).
             "guided_games": ("tienlen",),

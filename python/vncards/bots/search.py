@@ -23,7 +23,12 @@ plays like a stronger opponent and a better self); ``prior`` weighs the policy's
 the root's candidates in the tree (a PUCT term), ``policy_top`` keeps the root's first
 candidate and the policy's best others; ``policy_play=True`` plays the policy's best-scored
 action with no search (the ``policy`` bot's choice, except that like every search it never
-goes out on a 2 where that is penalised while it may pass). Where no weights ship, these options
+goes out on a 2 where that is penalised while it may pass). ``opponents`` is whom rollouts the
+policy plays model the other seats as: ``"policy"`` (the default: every seat plays the policy),
+``"greedy"`` (the others play greedy), or ``"seen"``: each other seat plays greedy until its
+public record this hand proves it is not a greedy player (:func:`unlike_greedy`), and then the
+policy; the inference also reads the leads of the seats it models as greedy (a greedy seat
+leads its lowest card, so it holds none lower). Where no weights ship, these options
 search as the plain search does (greedy rollouts), so every level plays every table.
 ``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
 weights fit the table (its preset rules and size) and with its own elsewhere, ``guided_games``
@@ -64,6 +69,8 @@ from .._core import (
     rollout_greedy_choice,
     sam_plan,
     search_shedding,
+    shedding_classify,
+    shedding_has_play,
     shedding_policy_scores,
     shedding_value,
 )
@@ -91,15 +98,16 @@ __all__ = [
     "TienLenCheatingBot",
     "SamLocCheatingBot",
     "observations",
+    "unlike_greedy",
     "MAX_OBSERVATIONS",
 ]
 
 Action = dict[str, Any]
 #: Observations (passes and follows of other seats) the inference reads, the latest first.
 MAX_OBSERVATIONS = 24
-#: Observation: (seat, table mask, play mask or None for a pass, cards played since, fewest
-#: cards another seat held then).
-Observation = tuple[int, int, int | None, int, int]
+#: Observation: (seat, table mask or None for a lead, play mask or None for a pass, cards played
+#: since, fewest cards another seat held then).
+Observation = tuple[int, int | None, int | None, int, int]
 
 
 def observations(
@@ -168,6 +176,111 @@ def observations(
     return out, sorted(violations.items())
 
 
+#: Kinds of lead that the greedy policy makes with its lowest card when they hold no 2 (bombs
+#: aside) and no other seat holds a single card (then it leads anything but a lone single).
+_PLAIN_LEADS = frozenset({"single", "pair", "triple", "straight"})
+#: A seat holding at most this many cards (or facing a seat with at most two) plays whenever
+#: the greedy policy holds a beat of the table: it passes only with none.
+_SHORT = 5
+
+
+def unlike_greedy(events: Sequence[dict[str, Any]], me: int, rules: Any) -> set[int]:
+    """The other seats whose public actions this hand the greedy policy would not have taken,
+    as the cards each played later prove (``rules``: the table's ``SheddingRules``):
+
+    - a lead of a single, pair, triple or straight with no 2 while no other seat held a single
+      card, and a later play of a card below the lead's lowest: greedy leads with its lowest
+      card;
+    - a pass by a seat holding at most five cards (or facing a seat with at most two), and a
+      later play of cards that held a beat of that table: greedy, short, plays any beat it has.
+
+    Every fact is public (the plays, the passes, the counts), so the set is the same under
+    any deal of the hidden cards. A seat not in it may still be any player: the evidence
+    comes as the hand goes on.
+
+    >>> from vncards.tienlen import Rules
+    >>> core = Rules().core
+    >>> events = [{"type": "deal", "counts": [13, 13, 13, 13]}, {"type": "new_round", "leader": 1},
+    ...           {"type": "play", "seat": 1, "combo": "single", "cards": "9♠"},
+    ...           {"type": "play", "seat": 2, "combo": "single", "cards": "10♠"}]
+    >>> unlike_greedy(events, 0, core)
+    set()
+    >>> events += [{"type": "pass", "seat": 3}, {"type": "pass", "seat": 0},
+    ...            {"type": "play", "seat": 1, "combo": "single", "cards": "J♠"},
+    ...            {"type": "new_round", "leader": 1},
+    ...            {"type": "play", "seat": 1, "combo": "single", "cards": "4♦"}]
+    >>> sorted(unlike_greedy(events, 0, core))
+    [1]
+    """
+    return _greedy_evidence(events, me, rules)[0]
+
+
+def _greedy_evidence(
+    events: Sequence[dict[str, Any]], me: int, rules: Any
+) -> tuple[set[int], list[Observation]]:
+    """:func:`unlike_greedy`, and every other seat's leads that the greedy policy makes with
+    its lowest card (a single, pair, triple or straight with no 2, no seat then holding a
+    single card), as observations with no table (the search's inference reads them for seats
+    it models as greedy: such a seat held no card below the lead's lowest)."""
+    start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=-1)
+    if start < 0 or "counts" not in events[start]:
+        return set(), []
+    held = list(events[start]["counts"])
+    table: int | None = None
+    leads: dict[int, int] = {}  # seat: the highest of its plain leads' lowest cards (a mask bit)
+    plain_leads: list[tuple[int, int, int, int]] = []  # (seat, lead, event index, min_other)
+    passes: list[tuple[int, int, int]] = []  # (seat, table, event index) of a short pass
+    later: dict[int, list[tuple[int, int]]] = {}  # seat: (event index, mask) of its plays
+    unlike: set[int] = set()
+    for i in range(start + 1, len(events)):
+        e = events[i]
+        kind = e["type"]
+        if kind == "play":
+            s, m = e["seat"], cards_to_mask(e["cards"])
+            if s != me:
+                low = m & -m
+                if s in leads and m & (leads[s] - 1):
+                    unlike.add(s)
+                later.setdefault(s, []).append((i, m))
+                plain = e.get("combo") in _PLAIN_LEADS and not m & _TWOS
+                if table is None and plain and _min_other(held, s) > 1:
+                    leads[s] = max(leads.get(s, 0), low)
+                    plain_leads.append((s, m, i, _min_other(held, s)))
+            held[s] -= m.bit_count()
+            table = m
+        elif kind == "pass":
+            s = e["seat"]
+            if s != me and table is not None and (held[s] <= _SHORT or _min_other(held, s) <= 2):
+                passes.append((s, table, i))
+        elif kind in ("lead", "new_round"):
+            table = None
+        elif kind == "declare_sam":
+            break
+    for s, t, i in passes:
+        if s in unlike:
+            continue
+        cards = 0
+        for j, m in later.get(s, ()):
+            if j > i:
+                cards |= m
+        combo = shedding_classify(t, rules)
+        if cards and combo is not None and shedding_has_play(cards, combo, rules):
+            unlike.add(s)
+    led: list[Observation] = []
+    for s, m, i, low in plain_leads:
+        cards = 0
+        for j, p in later.get(s, ()):
+            if j >= i:
+                cards |= p
+        led.append((s, None, m, cards, low))
+    return unlike, led
+
+
+#: Whom the rollouts the policy plays model the other seats as (the ``opponents`` option).
+Opponents = Literal["policy", "greedy", "seen"]
+_OPPONENTS = ("policy", "greedy", "seen")
+
+
 #: Whose decisions a tree search branches on (the ``tree`` option; False: the flat race).
 Branching = Literal["every_seat", "own_seat"]
 
@@ -219,6 +332,7 @@ class _SearchMixin(_SheddingBot):
         policy_rollouts: bool = False,
         policy_top: int | None = None,
         policy_play: bool = False,
+        opponents: str = "policy",
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
         guided_games: Sequence[str] | None = None,
@@ -235,6 +349,10 @@ class _SearchMixin(_SheddingBot):
         self.sam_samples = int(sam_samples)
         self.value_rollouts = int(value_rollouts)
         self.tree = _branching(tree)
+        if opponents not in _OPPONENTS:
+            raise RulesError(f"opponents: {opponents!r} is not one of {', '.join(map(repr, _OPPONENTS))}")
+        #: Whom rollouts the policy plays model the other seats as (see the module notes).
+        self.opponents: Opponents = opponents  # type: ignore[assignment]
         self.guide = Guide.of(
             self.FAMILY,
             rules,
@@ -375,13 +493,28 @@ class _SearchMixin(_SheddingBot):
             rollout_position(v),
             candidates=cands,
             violators=violators,
-            observations=obs,
             known=self._known(turn),
             tree=self.tree,
             **self.guide.search_args(v.players),
+            **self._opponent_model(v, events, obs),
             **self.budget.search_args(start, *facts),
         )
         return actions[best]
+
+    def _opponent_model(
+        self, v: Facts, events: Sequence[dict[str, Any]], obs: list[Observation]
+    ) -> dict[str, Any]:
+        """The ``greedy_seats`` and ``observations`` of ``_core.search_shedding``: the other
+        seats its rollouts play by the greedy policy where the policy plays the rest (none
+        without policy rollouts), and with the passes and follows ``obs`` the leads of those
+        seats (a greedy seat leads its lowest card)."""
+        if self.opponents == "policy" or not (self.guide.rollouts and self.guide.fits(v.players)):
+            return {"observations": obs}
+        unlike, leads = _greedy_evidence(events, v.me, self._rules.core) if self.infer else (set(), [])
+        if self.opponents == "greedy":
+            unlike = set()
+        greedy = [s for s in range(v.players) if s != v.me and s not in unlike]
+        return {"greedy_seats": greedy, "observations": [*obs, *(o for o in leads if o[0] in greedy)]}
 
     def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The báo 1 violations the rollouts carry: those the seat knows of."""
