@@ -157,10 +157,9 @@ impl TuSacContext {
         best
     }
 
-    /// `(improving, completing)`: the unseen copies of the kinds that, joining `h`, would leave
-    /// fewer rác than `h` has, and those that would leave none.
-    fn outs(&self, h: &Hand) -> (u32, u32) {
-        let rac = min_rac(h);
+    /// `(improving, completing)`: the unseen copies of the kinds that, joining `h` (whose
+    /// fewest rác is `rac`), would leave fewer rác than it has, and those that would leave none.
+    fn outs(&self, h: &Hand, rac: u32) -> (u32, u32) {
         let (mut better, mut done) = (0, 0);
         for i in 0..KINDS {
             let live = self.unseen(i);
@@ -201,7 +200,8 @@ impl TuSacContext {
 /// `greedy`'s choice: a linear score the network can represent exactly.
 pub fn tusac_meld_cells(ctx: &TuSacContext, act: &TuSacAct, out: &mut [f32]) {
     out[..TUSAC_MELD].fill(0.0);
-    let (rac, seen, general, left, used) = match act.flag {
+    // `left_rac`: the fewest rác of `left`, which `outs` starts from (each arm has it already).
+    let (rac, seen, general, left, left_rac, used) = match act.flag {
         0 => {
             let Some(k) = (0..KINDS).find(|&k| act.cards[k] > 0) else {
                 return;
@@ -209,7 +209,8 @@ pub fn tusac_meld_cells(ctx: &TuSacContext, act: &TuSacAct, out: &mut [f32]) {
             let mut left = ctx.hand;
             left.0[k] = left.0[k].saturating_sub(1);
             let kind = Kind::from_index(k as u8).expect("a kind");
-            (min_rac(&left), ctx.seen[k], kind.is_general(), left, 0)
+            let rac = min_rac(&left);
+            (rac, ctx.seen[k], kind.is_general(), left, rac, 0)
         }
         1 => {
             let mut used = Hand(act.cards);
@@ -224,15 +225,15 @@ pub fn tusac_meld_cells(ctx: &TuSacContext, act: &TuSacAct, out: &mut [f32]) {
             match ctx.best_discard(&left) {
                 Some((rac, seen, k)) => {
                     left.take(k);
-                    (rac, seen, false, left, n)
+                    (rac, seen, false, left, rac, n)
                 }
-                None => (left.len() + 1, 0, false, left, n),
+                None => (left.len() + 1, 0, false, left, min_rac(&left), n),
             }
         }
-        3 => (ctx.rac, 0, false, ctx.hand, 0),
+        3 => (ctx.rac, 0, false, ctx.hand, ctx.rac, 0),
         _ => return,
     };
-    let (better, done) = ctx.outs(&left);
+    let (better, done) = ctx.outs(&left, left_rac);
     out[0] = rac as f32 / 8.0;
     out[1] = (rac as f32 - ctx.rac as f32) / 4.0;
     out[2] = f32::from(seen) / 4.0;
