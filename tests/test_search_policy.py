@@ -21,7 +21,7 @@ from vncards._core import RolloutPosition, cards_to_mask, search_shedding, shedd
 from vncards.bots import LEVELS, bot_view, decide, make_bot
 from vncards.bots.honesty import decides_honestly, redeal
 from vncards.bots.policy import Guide, rules_record, shipped_policy
-from vncards.bots.search import TienLenSearchBot, unlike_greedy
+from vncards.bots.search import TienLenSearchBot, _SeatPlays, unlike_greedy
 from vncards.bots.shedding import SheddingView, rollout_position, samloc_setup, tienlen_setup
 from vncards.learn.model import Architecture, init_layers, to_net
 from vncards.samloc import Rules as SamRules
@@ -291,6 +291,28 @@ def test_greedy_players_never_look_unlike_greedy(seed: int, me: int) -> None:
     core = g.rules.core
     for k in range(len(events) + 1):
         assert unlike_greedy(events[:k], me, core) == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(1, (1 << 52) - 1)), max_size=40),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 45)), max_size=20),
+)
+def test_seat_plays_since_is_the_union_of_the_seats_plays_from_the_event_on(
+    plays: list[tuple[int, int]], asks: list[tuple[int, int]]
+) -> None:
+    # Differential: the suffix unions (asked between adds too) against a scan of every play.
+    record = _SeatPlays()
+    seen: list[tuple[int, int, int]] = []
+    for index, (seat, mask) in enumerate(plays):
+        record.add(seat, index, mask)
+        seen.append((seat, index, mask))
+        for s, i in asks[index % 3 :: 3]:
+            want = 0
+            for ps, pi, pm in seen:
+                if ps == s and pi >= i:
+                    want |= pm
+            assert record.since(s, i) == want
 
 
 def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_unlike_greedy() -> None:

@@ -61,8 +61,9 @@ benchmarks only (:func:`vncards.bots.make_bot` builds it; no table may seat it).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from .._core import (
     cards_to_mask,
@@ -110,6 +111,36 @@ MAX_OBSERVATIONS = 24
 Observation = tuple[int, int | None, int | None, int, int]
 
 
+class _SeatPlays:
+    """Each seat's plays of a hand in event order, to ask which cards a seat played from an
+    event on in logarithmic time (a suffix union per seat, built once all plays are in)."""
+
+    def __init__(self) -> None:
+        self._at: dict[int, list[int]] = {}
+        self._masks: dict[int, list[int]] = {}
+        self._since: dict[int, list[int]] = {}
+
+    def add(self, seat: int, index: int, mask: int) -> None:
+        """Record ``seat``'s play of ``mask`` at event ``index`` (indices increase)."""
+        self._at.setdefault(seat, []).append(index)
+        self._masks.setdefault(seat, []).append(mask)
+        self._since.pop(seat, None)
+
+    def since(self, seat: int, index: int) -> int:
+        """The cards ``seat`` played at event ``index`` or later (a mask)."""
+        at = self._at.get(seat)
+        if not at:
+            return 0
+        union = self._since.get(seat)
+        if union is None:
+            union = [0] * (len(at) + 1)
+            masks = self._masks[seat]
+            for k in range(len(at) - 1, -1, -1):
+                union[k] = union[k + 1] | masks[k]
+            self._since[seat] = union
+        return union[bisect_left(at, index)]
+
+
 def observations(
     events: Sequence[dict[str, Any]], me: int, counts: Sequence[int]
 ) -> tuple[list[Observation], list[tuple[int, int]]]:
@@ -135,7 +166,7 @@ def observations(
     table: int | None = None
     sam = False
     found: list[tuple[int, int, int | None, int, int]] = []  # (seat, table, play, index, min_other)
-    plays: list[tuple[int, int, int]] = []  # (seat, index, mask)
+    plays = _SeatPlays()
     violations: dict[int, int] = {}
     for i in range(start + 1, len(events)):
         e = events[i]
@@ -145,7 +176,7 @@ def observations(
             m = cards_to_mask(e["cards"])
             if table is not None and s != me and not sam:
                 found.append((s, table, m, i, _min_other(held, s)))
-            plays.append((s, i, m))
+            plays.add(s, i, m)
             held[s] -= m.bit_count()
             table = m
         elif kind == "pass":
@@ -166,11 +197,7 @@ def observations(
     for s, t, play, i, low in reversed(found):
         if counts[s] == 0:
             continue
-        later = 0
-        for ps, pi, pm in plays:
-            if ps == s and pi >= i:
-                later |= pm
-        out.append((s, t, play, later, low))
+        out.append((s, t, play, plays.since(s, i), low))
         if len(out) == MAX_OBSERVATIONS:
             break
     return out, sorted(violations.items())
@@ -230,7 +257,7 @@ def _greedy_evidence(
     leads: dict[int, int] = {}  # seat: the highest of its plain leads' lowest cards (a mask bit)
     plain_leads: list[tuple[int, int, int, int]] = []  # (seat, lead, event index, min_other)
     passes: list[tuple[int, int, int]] = []  # (seat, table, event index) of a short pass
-    later: dict[int, list[tuple[int, int]]] = {}  # seat: (event index, mask) of its plays
+    later = _SeatPlays()
     unlike: set[int] = set()
     for i in range(start + 1, len(events)):
         e = events[i]
@@ -241,7 +268,7 @@ def _greedy_evidence(
                 low = m & -m
                 if s in leads and m & (leads[s] - 1):
                     unlike.add(s)
-                later.setdefault(s, []).append((i, m))
+                later.add(s, i, m)
                 plain = e.get("combo") in _PLAIN_LEADS and not m & _TWOS
                 if table is None and plain and _min_other(held, s) > 1:
                     leads[s] = max(leads.get(s, 0), low)
@@ -259,20 +286,13 @@ def _greedy_evidence(
     for s, t, i in passes:
         if s in unlike:
             continue
-        cards = 0
-        for j, m in later.get(s, ()):
-            if j > i:
-                cards |= m
+        cards = later.since(s, i + 1)
         combo = shedding_classify(t, rules)
         if cards and combo is not None and shedding_has_play(cards, combo, rules):
             unlike.add(s)
     led: list[Observation] = []
     for s, m, i, low in plain_leads:
-        cards = 0
-        for j, p in later.get(s, ()):
-            if j >= i:
-                cards |= p
-        led.append((s, None, m, cards, low))
+        led.append((s, None, m, later.since(s, i), low))
     return unlike, led
 
 
@@ -352,7 +372,7 @@ class _SearchMixin(_SheddingBot):
         if opponents not in _OPPONENTS:
             raise RulesError(f"opponents: {opponents!r} is not one of {', '.join(map(repr, _OPPONENTS))}")
         #: Whom rollouts the policy plays model the other seats as (see the module notes).
-        self.opponents: Opponents = opponents  # type: ignore[assignment]
+        self.opponents = cast(Opponents, opponents)
         self.guide = Guide.of(
             self.FAMILY,
             rules,
