@@ -124,6 +124,30 @@ def test_a_guided_search_is_honest(game: str) -> None:
         assert decides_honestly(level, g, seat, redeals=2)
 
 
+@pytest.mark.parametrize("chain", [-1, 1.5, True, 1001, "8"])
+def test_a_chain_that_is_not_a_step_count_is_refused(chain: Any) -> None:
+    with pytest.raises(RulesError, match="chain"):
+        make_bot("search", "tienlen", 1, TienLenRules(), chain=chain)
+
+
+@pytest.mark.parametrize("game", [*SHIPPED, "samloc"])
+def test_a_chained_search_is_reproducible_and_honest(game: str) -> None:
+    # Deals drawn by a Metropolis chain (with the opponent model's exact tests where the
+    # policy's weights fit): the same seed gives the same decision, and the hidden cards dealt
+    # anew under the same view change nothing.
+    opts: dict[str, Any] = {"rollouts": 40, "tree": "own_seat", "chain": 8}
+    if game in SHIPPED:
+        opts |= {"policy_rollouts": True, "opponents": "seen"}
+    for trial in range(3):
+        g = _walk(_fresh(game, 80 + trial), 6 + 9 * trial, trial)
+        if g.is_over:
+            continue
+        seat = g.pending_seats[0]
+        make = functools.partial(make_bot, "search", game, 9, g.rules, **opts)
+        assert decide(make(), g, seat) == decide(make(), g, seat)
+        assert decides_honestly(make, g, seat, redeals=2)
+
+
 def test_the_guide_changes_the_search() -> None:
     # Rollouts played by the policy reach other values than greedy ones on the same deals.
     g = _walk(_fresh("tienlen", 5), 3, 1)
@@ -251,11 +275,11 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) ->
             make_bot("policy", game, rules=g.rules), g, seat
         )
         # Nam's expert: an own-seat tree over rollouts the policy plays, the others modelled as
-        # greedy until they show otherwise. (In Bắc expert keeps its own-seat tree over greedy
-        # rollouts: see the catalog.)
+        # greedy until they show otherwise, its deals drawn by a chain. (In Bắc expert keeps its
+        # own-seat tree over greedy rollouts: see the catalog.)
         opts: dict[str, Any] = {"tree": "own_seat"}
         if game == "tienlen":
-            opts |= {"policy_rollouts": True, "opponents": "seen"}
+            opts |= {"policy_rollouts": True, "opponents": "seen", "chain": 8}
         want = decide(make_bot("search", game, 2, g.rules, rollouts=30, **opts), g, seat)
         assert decide(make_bot("expert", game, 2, g.rules, rollouts=30), g, seat) == want
     # At a 3-seat table (the weights play four) the levels search with greedy rollouts.

@@ -771,6 +771,7 @@ def search_shedding(
     prior: float = 0.0,
     policy_top: int | None = None,
     greedy_seats: Sequence[int] = ...,
+    chain: int = 0,
 ) -> _SearchResult: ...
 def shedding_policy_scores(
     setup: RolloutSetup,

@@ -112,11 +112,13 @@ type ObservationArg = (usize, Option<u64>, Option<u64>, u64, u32);
 /// policy: `policy_rollouts` makes it play the rollouts, `prior` weighs its prior at the tree's
 /// root, `policy_top` keeps the flat race to its best candidates (the first always kept),
 /// and the seats in `greedy_seats` play the greedy policy in those rollouts (the root seat
-/// always plays the policy).
+/// always plays the policy) and their observations are tested against the greedy policy's
+/// exact choice. `chain` draws each deal by that many Metropolis card swaps from the last
+/// (0: by rejection sampling).
 #[pyfunction]
 #[pyo3(signature = (setup, position, *, candidates, seed, rollouts = None, think_ms = None,
     violators = Vec::new(), observations = Vec::new(), known = None, tree = None, policy = None,
-    policy_rollouts = false, prior = 0.0, policy_top = None, greedy_seats = Vec::new()))]
+    policy_rollouts = false, prior = 0.0, policy_top = None, greedy_seats = Vec::new(), chain = 0))]
 #[allow(clippy::too_many_arguments)]
 fn search_shedding(
     py: Python<'_>,
@@ -135,6 +137,7 @@ fn search_shedding(
     prior: f64,
     policy_top: Option<usize>,
     greedy_seats: Vec<usize>,
+    chain: u32,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = &setup.get().0;
@@ -216,8 +219,12 @@ fn search_shedding(
             });
             let g = guide.as_ref();
             found(match branching {
-                Some(b) => search_tree(&setup, &pos, &obs, &cands, known, &budget, seed, b, g),
-                None => shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed, g),
+                Some(b) => search_tree(
+                    &setup, &pos, &obs, &cands, known, &budget, seed, chain, b, g,
+                ),
+                None => {
+                    shedding::search(&setup, &pos, &obs, &cands, known, &budget, seed, chain, g)
+                }
             })
         }))
     })

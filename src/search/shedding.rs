@@ -43,6 +43,9 @@ pub const PLAY_ABOVE_CHEAPER: f64 = 0.4;
 pub const PLAY_WHEN_MODEL_PASSES: f64 = 0.7;
 /// Likelihood of leading above a lower card held, where the greedy model leads its lowest.
 pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
+/// Likelihood of any action but the greedy model's exact choice, for a seat the search
+/// models as the greedy player (see [`Shedding::sharp_for`]).
+pub const SHARP_MISS: f64 = 0.05;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
 
@@ -62,6 +65,13 @@ pub struct Shedding<'a> {
     hands: [CardSet; MAX_SEATS],
     /// Who plays the rollouts.
     player: Rollouts<'a>,
+    /// Seats modelled as the greedy player (bit `s` for seat `s`): their observations are
+    /// tested against the greedy model's exact choice ([`SHARP_MISS`]).
+    sharp: u32,
+    /// The Markov chain's deal and each seat's likelihood of it (see [`Shedding::walk`]).
+    chain: Option<([CardSet; MAX_SEATS + 1], [f64; MAX_SEATS + 1])>,
+    /// Card swaps tried per deal drawn by the chain (0: no chain, rejection only).
+    steps: u32,
 }
 
 impl<'a> Shedding<'a> {
@@ -85,6 +95,23 @@ impl<'a> Shedding<'a> {
             scratch: Vec::with_capacity(128),
             hands: [CardSet::EMPTY; MAX_SEATS],
             player: Rollouts::Greedy,
+            sharp: 0,
+            chain: None,
+            steps: std::env::var("VNCARDS_MCMC")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+        }
+    }
+
+    /// The same trial testing the observations of the seats in `sharp` (a mask: the seats
+    /// modelled as the greedy player) against the greedy model's exact choice, and drawing its
+    /// deals by `chain` Metropolis steps each (0: by rejection; see [`Shedding::walk`]).
+    pub(crate) fn inferring(self, sharp: u32, chain: u32) -> Shedding<'a> {
+        Shedding {
+            sharp,
+            steps: chain,
+            ..self
         }
     }
 
@@ -96,12 +123,36 @@ impl<'a> Shedding<'a> {
     /// How likely the greedy model makes `o` for a seat holding `now` today.
     fn likelihood(&mut self, now: CardSet, o: &Observation) -> f64 {
         let then = now.union(o.later);
+        let sharp = self.sharp >> o.seat & 1 == 1;
         let Some(table) = o.table else {
+            if sharp {
+                self.scratch.clear();
+                legal_plays_into(
+                    then,
+                    None,
+                    &self.setup.rules,
+                    CardSet::EMPTY,
+                    PlayFilter::All,
+                    &mut self.scratch,
+                );
+                let ctx = Context {
+                    min_other: o.min_other,
+                    can_pass: false,
+                    finish_on_two: self.setup.finish_on_two,
+                };
+                let model = greedy_choice(then, &self.scratch, None, ctx).map(|i| self.scratch[i]);
+                return match (o.play, model) {
+                    (Some(p), Some(m)) if p.cards == m.cards => 1.0,
+                    _ => SHARP_MISS,
+                };
+            }
             let low = o.play.map_or(0, |p| p.cards.0 & p.cards.0.wrapping_neg());
-            return if then.0 & low.wrapping_sub(1) != 0 {
-                LEAD_ABOVE_LOWEST
-            } else {
+            return if then.0 & low.wrapping_sub(1) == 0 {
                 1.0
+            } else if sharp {
+                SHARP_MISS
+            } else {
+                LEAD_ABOVE_LOWEST
             };
         };
         self.scratch.clear();
@@ -119,6 +170,14 @@ impl<'a> Shedding<'a> {
             finish_on_two: self.setup.finish_on_two,
         };
         let model = greedy_choice(then, &self.scratch, Some(&table), ctx).map(|i| self.scratch[i]);
+        if sharp {
+            let same = match (o.play, model) {
+                (None, None) => true,
+                (Some(p), Some(m)) => p.cards == m.cards,
+                _ => false,
+            };
+            return if same { 1.0 } else { SHARP_MISS };
+        }
         match (o.play, model) {
             (None, None) => 1.0,
             (None, Some(_)) => PASS_HOLDING_BEAT,
@@ -141,6 +200,63 @@ impl<'a> Shedding<'a> {
         (passed, true)
     }
 
+    /// The product of the likelihoods of `seat`'s observations for a seat holding `hand`.
+    fn seat_likelihood(&mut self, seat: usize, hand: CardSet) -> f64 {
+        let mut l = 1.0;
+        for k in 0..self.obs.len() {
+            let o = self.obs[k];
+            if o.seat == seat {
+                l *= self.likelihood(hand, &o);
+            }
+        }
+        l
+    }
+
+    /// Metropolis steps from the chain's deal: swap a random card between two random holders
+    /// of unseen cards (the other seats, and the undealt rest as holder `players`, which no
+    /// observation tests), each swap kept with the ratio of the two holders' likelihoods.
+    fn walk(&mut self) {
+        let (players, me) = (self.setup.players, self.pos.me);
+        let (mut held, mut lik) = match self.chain {
+            Some(c) => c,
+            None => {
+                let mut held = [CardSet::EMPTY; MAX_SEATS + 1];
+                held[..MAX_SEATS].copy_from_slice(&self.hands);
+                let mut dealt = CardSet::EMPTY;
+                let mut lik = [1.0; MAX_SEATS + 1];
+                for s in (0..players).filter(|&s| s != me) {
+                    dealt = dealt.union(held[s]);
+                    lik[s] = self.seat_likelihood(s, held[s]);
+                }
+                held[players] = self.pos.unseen.difference(dealt);
+                (held, lik)
+            }
+        };
+        let mut holders = [0usize; MAX_SEATS + 1];
+        let mut n = 0;
+        for s in (0..=players).filter(|&s| s != me && !held[s].is_empty()) {
+            holders[n] = s;
+            n += 1;
+        }
+        for _ in 0..if n < 2 { 0 } else { self.steps } {
+            let a = holders[self.rng.below(n)];
+            let mut b = holders[self.rng.below(n - 1)];
+            if b == a {
+                b = holders[n - 1];
+            }
+            let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
+            let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
+            let na = CardSet(held[a].0 & !ca | cb);
+            let nb = CardSet(held[b].0 & !cb | ca);
+            let (la, lb) = (self.seat_likelihood(a, na), self.seat_likelihood(b, nb));
+            if self.rng.unit() * lik[a] * lik[b] < la * lb {
+                (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
+            }
+        }
+        self.hands.copy_from_slice(&held[..MAX_SEATS]);
+        self.chain = Some((held, lik));
+    }
+
     fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
         determinise(self.pos, self.setup.players, &mut self.rng, &mut self.pool)
     }
@@ -158,6 +274,30 @@ impl Trial for Shedding<'_> {
             self.hands = h;
             return;
         }
+        if self.steps > 0 && !self.obs.is_empty() {
+            if self.chain.is_none() {
+                self.reject();
+            }
+            self.walk();
+            return;
+        }
+        self.reject();
+    }
+
+    fn play(&mut self, c: usize) -> i32 {
+        let (setup, me) = (self.setup, self.pos.me);
+        let mut sim = Sim::new(self.pos, self.hands, self.start.unwrap_or(me));
+        if self.start.is_none() {
+            sim.act(setup, me, self.cands[c]);
+        }
+        sim.finish_with(setup, me, &mut self.scratch, &mut self.player)
+    }
+}
+
+impl Shedding<'_> {
+    /// A deal by sequential rejection: the first of [`ATTEMPTS`] uniform deals that passes every
+    /// observation's test, else the one that passed the most.
+    fn reject(&mut self) {
         let first = self.uniform();
         let (mut most, ok) = self.test(&first);
         self.hands = first;
@@ -177,19 +317,19 @@ impl Trial for Shedding<'_> {
             }
         }
     }
+}
 
-    fn play(&mut self, c: usize) -> i32 {
-        let (setup, me) = (self.setup, self.pos.me);
-        let mut sim = Sim::new(self.pos, self.hands, self.start.unwrap_or(me));
-        if self.start.is_none() {
-            sim.act(setup, me, self.cands[c]);
-        }
-        sim.finish_with(setup, me, &mut self.scratch, &mut self.player)
+/// The card of the `k`-th lowest set bit of `mask` (a single-bit mask).
+fn nth_card(mut mask: u64, k: usize) -> u64 {
+    for _ in 0..k {
+        mask &= mask - 1;
     }
+    mask & mask.wrapping_neg()
 }
 
 /// Races the candidate plays (`None`: pass) of the root seat of `pos`; with a `guide`, the
 /// rollouts play its policy (`rollouts`) and the race keeps only its best candidates (`top`).
+/// `chain`: Metropolis steps per deal (see [`Shedding::inferring`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     setup: &Setup,
@@ -199,13 +339,24 @@ pub fn search(
     known: Option<[CardSet; MAX_SEATS]>,
     budget: &Budget,
     seed: u64,
+    chain: u32,
     guide: Option<&Guide<'_>>,
 ) -> Outcome {
     filtered(guide, setup, pos, cands, |kept| {
         let mut trial = Shedding::new(setup, pos, obs, kept, known, seed)
-            .played_by(Rollouts::of(guide, pos.me));
+            .played_by(Rollouts::of(guide, pos.me))
+            .inferring(sharp_seats(guide, pos.me), chain);
         race(&mut trial, kept.len(), budget)
     })
+}
+
+/// The seats whose observations a search tests exactly: those its `guide`'s rollouts model as
+/// the greedy player (none without policy rollouts).
+pub(crate) fn sharp_seats(guide: Option<&Guide<'_>>, me: usize) -> u32 {
+    match guide {
+        Some(g) if g.rollouts => g.greedy_seats & !(1 << me),
+        _ => 0,
+    }
 }
 
 /// The root's mean score over `rollouts` deals when the hand is played out by the greedy
@@ -233,6 +384,7 @@ pub fn value(
 mod tests {
     use super::*;
     use crate::rollout::fixtures::{open_position, set, south_setup};
+    use crate::rollout::{FastRng, Sim};
     use crate::shedding::{classify, legal_plays};
 
     fn south() -> Setup {
@@ -310,6 +462,119 @@ mod tests {
         assert!(weighted < uniform / 3, "{weighted} against {uniform}");
     }
 
+    /// One seat's pass on 7♠ holding two cards (the greedy model, short, plays any beat).
+    fn passed_on_a_seven() -> (Setup, Position, [Observation; 1], Combo) {
+        let setup = south();
+        let pos = position("3♠ 4♦ 5♥", [3, 2, 2, 2]);
+        let seven = classify(set("7♠"), &setup.rules).unwrap();
+        let obs = [Observation {
+            seat: 1,
+            table: Some(seven),
+            play: None,
+            later: CardSet::EMPTY,
+            min_other: 3,
+        }];
+        (setup, pos, obs, seven)
+    }
+
+    /// Of 1,000 deals drawn with `sharp` and `chain`, how many give seat 1 a card above 7♠.
+    fn holding_a_beat(sharp: u32, chain: u32, obs: &[Observation]) -> usize {
+        let (setup, pos, _, seven) = passed_on_a_seven();
+        let mut t = Shedding::new(&setup, &pos, obs, &[], None, 9).inferring(sharp, chain);
+        (0..1000)
+            .filter(|_| {
+                t.draw();
+                t.hands[1].iter().any(|c| c.index() > seven.top - 8)
+            })
+            .count()
+    }
+
+    #[test]
+    fn a_chain_deals_every_seat_its_count_from_the_unseen_cards() {
+        let (setup, pos, obs, _) = passed_on_a_seven();
+        let mut t = Shedding::new(&setup, &pos, &obs, &[], None, 3).inferring(0b10, 8);
+        for _ in 0..500 {
+            t.draw();
+            assert_eq!(t.hands[0], pos.hand);
+            let mut seen = CardSet::EMPTY;
+            for s in 1..4 {
+                assert_eq!(t.hands[s].len(), u32::from(pos.counts[s]));
+                assert!(t.hands[s].0 & seen.0 == 0, "a card dealt twice");
+                assert!(
+                    t.hands[s].0 & !pos.unseen.0 == 0,
+                    "a card that is not unseen"
+                );
+                seen = seen.union(t.hands[s]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_samples_what_rejection_samples_and_a_sharp_test_narrows_it() {
+        let (_, _, obs, _) = passed_on_a_seven();
+        let uniform = holding_a_beat(0, 0, &[]);
+        let rejection = holding_a_beat(0, 0, &obs);
+        let chain = holding_a_beat(0, 8, &obs);
+        let sharp = holding_a_beat(0b10, 8, &obs);
+        // The pass's likelihood 0.15 leaves about 2/3 of deals with a beat (93% uniform): the
+        // chain's deals agree with rejection's; the exact test (0.05) leaves about 40%.
+        assert!(uniform > 880, "{uniform}");
+        assert!(
+            rejection.abs_diff(chain) < 80,
+            "{chain} against {rejection}"
+        );
+        assert!(sharp < chain - 150, "{sharp} against {chain}");
+    }
+
+    #[test]
+    fn the_greedy_players_own_actions_pass_every_exact_test() {
+        // Whole hands played by the greedy rollout policy: every decision, read as an
+        // observation of a seat modelled as greedy, has likelihood 1 under the true hand.
+        let setup = south();
+        let mut rng = FastRng::new(11);
+        let mut plays = Vec::new();
+        let mut tested = 0;
+        for _ in 0..40 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for (k, s) in (0..52).zip((0..4).cycle()) {
+                let j = k + rng.below(52 - k);
+                deck.swap(k, j);
+                hands[s].0 |= 1u64 << deck[k];
+            }
+            let pos = open_position(0, hands[0], &[13; 4]);
+            let mut sim = Sim::new(&pos, hands, 0);
+            let mut seen = Vec::new();
+            while !sim.over {
+                let seat = sim.turn;
+                sim.plays(&setup, seat, &mut plays);
+                let pick = sim.policy(&setup, seat, &plays).map(|i| plays[i]);
+                if sim.passed >> seat & 1 == 0 {
+                    let min_other = (0..4)
+                        .filter(|&s| s != seat && sim.out >> s & 1 == 0)
+                        .map(|s| sim.hands[s].len())
+                        .min()
+                        .unwrap_or(u32::MAX);
+                    let o = Observation {
+                        seat,
+                        table: sim.table,
+                        play: pick,
+                        later: CardSet::EMPTY,
+                        min_other,
+                    };
+                    seen.push((sim.hands[seat], o));
+                }
+                sim.act(&setup, seat, pick);
+            }
+            let mut t = Shedding::new(&setup, &pos, &[], &[], None, 1).inferring(0b1111, 0);
+            for (hand, o) in seen {
+                assert_eq!(t.likelihood(hand, &o), 1.0, "{o:?} holding {hand:?}");
+                tested += 1;
+            }
+        }
+        assert!(tested > 1000, "{tested}");
+    }
+
     #[test]
     fn known_hands_make_every_deal_the_same_and_searches_reproducible() {
         let setup = south();
@@ -317,7 +582,7 @@ mod tests {
         let plays = legal_plays(pos.hand, None, &setup.rules, CardSet::EMPTY);
         let cands: Vec<_> = plays.iter().map(|c| Some(*c)).collect();
         let budget = Budget::rollouts(300);
-        let run = |g: Option<&Guide<'_>>| search(&setup, &pos, &[], &cands, None, &budget, 4, g);
+        let run = |g: Option<&Guide<'_>>| search(&setup, &pos, &[], &cands, None, &budget, 4, 0, g);
         let a = run(None);
         assert_eq!(a, run(None));
         assert!(a.rollouts <= 300 && a.best < cands.len());

@@ -103,7 +103,8 @@ fn actions(
 /// With a `guide`, the rollouts (and the other seats of an own-seat tree) play its policy
 /// (`rollouts`), the root's selection adds the PUCT term `prior · P(a) · √N / (1 + n)` of
 /// the policy's prior `P` ([`super::guide::prior`]), and the root keeps only the policy's
-/// best candidates (`top`).
+/// best candidates (`top`). `chain`: Metropolis steps per deal (see
+/// [`super::shedding::Shedding::inferring`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     setup: &Setup,
@@ -113,11 +114,14 @@ pub fn search(
     known: Option<[CardSet; MAX_SEATS]>,
     budget: &Budget,
     seed: u64,
+    chain: u32,
     branching: Branching,
     guide: Option<&Guide<'_>>,
 ) -> Outcome {
     filtered(guide, setup, pos, cands, |kept| {
-        tree_of(setup, pos, obs, kept, known, budget, seed, branching, guide)
+        tree_of(
+            setup, pos, obs, kept, known, budget, seed, chain, branching, guide,
+        )
     })
 }
 
@@ -131,6 +135,7 @@ fn tree_of(
     known: Option<[CardSet; MAX_SEATS]>,
     budget: &Budget,
     seed: u64,
+    chain: u32,
     branching: Branching,
     guide: Option<&Guide<'_>>,
 ) -> Outcome {
@@ -153,7 +158,8 @@ fn tree_of(
         .filter(|g| g.prior > 0.0)
         .map(|g| (g.prior, prior(&root_scores(g.net, setup, pos, cands))));
     let mut player = Rollouts::of(guide, me);
-    let mut trial = Shedding::new(setup, pos, obs, cands, known, seed);
+    let mut trial = Shedding::new(setup, pos, obs, cands, known, seed)
+        .inferring(super::shedding::sharp_seats(guide, me), chain);
     let mut scratch = Vec::with_capacity(128);
     let mut listed = Vec::with_capacity(WIDTH);
     let mut path: Vec<usize> = Vec::with_capacity(64);
@@ -298,7 +304,20 @@ mod tests {
         let (setup, pos, cands) = opening();
         for branching in [Branching::EverySeat, Branching::OwnSeat] {
             let budget = Budget::rollouts(400);
-            let run = || search(&setup, &pos, &[], &cands, None, &budget, 3, branching, None);
+            let run = || {
+                search(
+                    &setup,
+                    &pos,
+                    &[],
+                    &cands,
+                    None,
+                    &budget,
+                    3,
+                    0,
+                    branching,
+                    None,
+                )
+            };
             let a = run();
             assert_eq!(a, run());
             assert_eq!(a.rollouts, 400);
@@ -321,6 +340,7 @@ mod tests {
                 None,
                 &budget,
                 3,
+                0,
                 Branching::OwnSeat,
                 guide,
             )

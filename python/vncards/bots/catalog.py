@@ -84,7 +84,7 @@ TIENLEN_LEVELS: dict[str, Level] = {
         {
             "rollouts": 1500,
             "tree": "own_seat",
-            "guided": {"rollouts": 400, "policy_rollouts": True, "opponents": "seen"},
+            "guided": {"rollouts": 400, "policy_rollouts": True, "opponents": "seen", "chain": 8},
             # Bắc: 300 deals of seed 2026 did not show it above hard (+0.40 [-0.26, +1.06]);
             # the own-seat tree was (+0.96 [+0.63, +1.29] at 1,000 deals of seed 2025).
             "guided_games": ("tienlen",),

@@ -27,8 +27,13 @@ goes out on a 2 where that is penalised while it may pass). ``opponents`` is who
 policy plays model the other seats as: ``"policy"`` (the default: every seat plays the policy),
 ``"greedy"`` (the others play greedy), or ``"seen"``: each other seat plays greedy until its
 public record this hand proves it is not a greedy player (:func:`unlike_greedy`), and then the
-policy; the inference also reads the leads of the seats it models as greedy (a greedy seat
-leads its lowest card, so it holds none lower). Where no weights ship, these options
+policy. The inference tests every action of a seat it models as greedy (its leads, passes
+and follows, up to :data:`MODELLED_OBSERVATIONS`) against the greedy policy's own choice from
+the cards a deal gives it: a deal where they differ is kept with likelihood 0.05, where the
+plain model's tests are looser. ``chain`` (default 0) draws each deal by that many Metropolis
+card swaps between the hidden hands from the last one (each kept with the ratio of the
+observations' likelihoods) instead of by rejection: under many observations rejection rarely
+finds a deal that passes them all, a chain stays among those that do. Where no weights ship, these options
 search as the plain search does (greedy rollouts), so every level plays every table.
 ``guided`` (a mapping of options) makes a bot decide with those options wherever the shipped
 weights fit the table (its preset rules and size) and with its own elsewhere, ``guided_games``
@@ -106,6 +111,9 @@ __all__ = [
 Action = dict[str, Any]
 #: Observations (passes and follows of other seats) the inference reads, the latest first.
 MAX_OBSERVATIONS = 24
+#: Observations it reads when it models other seats as the greedy player (``opponents``):
+#: their every action is then evidence, tested exactly.
+MODELLED_OBSERVATIONS = 96
 #: Observation: (seat, table mask or None for a lead, play mask or None for a pass, cards played
 #: since, fewest cards another seat held then).
 Observation = tuple[int, int | None, int | None, int, int]
@@ -142,7 +150,7 @@ class _SeatPlays:
 
 
 def observations(
-    events: Sequence[dict[str, Any]], me: int, counts: Sequence[int]
+    events: Sequence[dict[str, Any]], me: int, counts: Sequence[int], limit: int = MAX_OBSERVATIONS
 ) -> tuple[list[Observation], list[tuple[int, int]]]:
     """What the other seats have shown this hand, from the seat's events: each pass on a
     table and each play that followed one (latest first, at most :data:`MAX_OBSERVATIONS`,
@@ -198,7 +206,7 @@ def observations(
         if counts[s] == 0:
             continue
         out.append((s, t, play, plays.since(s, i), low))
-        if len(out) == MAX_OBSERVATIONS:
+        if len(out) == limit:
             break
     return out, sorted(violations.items())
 
@@ -245,20 +253,21 @@ def unlike_greedy(events: Sequence[dict[str, Any]], me: int, rules: Any) -> set[
 def _greedy_evidence(
     events: Sequence[dict[str, Any]], me: int, rules: Any
 ) -> tuple[set[int], list[Observation]]:
-    """:func:`unlike_greedy`, and every other seat's leads that the greedy policy makes with
-    its lowest card (a single, pair, triple or straight with no 2, no seat then holding a
-    single card), as observations with no table (the search's inference reads them for seats
-    it models as greedy: such a seat held no card below the lead's lowest)."""
+    """:func:`unlike_greedy`, and every other seat's leads but the hand's first play, as
+    observations with no table: the search's inference reads them for the seats it models as
+    greedy, testing each against the lead the greedy policy would have made from the cards the
+    deal gives the seat (the first play is left out: it must hold the lowest card)."""
     start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=-1)
     if start < 0 or "counts" not in events[start]:
         return set(), []
     held = list(events[start]["counts"])
     table: int | None = None
     leads: dict[int, int] = {}  # seat: the highest of its plain leads' lowest cards (a mask bit)
-    plain_leads: list[tuple[int, int, int, int]] = []  # (seat, lead, event index, min_other)
+    led: list[tuple[int, int, int, int]] = []  # (seat, lead, event index, min_other)
     passes: list[tuple[int, int, int]] = []  # (seat, table, event index) of a short pass
     later = _SeatPlays()
     unlike: set[int] = set()
+    first_play = next((i for i in range(start + 1, len(events)) if events[i]["type"] == "play"), -1)
     for i in range(start + 1, len(events)):
         e = events[i]
         kind = e["type"]
@@ -272,7 +281,8 @@ def _greedy_evidence(
                 plain = e.get("combo") in _PLAIN_LEADS and not m & _TWOS
                 if table is None and plain and _min_other(held, s) > 1:
                     leads[s] = max(leads.get(s, 0), low)
-                    plain_leads.append((s, m, i, _min_other(held, s)))
+                if table is None and i > first_play:
+                    led.append((s, m, i, _min_other(held, s)))
             held[s] -= m.bit_count()
             table = m
         elif kind == "pass":
@@ -290,11 +300,11 @@ def _greedy_evidence(
         combo = shedding_classify(t, rules)
         if cards and combo is not None and shedding_has_play(cards, combo, rules):
             unlike.add(s)
-    led: list[Observation] = []
-    for s, m, i, low in plain_leads:
-        led.append((s, None, m, later.since(s, i), low))
-    return unlike, led
+    return unlike, [(s, None, m, later.since(s, i), low) for s, m, i, low in led]
 
+
+#: Most Metropolis steps per deal (the ``chain`` option).
+MAX_CHAIN = 1000
 
 #: Whom the rollouts the policy plays model the other seats as (the ``opponents`` option).
 Opponents = Literal["policy", "greedy", "seen"]
@@ -353,6 +363,7 @@ class _SearchMixin(_SheddingBot):
         policy_top: int | None = None,
         policy_play: bool = False,
         opponents: str = "policy",
+        chain: int = 0,
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
         guided_games: Sequence[str] | None = None,
@@ -373,6 +384,10 @@ class _SearchMixin(_SheddingBot):
             raise RulesError(f"opponents: {opponents!r} is not one of {', '.join(map(repr, _OPPONENTS))}")
         #: Whom rollouts the policy plays model the other seats as (see the module notes).
         self.opponents = cast(Opponents, opponents)
+        if isinstance(chain, bool) or not isinstance(chain, int) or not 0 <= chain <= MAX_CHAIN:
+            raise RulesError(f"chain: {chain!r} is not a whole number of steps from 0 to {MAX_CHAIN}")
+        #: Metropolis card swaps per deal of the inference (0: rejection sampling).
+        self.chain = chain
         self.guide = Guide.of(
             self.FAMILY,
             rules,
@@ -491,7 +506,8 @@ class _SearchMixin(_SheddingBot):
                 actions.append(legal[passes])
         if len(actions) == 1:
             return actions[0]
-        obs, violators = observations(events, v.me, v.counts) if events else ([], [])
+        limit = MODELLED_OBSERVATIONS if self._models_greedy(v) else MAX_OBSERVATIONS
+        obs, violators = observations(events, v.me, v.counts, limit) if events else ([], [])
         if not self.infer:
             obs = []  # deals drawn uniformly; the seat's own báo 1 record still counts
         violators = self._violators(v, turn, violators)
@@ -521,6 +537,10 @@ class _SearchMixin(_SheddingBot):
         )
         return actions[best]
 
+    def _models_greedy(self, v: Facts) -> bool:
+        """Whether the rollouts model other seats as the greedy player (``opponents``)."""
+        return self.opponents != "policy" and self.guide.rollouts and self.guide.fits(v.players)
+
     def _opponent_model(
         self, v: Facts, events: Sequence[dict[str, Any]], obs: list[Observation]
     ) -> dict[str, Any]:
@@ -528,13 +548,17 @@ class _SearchMixin(_SheddingBot):
         seats its rollouts play by the greedy policy where the policy plays the rest (none
         without policy rollouts), and with the passes and follows ``obs`` the leads of those
         seats (a greedy seat leads its lowest card)."""
-        if self.opponents == "policy" or not (self.guide.rollouts and self.guide.fits(v.players)):
-            return {"observations": obs}
+        if not self._models_greedy(v):
+            return {"observations": obs, "chain": self.chain}
         unlike, leads = _greedy_evidence(events, v.me, self._rules.core) if self.infer else (set(), [])
         if self.opponents == "greedy":
             unlike = set()
         greedy = [s for s in range(v.players) if s != v.me and s not in unlike]
-        return {"greedy_seats": greedy, "observations": [*obs, *(o for o in leads if o[0] in greedy)]}
+        return {
+            "greedy_seats": greedy,
+            "observations": [*obs, *(o for o in leads if o[0] in greedy)],
+            "chain": self.chain,
+        }
 
     def _violators(self, v: Facts, turn: Turn | None, known: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The báo 1 violations the rollouts carry: those the seat knows of."""
