@@ -299,25 +299,24 @@ mod tests {
         (setup, pos, cands)
     }
 
+    /// [`search`] of `cands` with no observations, no known hands, seed 3 and no chain.
+    fn searched(
+        setup: &Setup,
+        pos: &Position,
+        cands: &[Option<Combo>],
+        budget: &Budget,
+        branching: Branching,
+        guide: Option<&Guide<'_>>,
+    ) -> Outcome {
+        search(setup, pos, &[], cands, None, budget, 3, 0, branching, guide)
+    }
+
     #[test]
     fn the_tree_search_is_reproducible_and_within_budget() {
         let (setup, pos, cands) = opening();
         for branching in [Branching::EverySeat, Branching::OwnSeat] {
             let budget = Budget::rollouts(400);
-            let run = || {
-                search(
-                    &setup,
-                    &pos,
-                    &[],
-                    &cands,
-                    None,
-                    &budget,
-                    3,
-                    0,
-                    branching,
-                    None,
-                )
-            };
+            let run = || searched(&setup, &pos, &cands, &budget, branching, None);
             let a = run();
             assert_eq!(a, run());
             assert_eq!(a.rollouts, 400);
@@ -332,18 +331,7 @@ mod tests {
         let high = test_net(4, 0.0, 1.0);
         let budget = Budget::rollouts(300);
         let run = |guide: Option<&Guide<'_>>| {
-            search(
-                &setup,
-                &pos,
-                &[],
-                &cands,
-                None,
-                &budget,
-                3,
-                0,
-                Branching::OwnSeat,
-                guide,
-            )
+            searched(&setup, &pos, &cands, &budget, Branching::OwnSeat, guide)
         };
         let plain = run(None);
         // A guide with no prior and greedy rollouts searches as no guide does.
