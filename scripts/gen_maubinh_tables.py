@@ -14,10 +14,11 @@ header records the deals per iteration, the iterations, the seed and the rules.
   ``equilibrium_tables_42.bin``. Build the expected tables of that scoring (and rebuild) first.
   ``--split`` keeps them per class of the player's hand (card removal, ``--scheme``). They are
   written in the compact form (``MBT4``; ``--exact`` writes the exact counts). The shipped files
-  of both scorings are one such round (``--split --deals 250000 --iterations 1 --seed
-  20261204``: 24 classes, exact counts) from the one-population tables (``--start``: ``git show
+  of both scorings are one such round (``--split --scheme 3 --deals 250000 --iterations 1
+  --seed 20261204``: 48 classes) from the one-population tables (``--start``: ``git show
   e215099:src/maubinh/equilibrium_tables.bin``, ``git show
-  1420e0d:src/maubinh/equilibrium_tables_42.bin``); each header holds its command.
+  1420e0d:src/maubinh/equilibrium_tables_42.bin``), about 2 minutes each on two cores at a
+  load average of 6; each header holds its command.
 
 The batches run in this process (the solver uses every core), on ``--jobs`` local processes,
 or on a Ray cluster with ``--ray [ADDRESS]`` (``auto``, ``ray://host:10001``; none: a local

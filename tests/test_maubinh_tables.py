@@ -270,8 +270,10 @@ def test_both_scorings_ship_card_removal_equilibrium_tables(scoring: str) -> Non
     """The equilibrium tables of either scoring are kept per class of the player's hand, made
     under that scoring, and say how (the command and a measure on a seed not built on)."""
     header = shipped_header("equilibrium", scoring)
-    tables = Histograms.from_bytes(_core.maubinh_tables_file("equilibrium", scoring))
-    assert tables.parts == 24 and tables.header == header
+    blob = _core.maubinh_tables_file("equilibrium", scoring)
+    tables = Histograms.from_bytes(blob)
+    assert (blob[:4], tables.scheme, tables.parts) == (b"MBT4", 3, 48) and tables.header == header
+    assert "--scheme 3" in header["command"] and len(blob) < 600_000
     assert ("FourTwo" in header["rules"]) == (scoring == "4-2")
     assert header["command"].startswith("python scripts/gen_maubinh_tables.py --objective equilibrium")
     assert f"--scoring {scoring}" in header["command"] and "--split" in header["command"]

@@ -4,10 +4,10 @@
 //! opponent's ace-high front or pair of aces rare. The expected tables ignore this (one
 //! population for every hand). The equilibrium tables split the population by a [`Scheme`]:
 //! a few counts of the player's own hand that move the opponents' strength the most (measured:
-//! the aces, the kings, and how many distinct ranks it holds), and keep one set of histograms
-//! per class: what opponents play *given that the player holds such a hand*. The solver then
-//! reads the tables of its hand's class; the search and its bounds are unchanged, so the cost
-//! of a solve is the same.
+//! the aces, the kings, how many distinct ranks it holds and its longest suit: 48 classes), and
+//! keep one set of histograms per class: what opponents play *given that the player holds such
+//! a hand*. The solver then reads the tables of its hand's class; the search and its bounds are
+//! unchanged. The shipped files are in the compact form ([`Census::to_compact`]).
 
 use super::eval::{CLASSES3, CLASSES5};
 use super::expected::{Histograms, Model, Tables};
@@ -45,7 +45,8 @@ pub enum Scheme {
     /// 39 cards the opponents hold, so their flushes are more common.
     Suits,
     /// [`Scheme::HighCards`]' classes, each split by the longest suit (up to 4, 5+): 48
-    /// classes (0.47 MB in the compact form, 2.95 MB of 32-bit counts).
+    /// classes, the shipped equilibrium tables' (0.47 MB each in the compact form, 2.95 MB
+    /// of 32-bit counts).
     HighCardsSuits,
 }
 

@@ -540,7 +540,7 @@ fn maubinh_settle(
 /// Opponent histograms of the seeded 4-player deals `start .. start + deals` (for
 /// `vncards.maubinh.tables`) under the default rules with `scoring`; `histograms` (the binary
 /// form) replaces the objective's shipped ones as the solver's model; `split` keeps them per
-/// class of each seat's own hand (`Scheme::HighCards`). Returns the binary form, its header
+/// class of each seat's own hand (by `scheme`: see `Scheme`). Returns the binary form, its header
 /// naming the deals, seed, objective and rules.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]

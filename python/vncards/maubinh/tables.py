@@ -27,9 +27,9 @@ tables are kept per class of the player's own hand (aces 0, 1, 2, 3+; kings 0, 1
 than 10 distinct ranks or not: 24 classes; ``scheme=2`` puts the longest suit, up to 4 or 5+,
 in place of the distinct ranks; ``scheme=3`` splits the 24 by the longest suit: 48 classes),
 counting each other seat's arrangement in the class of each seat's hand. The shipped
-equilibrium tables of both scorings are such files of 24 classes (one round from the previous
-one-population tables, measured less exploitable on a seed they were not made on: see their
-headers).
+equilibrium tables of both scorings are such files of 48 classes in the compact form (one
+round from the previous one-population tables, measured less exploitable on a seed they were
+not made on: see their headers).
 
 Every deal is seeded on its own by ``(seed, deal number)``, so the deals can be cut into
 batches and run anywhere: the summed counts are exactly the same.
@@ -42,7 +42,7 @@ middle over the 7,462 five-card classes in ``wheel="second"`` order, front over 
 three-card classes. ``MBT3`` (split, exact): the same header, then the scheme's id (one
 byte) and per class of hands little-endian u32 counts, back, middle, front.
 
-The compact file (``MBT4``, what the generator writes equilibrium tables as, ``to_bytes(compact=True)``):
+The compact file (``MBT4``, what the equilibrium tables ship as, ``to_bytes(compact=True)``):
 the same header and scheme byte, the quantization's bits (16), then per class and position the
 counts quantized so that every cumulative share is the exact one rounded to the nearest
 multiple of 2⁻¹⁶ (so every win and lose probability the solver reads is within 2⁻¹⁷ ≈ 7.6·10⁻⁶
@@ -92,8 +92,8 @@ _MAGIC, _SPLIT = b"MBT2", b"MBT3"
 #: position's cumulative shares are kept to the nearest multiple of 2⁻¹⁶.
 COMPACT_BITS = 16
 #: Population schemes and their classes of hands: 0 one population, 1 split by high cards and
-#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (0.47 MB compact,
-#: 2.95 MB of exact counts).
+#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (the shipped
+#: equilibrium tables': 0.47 MB compact, 2.95 MB of exact counts).
 SCHEMES = {0: 1, 1: 24, 2: 24, 3: 48}
 #: How each split scheme divides the player's hands (the tables' header says it).
 SCHEME_NAMES = {
@@ -134,8 +134,8 @@ class Histograms:
     """Counts of the classes played at each position, with the header saying how they were
     sampled. ``counts`` holds back, middle and front one after the other, once per class of
     the player's own hand: one population (``scheme`` 0, the expected tables' ``MBT2`` file)
-    or split by a :data:`SCHEME_NAMES` scheme (``MBT3`` of the shipped equilibrium tables,
-    24 classes, ``scheme`` 1, or the compact ``MBT4``; see ``src/maubinh/population.rs``)."""
+    or split by a :data:`SCHEME_NAMES` scheme (``MBT3``, exact, or the compact ``MBT4`` of the
+    shipped equilibrium tables: 48 classes, ``scheme`` 3; see ``src/maubinh/population.rs``)."""
 
     header: dict[str, Any]
     counts: npt.NDArray[np.uint64] = field(repr=False)
