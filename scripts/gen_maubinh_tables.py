@@ -12,10 +12,13 @@ header records the deals per iteration, the iterations, the seed and the rules.
   250,000 deals per iteration, at most 16 iterations, patience 4, seed 20261130, evaluation
   2,000 duplicate pairs with 5,000 samples per decision. Files: ``equilibrium_tables.bin``,
   ``equilibrium_tables_42.bin``. Build the expected tables of that scoring (and rebuild) first.
-  ``--split`` keeps them per class of the player's hand (card removal). The shipped files of
-  both scorings are one such round (``--deals 250000 --iterations 1 --seed 20261204``) from
-  the one-population tables (``--start``: ``git show c8e740b:src/maubinh/equilibrium_tables.bin``,
-  ``git show 1420e0d:src/maubinh/equilibrium_tables_42.bin``); each header holds its command.
+  ``--split`` keeps them per class of the player's hand (card removal, ``--scheme``). They are
+  written in the compact form (``MBT4``; ``--exact`` writes the exact counts). The shipped files
+  of both scorings are one such round (``--split --scheme 3 --deals 250000 --iterations 1
+  --seed 20261204``: 48 classes) from the one-population tables (``--start``: ``git show
+  e215099:src/maubinh/equilibrium_tables.bin``, ``git show
+  1420e0d:src/maubinh/equilibrium_tables_42.bin``), about 2 minutes each on two cores at a
+  load average of 6; each header holds its command.
 
 The batches run in this process (the solver uses every core), on ``--jobs`` local processes,
 or on a Ray cluster with ``--ray [ADDRESS]`` (``auto``, ``ray://host:10001``; none: a local
@@ -28,7 +31,7 @@ wall time and the machine's load average (a shared machine slows it down).
 
     python scripts/gen_maubinh_tables.py [--objective expected|equilibrium] [--scoring units|4-2]
         [--deals N] [--iterations K] [--seed S] [--out PATH] [--jobs J | --ray [ADDRESS]]
-        [--batch-size B] [--start TABLES] [--split] [--steps A,B,...]
+        [--batch-size B] [--start TABLES] [--split [--scheme 1|2|3]] [--exact] [--steps A,B,...]
         [--eval-deals N --eval-samples K] [--measure-seed S --measure-deals N --measure-samples K]
 
 The header records the command that made the file, the start tables (their SHA-256 and their
@@ -84,7 +87,7 @@ def main() -> None:
     parser.add_argument(
         "--split",
         action="store_true",
-        help="equilibrium: tables per class of the player's hand (MBT3, 12x larger)",
+        help="equilibrium: tables per class of the player's hand (--scheme)",
     )
     parser.add_argument(
         "--scheme",
@@ -92,7 +95,12 @@ def main() -> None:
         choices=(1, 2, 3),
         default=1,
         help="with --split: 1 by aces, kings and distinct ranks; 2 by aces, kings and the longest suit; "
-        "3 by all four (48 classes, a 2.95 MB file)",
+        "3 by all four (48 classes, 0.47 MB compact)",
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="equilibrium: write the exact counts (MBT2/MBT3) rather than the compact MBT4 that ships",
     )
     parser.add_argument(
         "--steps",
@@ -164,7 +172,7 @@ def main() -> None:
                 }
             if args.measure_seed is not None:
                 tables.header["measured"] = measured(first, tables, args, log)
-    out.write_bytes(tables.to_bytes())
+    out.write_bytes(tables.to_bytes(compact=args.objective == "equilibrium" and not args.exact))
     took = time.perf_counter() - start
     print(f"wrote {out}: {tables.header}")
     print(f"wall time {took:.1f} s ({took / 60:.1f} min); load average now {os.getloadavg()}")

@@ -62,6 +62,23 @@ def maubinh_options(draw: st.DrawFn) -> tuple[Any, ...]:
     return (draw(names), draw(st.booleans()), draw(st.booleans()), draw(small_ints), draw(names))
 
 
+#: The expected tables (one population) in both forms, to damage: the exact u64 counts and the
+#: compact ``MBT4``.
+TABLE_FILES = [_core.maubinh_tables_file("expected", "units")]
+TABLE_FILES.append(_core.maubinh_tables_recode(TABLE_FILES[0], compact=True))
+
+
+@st.composite
+def table_files(draw: st.DrawFn) -> bytes:
+    """Mậu Binh table files with a few bytes changed, cut short, or random bytes."""
+    if draw(st.booleans()):
+        return draw(st.binary(max_size=64))
+    blob = bytearray(draw(st.sampled_from(TABLE_FILES)))
+    for _ in range(draw(st.integers(0, 3))):
+        blob[draw(st.integers(0, len(blob) - 1))] = draw(st.integers(0, 255))
+    return bytes(blob[: draw(st.sampled_from([len(blob), 4, 9, 12, len(blob) - 1]))])
+
+
 @st.composite
 def card_args(draw: st.DrawFn) -> Any:
     """Anything a card argument might be sent: masks, text, lists of cards or junk."""
@@ -734,6 +751,9 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
     "maubinh_tables_header": lambda d: _core.maubinh_tables_header(d(names), d(names)),
     "maubinh_tables_file": lambda d: _core.maubinh_tables_file(d(names), d(names)),
+    "maubinh_tables_recode": lambda d: _core.maubinh_tables_recode(
+        d(table_files()), compact=d(st.booleans())
+    ),
     "maubinh_position_tables": lambda d: _core.maubinh_position_tables(
         d(names), d(small_ints), d(names), d(names), d(masks())
     ),

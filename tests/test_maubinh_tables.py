@@ -10,7 +10,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support.interrupt import Stopped, interrupted_after
 from support.tree import source_tree
@@ -18,6 +21,7 @@ from vncards import RulesError, _core
 from vncards.maubinh.tables import (
     CLASSES3,
     CLASSES5,
+    COMPACT_BITS,
     MAX_TABLE_DEALS,
     Histograms,
     equilibrium,
@@ -70,6 +74,62 @@ def test_damaged_files_are_refused(blob: bytes) -> None:
         Histograms.from_bytes(blob)
     with pytest.raises(ValueError):
         _core.maubinh_position_histograms(1, 0, "expected", blob)
+
+
+def _cumulative_shares(h: Histograms) -> list[npt.NDArray[np.float64]]:
+    """Each position's cumulative shares, class by class (an empty position: zeros)."""
+    out = []
+    for k in range(h.parts):
+        for c in h.positions(k):
+            total = float(c.sum())
+            out.append(np.cumsum(c.astype(np.float64)) / total if total else np.zeros(c.size))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    scheme=st.sampled_from([0, 1, 3]),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.sampled_from([3, 1_000, 2**31 // CLASSES5, 2**40]),
+    empty=st.booleans(),
+)
+def test_the_compact_form_keeps_every_share_within_its_bound(
+    scheme: int, seed: int, scale: int, empty: bool
+) -> None:
+    """``MBT4`` quantizes each position's cumulative shares to multiples of 2⁻¹⁶: every win
+    and lose probability the solver reads moves by at most 2⁻¹⁷; compacting what it decodes to
+    gives the same bytes; the header and the scheme are kept; empty positions stay empty."""
+    rng = np.random.default_rng(seed)
+    parts = {0: 1, 1: 24, 3: 48}[scheme]
+    counts = rng.integers(0, scale, size=parts * (2 * CLASSES5 + CLASSES3), dtype=np.uint64)
+    counts[rng.random(counts.size) < 0.5] = 0  # the sparse counts of rare classes
+    if empty:
+        counts[: 2 * CLASSES5 + CLASSES3] = 0
+    if scheme and int(counts.max()) >= 2**32:
+        counts //= np.uint64(2**9)
+    exact = Histograms({"deals": 5, "note": "Mậu Binh"}, counts, scheme)
+    blob = exact.to_bytes(compact=True)
+    assert blob[:4] == b"MBT4"
+    back = Histograms.from_bytes(blob)
+    assert (back.header, back.scheme, back.parts) == (exact.header, scheme, parts)
+    for p, q in zip(_cumulative_shares(exact), _cumulative_shares(back), strict=True):
+        assert np.abs(p - q).max() <= 2.0 ** -(COMPACT_BITS + 1) + 1e-12
+        assert q[-1] in (0.0, 1.0) and (q[-1] == 0.0) == (p[-1] == 0.0)
+    assert back.to_bytes(compact=True) == blob
+    # The core reads it as a model, as it reads the exact counts.
+    assert _core.maubinh_position_histograms(1, 0, "expected", blob)[:4] in (b"MBT2", b"MBT3")
+
+
+def test_a_compact_file_of_a_newer_format_or_damaged_is_refused() -> None:
+    blob = Histograms({}, np.arange(2 * CLASSES5 + CLASSES3, dtype=np.uint64)).to_bytes(compact=True)
+    assert len(blob) < 40_000  # against 123 KB of u64 counts
+    for bad in (blob[:-1], blob + b"\x01", blob[:12]):
+        with pytest.raises(RulesError, match="MBT4"):
+            Histograms.from_bytes(bad)
+    newer = b"MBT5" + blob[4:]
+    for read in (Histograms.from_bytes, lambda b: _core.maubinh_position_histograms(1, 0, "expected", b)):
+        with pytest.raises(RulesError, match=r"MBT5.*upgrade vncards"):
+            read(newer)
 
 
 def test_batches_and_executors_do_not_change_the_counts() -> None:
@@ -201,6 +261,8 @@ def test_the_script_records_its_command_start_and_measure(tmp_path: Path) -> Non
         low, high = measured[name][1], measured[name][2]
         assert low <= measured[name][0] <= high and 0 <= measured[f"agreement_{name}"] <= 1
     assert header["steps"] == [0.3] and out.parts == (24 if header["best"] else 1)
+    # The equilibrium tables are written compact unless asked for the exact counts.
+    assert (tmp_path / "out.bin").read_bytes()[:4] == b"MBT4"
 
 
 @pytest.mark.parametrize("scoring", ["units", "4-2"])
@@ -208,8 +270,10 @@ def test_both_scorings_ship_card_removal_equilibrium_tables(scoring: str) -> Non
     """The equilibrium tables of either scoring are kept per class of the player's hand, made
     under that scoring, and say how (the command and a measure on a seed not built on)."""
     header = shipped_header("equilibrium", scoring)
-    tables = Histograms.from_bytes(_core.maubinh_tables_file("equilibrium", scoring))
-    assert tables.parts == 24 and tables.header == header
+    blob = _core.maubinh_tables_file("equilibrium", scoring)
+    tables = Histograms.from_bytes(blob)
+    assert (blob[:4], tables.scheme, tables.parts) == (b"MBT4", 3, 48) and tables.header == header
+    assert "--scheme 3" in header["command"] and len(blob) < 600_000
     assert ("FourTwo" in header["rules"]) == (scoring == "4-2")
     assert header["command"].startswith("python scripts/gen_maubinh_tables.py --objective equilibrium")
     assert f"--scoring {scoring}" in header["command"] and "--split" in header["command"]

@@ -4,11 +4,12 @@
 //! opponent's ace-high front or pair of aces rare. The expected tables ignore this (one
 //! population for every hand). The equilibrium tables split the population by a [`Scheme`]:
 //! a few counts of the player's own hand that move the opponents' strength the most (measured:
-//! the aces, the kings, and how many distinct ranks it holds), and keep one set of histograms
-//! per class: what opponents play *given that the player holds such a hand*. The solver then
-//! reads the tables of its hand's class; the search and its bounds are unchanged, so the cost
-//! of a solve is the same.
+//! the aces, the kings, how many distinct ranks it holds and its longest suit: 48 classes), and
+//! keep one set of histograms per class: what opponents play *given that the player holds such
+//! a hand*. The solver then reads the tables of its hand's class; the search and its bounds are
+//! unchanged. The shipped files are in the compact form ([`Census::to_compact`]).
 
+use super::eval::{CLASSES3, CLASSES5};
 use super::expected::{Histograms, Model, Tables};
 use super::{Arrangement, Rules, Scoring, Wheel};
 use crate::cards::CardSet;
@@ -16,6 +17,16 @@ use crate::error::{Error, Result};
 use std::sync::{Arc, Mutex, OnceLock};
 
 const MAGIC: &[u8; 4] = b"MBT3";
+/// The compact form's magic: the format's version (`MBT2` and `MBT3` hold exact counts).
+const COMPACT: &[u8; 4] = b"MBT4";
+/// The newest table format this build reads: a file of a later one is refused by name.
+const NEWEST: u8 = b'4';
+/// Bits of the compact form's quantization: each position's cumulative shares are kept to the
+/// nearest multiple of `2^-COMPACT_BITS`.
+pub const COMPACT_BITS: u8 = 16;
+/// Total count per position (and class) of decoded compact tables: the blended tables' scale,
+/// so the solver's pseudo-count weighs the same as in the exact files.
+const DECODED_TOTAL: u32 = 31;
 const ACES: u64 = 0xF << 44;
 const KINGS: u64 = 0xF << 40;
 /// The cards of suit 0 (card index `4 · rank + suit`).
@@ -34,7 +45,8 @@ pub enum Scheme {
     /// 39 cards the opponents hold, so their flushes are more common.
     Suits,
     /// [`Scheme::HighCards`]' classes, each split by the longest suit (up to 4, 5+): 48
-    /// classes. Its files (2.95 MB of 32-bit counts) are twice what the wheel may ship.
+    /// classes, the shipped equilibrium tables' (0.47 MB each in the compact form, 2.95 MB
+    /// of 32-bit counts).
     HighCardsSuits,
 }
 
@@ -89,6 +101,64 @@ fn long_suit(hand: u64) -> usize {
     (0..4).any(|s| (hand & SUIT << s).count_ones() >= 5) as usize
 }
 
+/// Counts of one class's back, middle and front.
+const PER: usize = 2 * CLASSES5 + CLASSES3;
+
+/// Refuses a table file of a format newer than this build reads, naming it.
+fn known_format(bytes: &[u8]) -> Result<()> {
+    match bytes.get(..4) {
+        Some([b'M', b'B', b'T', v]) if *v > NEWEST && v.is_ascii_digit() => {
+            Err(Error::Rules(format!(
+                "Mậu Binh tables of format MBT{}: this vncards reads MBT2, MBT3 and MBT4 only \
+                 (a newer version wrote them: upgrade vncards, or regenerate the tables with \
+                 this version's scripts/gen_maubinh_tables.py)",
+                *v as char
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Appends the quantized counts of one position: its cumulative shares rounded to multiples of
+/// `2^-bits`, differenced (all 0 for a position with no hands).
+fn quantize(counts: &[u64], bits: u8, out: &mut Vec<u64>) {
+    let total: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+    if total == 0 {
+        out.resize(out.len() + counts.len(), 0);
+        return;
+    }
+    let scale = 1u128 << bits;
+    let (mut below, mut last) = (0u128, 0u128);
+    for &c in counts {
+        below += u128::from(c);
+        // The nearest multiple, halves rounded up: (2·below·scale + total) div (2·total).
+        let rounded = (2 * below * scale + total) / (2 * total);
+        out.push((rounded - last) as u64);
+        last = rounded;
+    }
+}
+
+fn leb128(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The next unsigned LEB128 number of `stream` (None: it ends inside one, or overflows).
+fn read_leb128(stream: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for (i, &byte) in stream.iter().enumerate().take(10) {
+        v |= u64::from(byte & 0x7f).checked_shl(7 * i as u32)?;
+        if byte & 0x80 == 0 {
+            *stream = &stream[i + 1..];
+            return Some(v);
+        }
+    }
+    None
+}
+
 /// Opponent histograms per class of the player's hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Census {
@@ -134,16 +204,24 @@ impl Census {
 
     /// The JSON header of either binary form.
     pub fn header(bytes: &[u8]) -> Result<&str> {
+        known_format(bytes)?;
+        if bytes.get(..4) == Some(COMPACT) {
+            return Ok(Census::split(bytes, COMPACT)?.0);
+        }
         if bytes.get(..4) != Some(MAGIC) {
             return Histograms::header(bytes);
         }
-        Ok(Census::split(bytes)?.0)
+        Ok(Census::split(bytes, MAGIC)?.0)
     }
 
-    fn split(bytes: &[u8]) -> Result<(&str, Scheme, &[u8])> {
-        let bad =
-            || Error::Rules("split tables must start with MBT3, a header and a scheme".into());
-        if bytes.len() < 9 || &bytes[..4] != MAGIC {
+    fn split<'a>(bytes: &'a [u8], magic: &[u8; 4]) -> Result<(&'a str, Scheme, &'a [u8])> {
+        let name = std::str::from_utf8(magic).expect("ASCII");
+        let bad = || {
+            Error::Rules(format!(
+                "Mậu Binh tables of form {name} must start with {name}, a header and a scheme"
+            ))
+        };
+        if bytes.len() < 9 || &bytes[..4] != magic {
             return Err(bad());
         }
         let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
@@ -153,16 +231,22 @@ impl Census {
         Ok((header, scheme, &bytes[9 + len..]))
     }
 
+    /// Reads any of the three binary forms: `MBT2` (one population), `MBT3` (split, exact
+    /// counts) and the compact `MBT4` (see [`Census::to_compact`]); a file of a later form is
+    /// refused with an error that names it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Census> {
+        known_format(bytes)?;
+        if bytes.get(..4) == Some(COMPACT) {
+            return Census::from_compact(bytes);
+        }
         if bytes.get(..4) != Some(MAGIC) {
             return Ok(Census {
                 scheme: Scheme::Whole,
                 parts: vec![Histograms::from_bytes(bytes)?],
             });
         }
-        let (_, scheme, counts) = Census::split(bytes)?;
-        let per = 2 * super::eval::CLASSES5 + super::eval::CLASSES3;
-        let want = 4 * per * scheme.classes();
+        let (_, scheme, counts) = Census::split(bytes, MAGIC)?;
+        let want = 4 * PER * scheme.classes();
         if counts.len() != want {
             return Err(Error::Rules(format!(
                 "split tables must hold {want} bytes of counts after the scheme"
@@ -173,7 +257,96 @@ impl Census {
             .map(|c| u64::from(u32::from_le_bytes(c.try_into().expect("4 bytes"))))
             .collect();
         let parts = values
-            .chunks_exact(per)
+            .chunks_exact(PER)
+            .map(Histograms::from_counts)
+            .collect();
+        Ok(Census { scheme, parts })
+    }
+
+    /// The compact form, `MBT4`: the magic, a little-endian u32 length and that many bytes of
+    /// UTF-8 JSON (the header), the scheme's id (one byte), the quantization `bits` (one byte,
+    /// [`COMPACT_BITS`]), then per class the back, middle and front as quantized counts: each
+    /// position's cumulative shares rounded to the nearest multiple of `2^-bits`, and the
+    /// differences of those (summing to `2^bits`, or 0 for a position with no hands) written
+    /// as unsigned LEB128 numbers, where a 0 is followed by the LEB128 length of its run of
+    /// zeros (most classes are never played at a position). Reading it back gives counts that
+    /// total `2^31` per position, whose cumulative shares, so every `win` and `lose`
+    /// probability the solver reads, are within `2^-(bits+1)` of the exact counts'
+    /// (`7.6·10⁻⁶` at 16 bits); 48 classes take about 0.47 MB where `MBT3` takes 2.95 MB.
+    pub fn to_compact(&self, header: &str) -> Vec<u8> {
+        let mut out = COMPACT.to_vec();
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        out.push(self.scheme.id());
+        out.push(COMPACT_BITS);
+        let mut values = Vec::with_capacity(self.parts.len() * PER);
+        for h in &self.parts {
+            for position in [&h.back, &h.middle, &h.front] {
+                quantize(position, COMPACT_BITS, &mut values);
+            }
+        }
+        let mut i = 0;
+        while i < values.len() {
+            if values[i] == 0 {
+                let run = values[i..].iter().take_while(|&&v| v == 0).count();
+                out.push(0);
+                leb128(run as u64, &mut out);
+                i += run;
+            } else {
+                leb128(values[i], &mut out);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    fn from_compact(bytes: &[u8]) -> Result<Census> {
+        let (_, scheme, rest) = Census::split(bytes, COMPACT)?;
+        let bad = |what: &str| Error::Rules(format!("compact Mậu Binh tables (MBT4) {what}"));
+        let (&bits, mut stream) = rest
+            .split_first()
+            .ok_or_else(|| bad("end before the quantization"))?;
+        if !(1..=DECODED_TOTAL as u8).contains(&bits) {
+            return Err(bad(&format!(
+                "have {bits} bits of quantization, not 1 to 31"
+            )));
+        }
+        let want = PER * scheme.classes();
+        let scale = 1u64 << (DECODED_TOTAL - u32::from(bits));
+        let mut counts = Vec::with_capacity(want);
+        while !stream.is_empty() {
+            let v = read_leb128(&mut stream).ok_or_else(|| bad("end inside a number"))?;
+            if v == 0 {
+                let run = read_leb128(&mut stream).ok_or_else(|| bad("end inside a run"))?;
+                if run == 0 || run > (want - counts.len().min(want)) as u64 {
+                    return Err(bad("hold a run of zeros past the last class"));
+                }
+                counts.resize(counts.len() + run as usize, 0);
+            } else {
+                let v = v.checked_mul(scale).filter(|_| v <= 1 << bits);
+                counts.push(v.ok_or_else(|| bad("hold a count above the total"))?);
+            }
+            if counts.len() > want {
+                return Err(bad(&format!("hold more than {want} counts")));
+            }
+        }
+        if counts.len() != want {
+            return Err(bad(&format!("hold {} counts, not {want}", counts.len())));
+        }
+        let total = 1u64 << DECODED_TOTAL;
+        let position_ends = [CLASSES5, 2 * CLASSES5, PER];
+        for part in counts.chunks_exact(PER) {
+            let mut from = 0;
+            for end in position_ends {
+                let sum: u64 = part[from..end].iter().sum();
+                if sum != 0 && sum != total {
+                    return Err(bad(&format!("hold a position whose counts sum to {sum}")));
+                }
+                from = end;
+            }
+        }
+        let parts = counts
+            .chunks_exact(PER)
             .map(Histograms::from_counts)
             .collect();
         Ok(Census { scheme, parts })
@@ -353,5 +526,129 @@ mod tests {
         let bytes = whole.to_bytes("{}").unwrap();
         assert_eq!(&bytes[..4], b"MBT2");
         assert_eq!(Census::from_bytes(&bytes).unwrap(), whole);
+    }
+
+    /// Cumulative shares of one position's counts.
+    fn shares(counts: &[u64]) -> Vec<f64> {
+        let total: u64 = counts.iter().sum();
+        let mut below = 0;
+        counts
+            .iter()
+            .map(|&c| {
+                below += c;
+                below as f64 / total as f64
+            })
+            .collect()
+    }
+
+    /// The shipped expected tables (exact counts, one population) as two classes, the second
+    /// with counts tilted toward the strong classes: a realistic distribution at full precision.
+    fn exact_census() -> Census {
+        let whole = Census::from_bytes(Model::Expected.file(Scoring::Units)).unwrap();
+        let mut c = Census::empty(Scheme::HighCards);
+        for (k, h) in c.parts.iter_mut().enumerate().take(2) {
+            *h = whole.parts[0].clone();
+            for (i, x) in h.back.iter_mut().enumerate() {
+                *x += (k as u64 * i as u64 * *x) / 7_462;
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn compact_form_keeps_every_share_within_its_bound() {
+        let exact = exact_census();
+        let blob = exact.to_compact(r#"{"deals":1}"#);
+        assert_eq!(&blob[..4], b"MBT4");
+        assert_eq!(Census::header(&blob).unwrap(), r#"{"deals":1}"#);
+        let back = Census::from_bytes(&blob).unwrap();
+        assert_eq!(back.scheme, Scheme::HighCards);
+        let bound = 0.5f64.powi(i32::from(COMPACT_BITS) + 1) + 1e-12;
+        for (a, b) in exact.parts.iter().zip(&back.parts).take(2) {
+            for (x, y) in [
+                (&a.back, &b.back),
+                (&a.middle, &b.middle),
+                (&a.front, &b.front),
+            ] {
+                assert_eq!(y.iter().sum::<u64>(), 1 << 31);
+                for (p, q) in shares(x).iter().zip(shares(y)) {
+                    assert!((p - q).abs() <= bound, "{p} {q}");
+                }
+            }
+        }
+        // Empty classes stay empty; compacting a decoded file gives it back byte for byte.
+        assert!(back.parts[2..].iter().all(|h| *h == Histograms::empty()));
+        assert_eq!(back.to_compact(r#"{"deals":1}"#), blob);
+        // The split populations' file is the 24 classes' exact one at a sixth of the size.
+        assert!(blob.len() * 6 < exact.to_bytes("{}").unwrap().len());
+    }
+
+    #[test]
+    fn compact_tables_make_the_same_decisions_within_their_bound() {
+        let exact = exact_census();
+        let compact = Census::from_bytes(&exact.to_compact("{}")).unwrap();
+        for rules in [
+            Rules::default(),
+            Rules {
+                scoring: Scoring::FourTwo,
+                ..Rules::default()
+            },
+        ] {
+            let (p, q) = (
+                Population::from_census(&exact, &rules),
+                Population::from_census(&compact, &rules),
+            );
+            let (mut same, mut n) = (0, 0);
+            for hand in random_hands().take(1_000) {
+                let objective = super::super::solver::Objective::Equilibrium;
+                let a =
+                    super::super::solver::best_with_tables(hand, &rules, objective, &p).unwrap();
+                let b =
+                    super::super::solver::best_with_tables(hand, &rules, objective, &q).unwrap();
+                n += 1;
+                if a.arrangement == b.arrangement {
+                    same += 1;
+                    continue;
+                }
+                // A different choice costs at most twice how far a value can move: each win,
+                // tie and lose within 2^-16, so well under 10^-4 units.
+                let lost = a.value - p.arrangement_value(&b.arrangement, &rules);
+                assert!((0.0..1e-4).contains(&lost), "{hand:x}: {lost}");
+            }
+            assert!(same * 100 >= n * 99, "{same} of {n} the same");
+        }
+    }
+
+    #[test]
+    fn compact_form_refuses_damage_and_newer_formats() {
+        let blob = exact_census().to_compact("{}");
+        assert!(Census::from_bytes(&blob[..blob.len() - 1]).is_err());
+        let mut longer = blob.clone();
+        longer.push(1);
+        assert!(Census::from_bytes(&longer).is_err());
+        let mut bits = blob.clone();
+        bits[8 + 2 + 1] = 40;
+        assert!(Census::from_bytes(&bits).is_err());
+        // A count changed: its position no longer sums to the total.
+        let mut changed = blob.clone();
+        let at = 8
+            + 2
+            + 2
+            + changed[12..]
+                .iter()
+                .position(|&b| (2..0x80).contains(&b))
+                .unwrap();
+        changed[at] -= 1;
+        assert!(Census::from_bytes(&changed).is_err());
+        for magic in [b"MBT5", b"MBT9"] {
+            let mut newer = blob.clone();
+            newer[..4].copy_from_slice(magic);
+            let e = Census::from_bytes(&newer).unwrap_err().to_string();
+            assert!(
+                e.contains(std::str::from_utf8(magic).unwrap()) && e.contains("upgrade"),
+                "{e}"
+            );
+            assert!(Census::header(&newer).is_err());
+        }
     }
 }

@@ -540,7 +540,7 @@ fn maubinh_settle(
 /// Opponent histograms of the seeded 4-player deals `start .. start + deals` (for
 /// `vncards.maubinh.tables`) under the default rules with `scoring`; `histograms` (the binary
 /// form) replaces the objective's shipped ones as the solver's model; `split` keeps them per
-/// class of each seat's own hand (`Scheme::HighCards`). Returns the binary form, its header
+/// class of each seat's own hand (by `scheme`: see `Scheme`). Returns the binary form, its header
 /// naming the deals, seed, objective and rules.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -612,6 +612,28 @@ fn maubinh_tables_file<'py>(
         let model = Objective::from_name(objective).map_err(to_py)?.model();
         let scoring = mb::Scoring::from_name(scoring).map_err(to_py)?;
         Ok(PyBytes::new(py, model.file(scoring)))
+    })
+}
+
+/// A table file in another binary form: the compact `MBT4` (`compact`, quantized: see
+/// `Census::to_compact`) or the exact-count form of its kind (`MBT2` for one population,
+/// `MBT3` split), with the same header. Reads any form; a damaged file raises `RulesError`.
+#[pyfunction]
+#[pyo3(signature = (tables, *, compact))]
+fn maubinh_tables_recode<'py>(
+    py: Python<'py>,
+    tables: &[u8],
+    compact: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    guard(|| {
+        let census = Census::from_bytes(tables).map_err(to_py)?;
+        let header = Census::header(tables).map_err(to_py)?;
+        let out = if compact {
+            census.to_compact(header)
+        } else {
+            census.to_bytes(header).map_err(to_py)?
+        };
+        Ok(PyBytes::new(py, &out))
     })
 }
 
@@ -799,6 +821,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_file, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_tables_recode, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_exploitability, m)?)?;
     Ok(())

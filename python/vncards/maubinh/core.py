@@ -550,7 +550,8 @@ def position_tables(
     ``"middle"``, ``"front"`` an array indexed by :func:`hand_rank` with columns win, tie,
     lose, loss (expected units paid when losing), bonus (units won with that hand), value
     (``win * bonus - loss``). Tables kept per class of the player's own hand (card removal: the
-    equilibrium ones of either scoring) give those of a hand holding no ace or king.
+    equilibrium ones of either scoring) give those of a hand holding no ace or king, fewer
+    than ten distinct ranks and no five of a suit.
 
     >>> position_tables(Rules(scoring="4-2"), "equilibrium")["front"].shape
     (455, 6)

@@ -25,11 +25,11 @@ stopping when ``patience`` iterations in a row have not improved on them. With `
 it also corrects for card removal (the cards a player holds are cards no opponent holds): the
 tables are kept per class of the player's own hand (aces 0, 1, 2, 3+; kings 0, 1, 2+; fewer
 than 10 distinct ranks or not: 24 classes; ``scheme=2`` puts the longest suit, up to 4 or 5+,
-in place of the distinct ranks), counting each other seat's arrangement in the class of each
-seat's hand; such a file (``MBT3``) is 12 times larger. The shipped
-equilibrium tables of both scorings are such files (one round from the previous
-one-population tables, measured less exploitable on a seed they were not made on: see their
-headers).
+in place of the distinct ranks; ``scheme=3`` splits the 24 by the longest suit: 48 classes),
+counting each other seat's arrangement in the class of each seat's hand. The shipped
+equilibrium tables of both scorings are such files of 48 classes in the compact form (one
+round from the previous one-population tables, measured less exploitable on a seed they were
+not made on: see their headers).
 
 Every deal is seeded on its own by ``(seed, deal number)``, so the deals can be cut into
 batches and run anywhere: the summed counts are exactly the same.
@@ -39,7 +39,18 @@ the header (``deals`` per iteration, ``iterations``, ``seed``, ``hands`` counted
 the ``rules`` the solver used; the equilibrium tables add their run: steps, measured
 exploitability per iteration, the evaluation's size), then little-endian u64 counts: back and
 middle over the 7,462 five-card classes in ``wheel="second"`` order, front over the 455
-three-card classes.
+three-card classes. ``MBT3`` (split, exact): the same header, then the scheme's id (one
+byte) and per class of hands little-endian u32 counts, back, middle, front.
+
+The compact file (``MBT4``, what the equilibrium tables ship as, ``to_bytes(compact=True)``):
+the same header and scheme byte, the quantization's bits (16), then per class and position the
+counts quantized so that every cumulative share is the exact one rounded to the nearest
+multiple of 2⁻¹⁶ (so every win and lose probability the solver reads is within 2⁻¹⁷ ≈ 7.6·10⁻⁶
+of the exact counts'), as unsigned LEB128 numbers where a 0 is followed by the length of its
+run of zeros (about half of the classes are never played at a position). 48 classes take
+about 0.47 MB, against 2.95 MB of u32 counts. Read back, each position totals 2³¹, the blended
+tables' scale. A version of vncards that does not know a file's format refuses it with an error
+that names the format.
 
 >>> header = shipped_header()
 >>> header["deals"] * header["iterations"] >= 1_000_000
@@ -77,9 +88,12 @@ __all__ = ["CLASSES5", "CLASSES3", "Histograms", "shipped_header", "sample", "ge
 CLASSES5, CLASSES3 = 7462, 455
 _PER = 2 * CLASSES5 + CLASSES3
 _MAGIC, _SPLIT = b"MBT2", b"MBT3"
+#: Bits of the compact form's quantization (``MBT4``, ``src/maubinh/population.rs``): each
+#: position's cumulative shares are kept to the nearest multiple of 2⁻¹⁶.
+COMPACT_BITS = 16
 #: Population schemes and their classes of hands: 0 one population, 1 split by high cards and
-#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (files of 2.95 MB: too
-#: large to ship).
+#: distinct ranks, 2 by high cards and the longest suit, 3 by all three (the shipped
+#: equilibrium tables': 0.47 MB compact, 2.95 MB of exact counts).
 SCHEMES = {0: 1, 1: 24, 2: 24, 3: 48}
 #: How each split scheme divides the player's hands (the tables' header says it).
 SCHEME_NAMES = {
@@ -120,8 +134,8 @@ class Histograms:
     """Counts of the classes played at each position, with the header saying how they were
     sampled. ``counts`` holds back, middle and front one after the other, once per class of
     the player's own hand: one population (``scheme`` 0, the expected tables' ``MBT2`` file)
-    or 24 split by the aces, kings and distinct ranks a player holds (``scheme`` 1, the
-    equilibrium tables' ``MBT3`` file; see ``src/maubinh/population.rs``)."""
+    or split by a :data:`SCHEME_NAMES` scheme (``MBT3``, exact, or the compact ``MBT4`` of the
+    shipped equilibrium tables: 48 classes, ``scheme`` 3; see ``src/maubinh/population.rs``)."""
 
     header: dict[str, Any]
     counts: npt.NDArray[np.uint64] = field(repr=False)
@@ -129,10 +143,14 @@ class Histograms:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Histograms:
-        """Reads the file formats (see the module docs); a damaged file raises
+        """Reads the file formats (see the module docs), the compact ``MBT4`` as the counts it
+        decodes to; a damaged file, or one of a format newer than this version reads, raises
         :class:`~vncards.RulesError`."""
+        if isinstance(blob, (bytes, bytearray)) and blob[:4] not in (_MAGIC, _SPLIT):
+            # The compact form (and any other) is decoded, or refused by name, by the core.
+            blob = _core.maubinh_tables_recode(bytes(blob), compact=False)
         if not isinstance(blob, (bytes, bytearray)) or blob[:4] not in (_MAGIC, _SPLIT) or len(blob) < 8:
-            raise RulesError("Mậu Binh tables must start with MBT2 or MBT3")
+            raise RulesError("Mậu Binh tables must start with MBT2, MBT3 or MBT4")
         (size,) = struct.unpack_from("<I", blob, 4)
         try:
             header = json.loads(blob[8 : 8 + size].decode())
@@ -153,20 +171,25 @@ class Histograms:
             raise RulesError(f"Mậu Binh tables hold {parts * _PER} counts, not {counts.size}")
         return cls(header, counts, scheme)
 
-    def to_bytes(self) -> bytes:
-        """The file format (see the module docs): what :meth:`from_bytes` reads back."""
+    def to_bytes(self, *, compact: bool = False) -> bytes:
+        """The file format (see the module docs): what :meth:`from_bytes` reads back. With
+        ``compact``, the quantized ``MBT4`` form the equilibrium tables ship in (every
+        cumulative share within 2⁻¹⁷ of these counts'; the tables read back are those
+        quantized counts); otherwise the exact counts (``MBT2``, or ``MBT3`` when split)."""
         header = json.dumps(self.header, ensure_ascii=False).encode()
         if self.scheme == 0:
-            return _MAGIC + struct.pack("<I", len(header)) + header + self.counts.astype("<u8").tobytes()
-        if int(self.counts.max(initial=0)) >= 2**32:
-            raise ValueError("split tables hold 32-bit counts")
-        return (
-            _SPLIT
-            + struct.pack("<I", len(header))
-            + header
-            + bytes([self.scheme])
-            + self.counts.astype("<u4").tobytes()
-        )
+            exact = _MAGIC + struct.pack("<I", len(header)) + header + self.counts.astype("<u8").tobytes()
+        else:
+            if int(self.counts.max(initial=0)) >= 2**32:
+                raise ValueError("split tables hold 32-bit counts")
+            exact = (
+                _SPLIT
+                + struct.pack("<I", len(header))
+                + header
+                + bytes([self.scheme])
+                + self.counts.astype("<u4").tobytes()
+            )
+        return _core.maubinh_tables_recode(exact, compact=True) if compact else exact
 
     @property
     def parts(self) -> int:
@@ -248,7 +271,7 @@ def sample(
     """Histograms of deals ``0 .. deals - 1`` under ``seed``, every hand arranged with
     ``objective`` (at most :data:`MAX_TABLE_DEALS`) under the default rules with ``scoring`` (``model`` replaces the objective's
     shipped tables; ``split`` counts them per class of each seat's own hand, 24 classes of
-    ``scheme`` (1 or 2; 3: 48 classes; see :data:`SCHEME_NAMES` and :class:`Histograms`)). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
+    ``scheme`` 1 or 2, 48 of 3 (see :data:`SCHEME_NAMES` and :class:`Histograms`)). The batches run on ``executor``, or on ``jobs`` local processes (default 1: this process, whose solver already uses every
     core). ``progress`` is called with the deals of each batch as it completes. The counts do
     not depend on the executor or the batch size.
 
