@@ -210,3 +210,27 @@ def test_keep_first_must_be_a_number_of_standard_errors() -> None:
         tusac_search(TuSacRolloutSetup(4), keep_first=-0.5, **_binding_args())
     kept = tusac_search(TuSacRolloutSetup(4), keep_first=100.0, **_binding_args())
     assert kept[0] == 0 and kept[1] == tusac_search(TuSacRolloutSetup(4), **_binding_args())[1]
+
+
+def test_the_levels_use_the_policy_where_its_weights_fit_the_table() -> None:
+    for trial in range(3):
+        g = _walk(70 + trial, 5 + 9 * trial)
+        if g is None:
+            continue
+        seat = g.pending_seats[0]
+        # normal searches greedy rollouts; hard plays the policy's choice; expert races its
+        # best three candidates over rollouts it plays, keeping its choice unless beaten.
+        plain = decide(make_bot("search", "tusac", 2, g.rules, rollouts=300), g, seat)
+        assert decide(make_bot("normal", "tusac", 2, g.rules), g, seat) == plain
+        policy = decide(make_bot("policy", "tusac", rules=g.rules), g, seat)
+        assert decide(make_bot("hard", "tusac", 2, g.rules), g, seat) == policy
+        guided = {"policy_rollouts": True, "policy_top": 3, "keep_first": 1.5}
+        want = decide(make_bot("search", "tusac", 2, g.rules, rollouts=180, **guided), g, seat)
+        assert decide(make_bot("expert", "tusac", 2, g.rules), g, seat) == want
+    # At a 3-seat table (the weights play four) the levels search with greedy rollouts.
+    three = _walk(5, 6, players=3)
+    assert three is not None
+    seat = three.pending_seats[0]
+    for level, rollouts in (("hard", 600), ("expert", 900)):
+        want = decide(make_bot("search", "tusac", 2, three.rules, rollouts=rollouts), three, seat)
+        assert decide(make_bot(level, "tusac", 2, three.rules), three, seat) == want, level

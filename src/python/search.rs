@@ -385,33 +385,9 @@ impl PyTuSacSetup {
             if !(2..=ts::MAX_SEATS).contains(&players) {
                 return Err(rules_err(format!("players must be 2..4, not {players}")));
             }
-            let enforce_rac = match discard_rule {
-                "penalize" => false,
-                "enforce" => true,
-                other => {
-                    return Err(rules_err(format!(
-                        "discard_rule must be 'penalize' or 'enforce', not {other:?}"
-                    )))
-                }
-            };
-            let flat = match payment {
-                "per_lenh" => false,
-                "flat" => true,
-                other => {
-                    return Err(rules_err(format!(
-                        "payment must be 'per_lenh' or 'flat', not {other:?}"
-                    )))
-                }
-            };
-            let every_seat = match claim_window {
-                "every_seat" => true,
-                "eligible_seats" => false,
-                other => {
-                    return Err(rules_err(format!(
-                        "claim_window must be 'every_seat' or 'eligible_seats', not {other:?}"
-                    )))
-                }
-            };
+            let enforce_rac = one_of("discard_rule", discard_rule, "enforce", "penalize")?;
+            let flat = one_of("payment", payment, "flat", "per_lenh")?;
+            let every_seat = one_of("claim_window", claim_window, "every_seat", "eligible_seats")?;
             if draw_at_stock > 70 {
                 return Err(rules_err(format!(
                     "draw_at_stock must be in 0..70, not {draw_at_stock}"
@@ -433,6 +409,18 @@ impl PyTuSacSetup {
 
     fn __repr__(&self) -> PyResult<String> {
         guard_ok(|| format!("TuSacRolloutSetup({:?})", self.0))
+    }
+}
+
+/// Is `value` of the two-valued option `name` its `yes` (else its `no`; a `RulesError` for
+/// anything else)?
+fn one_of(name: &str, value: &str, yes: &str, no: &str) -> PyResult<bool> {
+    match value {
+        v if v == yes => Ok(true),
+        v if v == no => Ok(false),
+        other => Err(rules_err(format!(
+            "{name} must be '{no}' or '{yes}', not {other:?}"
+        ))),
     }
 }
 

@@ -2,7 +2,8 @@
 //! seat of a rollout, and the other seats inside an own-seat tree, play the network's best-scored
 //! action instead of the greedy one), as the prior of the tree's root (a PUCT term from the
 //! network's scores of the candidates), and as a filter of the root's candidates (the
-//! network's best few).
+//! network's best few). Its [`Scorer`] (the network with its buffers) also plays the Tứ Sắc
+//! rollouts ([`super::tusac`]), whose simulation and observation are that game's own.
 //!
 //! **What it reads.** A seat of a determinised hand is scored from the observation the learning
 //! environments write for that seat ([`crate::encode::observation::shedding`]): its own hand,
