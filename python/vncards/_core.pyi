@@ -820,6 +820,7 @@ class TuSacRolloutSetup:
         tuong_as_ty: bool = True,
         draw_at_stock: int = 7,
         payment: str = "per_lenh",
+        claim_window: str = "every_seat",
     ) -> TuSacRolloutSetup: ...
 
 def tusac_search(
@@ -841,6 +842,11 @@ def tusac_search(
     single: Sequence[int] | None = None,
     known: Sequence[int] | None = None,
     greedy_only: bool = False,
+    exposed: Sequence[int] | None = None,
+    policy: PolicyNet | None = None,
+    policy_rollouts: bool = False,
+    greedy_seats: Sequence[int] = ...,
+    keep_first: float | None = None,
 ) -> _SearchResult: ...
 def maubinh_search(
     cards: int,

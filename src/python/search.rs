@@ -15,7 +15,7 @@ use super::tusac::{bung_rule as tusac_bung, exposed_arg, kind_index, meld_kind, 
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::maubinh::Arrangement;
-use crate::policy::features::SHEDDING_ACTION;
+use crate::policy::features::{SHEDDING_ACTION, TUSAC_ACTION};
 use crate::policy::Net;
 use crate::rollout::{check_work, Setup, MAX_ROLLOUT_WORK, MAX_SEATS};
 use crate::search::guide::{root_scores, Guide};
@@ -201,13 +201,7 @@ fn search_shedding(
         if policy_top == Some(0) {
             return Err(rules_err("policy_top must be at least 1".into()));
         }
-        let mut greedy_mask = 0u32;
-        for s in greedy_seats {
-            if s >= setup.players {
-                return Err(rules_err(format!("greedy_seats: no seat {s}")));
-            }
-            greedy_mask |= 1 << s;
-        }
+        let greedy_mask = seat_mask(&greedy_seats, setup.players)?;
         let setup = setup.clone();
         Ok(py.detach(move || {
             let guide = net.as_deref().map(|net| Guide {
@@ -256,8 +250,41 @@ fn shedding_policy_scores(
     })
 }
 
+/// Largest `keep_first` (standard errors) accepted.
+const MAX_KEEP_Z: f64 = 100.0;
+
 /// Largest prior weight accepted.
 const MAX_PRIOR: f64 = 1000.0;
+
+/// `seats` as a bit set (bit s: seat s) of a table of `players`; a `RulesError` for a seat
+/// that is not at the table.
+fn seat_mask(seats: &[usize], players: usize) -> PyResult<u32> {
+    let mut mask = 0u32;
+    for &s in seats {
+        if s >= players {
+            return Err(rules_err(format!("greedy_seats: no seat {s}")));
+        }
+        mask |= 1 << s;
+    }
+    Ok(mask)
+}
+
+/// A `RulesError` unless `net` plays Tứ Sắc at a table of `players`.
+fn check_tusac_policy(net: &Net, players: usize) -> PyResult<()> {
+    if net.action_size() != TUSAC_ACTION || net.header.game != "tusac" {
+        return Err(rules_err(format!(
+            "these policy weights play {}, not Tứ Sắc",
+            net.header.game
+        )));
+    }
+    if net.header.players != players {
+        return Err(rules_err(format!(
+            "these policy weights were trained for {} players, not {players}",
+            net.header.players
+        )));
+    }
+    Ok(())
+}
 
 /// A `RulesError` unless `net` plays the shedding game and table size of `setup`.
 fn check_policy(net: &Net, setup: &Setup) -> PyResult<()> {
@@ -347,7 +374,7 @@ impl PyTuSacSetup {
     #[new]
     #[pyo3(signature = (players, *, odd_total = "hand", set_lenh = 1, triple_optional = false,
         bung_rule = "seed", discard_rule = "penalize", tuong_as_ty = true, draw_at_stock = 7,
-        payment = "per_lenh"))]
+        payment = "per_lenh", claim_window = "every_seat"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         players: usize,
@@ -359,29 +386,15 @@ impl PyTuSacSetup {
         tuong_as_ty: bool,
         draw_at_stock: u32,
         payment: &str,
+        claim_window: &str,
     ) -> PyResult<Self> {
         guard(|| {
             if !(2..=ts::MAX_SEATS).contains(&players) {
                 return Err(rules_err(format!("players must be 2..4, not {players}")));
             }
-            let enforce_rac = match discard_rule {
-                "penalize" => false,
-                "enforce" => true,
-                other => {
-                    return Err(rules_err(format!(
-                        "discard_rule must be 'penalize' or 'enforce', not {other:?}"
-                    )))
-                }
-            };
-            let flat = match payment {
-                "per_lenh" => false,
-                "flat" => true,
-                other => {
-                    return Err(rules_err(format!(
-                        "payment must be 'per_lenh' or 'flat', not {other:?}"
-                    )))
-                }
-            };
+            let enforce_rac = one_of("discard_rule", discard_rule, "enforce", "penalize")?;
+            let flat = one_of("payment", payment, "flat", "per_lenh")?;
+            let every_seat = one_of("claim_window", claim_window, "every_seat", "eligible_seats")?;
             if draw_at_stock > 70 {
                 return Err(rules_err(format!(
                     "draw_at_stock must be in 0..70, not {draw_at_stock}"
@@ -396,12 +409,25 @@ impl PyTuSacSetup {
                 tuong_as_ty,
                 draw_at_stock,
                 flat,
+                every_seat,
             }))
         })
     }
 
     fn __repr__(&self) -> PyResult<String> {
         guard_ok(|| format!("TuSacRolloutSetup({:?})", self.0))
+    }
+}
+
+/// Is `value` of the two-valued option `name` its `yes` (else its `no`; a `RulesError` for
+/// anything else)?
+fn one_of(name: &str, value: &str, yes: &str, no: &str) -> PyResult<bool> {
+    match value {
+        v if v == yes => Ok(true),
+        v if v == no => Ok(false),
+        other => Err(rules_err(format!(
+            "{name} must be '{no}' or '{yes}', not {other:?}"
+        ))),
     }
 }
 
@@ -433,11 +459,18 @@ fn choice(c: &ChoiceArg) -> PyResult<Choice> {
 /// Races the root's Tứ Sắc candidates (`(type, card, meld, used)`: a discard of `card`, a
 /// claim of `meld` with `used`, `"win"` or `"pass"`) over deals of the unseen cards; the
 /// offer is `(card, from_stock, seat)`. `single[s]`: bit k when seat s holds at most one of
-/// kind k. `known`: every seat's packed hidden hand (the cheating bot).
+/// kind k. `known`: every seat's packed hidden hand (the cheating bot). `exposed`: each
+/// seat's packed exposed cards (among `public`; the rest but the offer is dead).
+///
+/// With a `policy` (a Tứ Sắc `PolicyNet` of the table's size) and `policy_rollouts`, the
+/// learned policy plays the rollouts for every seat but those in `greedy_seats`. With
+/// `keep_first` (standard errors) the first candidate is chosen unless another beats it by
+/// more than that over the same deals.
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, counts, exposed_lenh, exposed_quad, public, stock,
     offer, opening, candidates, seed, rollouts = None, think_ms = None, single = None,
-    known = None, greedy_only = false))]
+    known = None, greedy_only = false, exposed = None, policy = None, policy_rollouts = false,
+    greedy_seats = Vec::new(), keep_first = None))]
 #[allow(clippy::too_many_arguments)]
 fn tusac_search(
     py: Python<'_>,
@@ -458,6 +491,11 @@ fn tusac_search(
     single: Option<Vec<u32>>,
     known: Option<Vec<u128>>,
     greedy_only: bool,
+    exposed: Option<Vec<u128>>,
+    policy: Option<&Bound<'_, PyPolicyNet>>,
+    policy_rollouts: bool,
+    greedy_seats: Vec<usize>,
+    keep_first: Option<f64>,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = setup.get().0;
@@ -482,6 +520,7 @@ fn tusac_search(
             exposed_lenh: [0; ts::MAX_SEATS],
             exposed_quad: [false; ts::MAX_SEATS],
             public,
+            exposed: [Hand::EMPTY; ts::MAX_SEATS],
             unseen,
             stock,
             offer: offer
@@ -506,6 +545,14 @@ fn tusac_search(
                 return Err(rules_err(format!("single: {n} masks of 28 bits expected")));
             }
             pos.single[..n].copy_from_slice(&single);
+        }
+        if let Some(exposed) = exposed {
+            if exposed.len() != n {
+                return Err(rules_err(format!("exposed: {n} seats expected")));
+            }
+            for (s, &e) in exposed.iter().enumerate() {
+                pos.exposed[s] = unpack(e)?;
+            }
         }
         ts::check(&setup, &pos).map_err(rules_err)?;
         let cands = candidates
@@ -535,7 +582,23 @@ fn tusac_search(
             Some(_) => return Err(rules_err(format!("known: {n} hands expected"))),
         };
         let budget = budget(rollouts, think_ms, cands.len())?;
+        let net = policy.map(|p| p.get().net());
+        if let Some(net) = &net {
+            check_tusac_policy(net, n)?;
+        }
+        let greedy_mask = seat_mask(&greedy_seats, n)?;
+        if keep_first.is_some_and(|z| !(z.is_finite() && (0.0..=MAX_KEEP_Z).contains(&z))) {
+            return Err(rules_err(format!(
+                "keep_first must be within 0..={MAX_KEEP_Z}, not {}",
+                keep_first.unwrap_or_default()
+            )));
+        }
         Ok(py.detach(move || {
+            let guide = net.as_deref().map(|net| Guide {
+                rollouts: policy_rollouts,
+                greedy_seats: greedy_mask,
+                ..Guide::of(net)
+            });
             found(ts::search(
                 &setup,
                 &pos,
@@ -543,6 +606,8 @@ fn tusac_search(
                 known.as_deref(),
                 &budget,
                 seed,
+                guide.as_ref(),
+                keep_first,
             ))
         }))
     })

@@ -2,7 +2,8 @@
 //! seat of a rollout, and the other seats inside an own-seat tree, play the network's best-scored
 //! action instead of the greedy one), as the prior of the tree's root (a PUCT term from the
 //! network's scores of the candidates), and as a filter of the root's candidates (the
-//! network's best few).
+//! network's best few). Its [`Scorer`] (the network with its buffers) also plays the Tứ Sắc
+//! rollouts ([`super::tusac`]), whose simulation and observation are that game's own.
 //!
 //! **What it reads.** A seat of a determinised hand is scored from the observation the learning
 //! environments write for that seat ([`crate::encode::observation::shedding`]): its own hand,
@@ -18,7 +19,7 @@
 
 use super::Outcome;
 use crate::encode::observation::{shedding, SheddingView};
-use crate::policy::features::{shedding_row, SheddingAct, SHEDDING_ACTION};
+use crate::policy::features::{shedding_row, SheddingAct};
 use crate::policy::net::argmax;
 use crate::policy::Net;
 use crate::rollout::{determinise, FastRng, Player, Position, Setup, Sim, MAX_SEATS};
@@ -57,26 +58,56 @@ impl<'a> Guide<'a> {
 /// Units of the network's scores that make a factor e in the prior (the softmax temperature).
 pub const TEMPERATURE: f64 = 2.0;
 
+/// The network scoring one seat's legal actions, with its buffers kept between decisions:
+/// what every game's rollout player shares (this module's shedding [`NetPlayer`], Tứ Sắc's in
+/// [`super::tusac`]). Its caller writes the seat's observation into `obs`, then asks for the
+/// scores of the action rows it writes.
+pub(crate) struct Scorer<'a> {
+    pub(crate) net: &'a Net,
+    /// The observation of the seat to score (the caller writes it).
+    pub(crate) obs: Vec<f32>,
+    rows: Vec<f32>,
+    scores: Vec<f32>,
+}
+
+impl<'a> Scorer<'a> {
+    pub(crate) fn new(net: &'a Net) -> Scorer<'a> {
+        Scorer {
+            net,
+            obs: vec![0.0; net.observation_size()],
+            rows: Vec::new(),
+            scores: Vec::new(),
+        }
+    }
+
+    /// The network's scores of `n` actions from the observation in `obs`, `row(i, out)`
+    /// writing the `i`-th action's row.
+    pub(crate) fn score(&mut self, n: usize, mut row: impl FnMut(usize, &mut [f32])) -> &[f32] {
+        let width = self.net.action_size();
+        self.rows.clear();
+        self.rows.resize(n * width, 0.0);
+        for (i, r) in self.rows.chunks_exact_mut(width).enumerate() {
+            row(i, r);
+        }
+        self.net.scores(&self.obs, &self.rows, &mut self.scores);
+        &self.scores
+    }
+}
+
 /// The network choosing for a seat of a rollout (see the module notes).
 pub(crate) struct NetPlayer<'a> {
-    net: &'a Net,
+    scorer: Scorer<'a>,
     samloc: bool,
     /// Seats that play the greedy policy instead (see [`Guide::greedy_seats`]).
     greedy_seats: u32,
-    obs: Vec<f32>,
-    rows: Vec<f32>,
-    scores: Vec<f32>,
 }
 
 impl<'a> NetPlayer<'a> {
     pub(crate) fn new(net: &'a Net) -> NetPlayer<'a> {
         NetPlayer {
-            net,
+            scorer: Scorer::new(net),
             samloc: net.encoding.name == "samloc-view",
             greedy_seats: 0,
-            obs: vec![0.0; net.observation_size()],
-            rows: Vec::new(),
-            scores: Vec::new(),
         }
     }
 
@@ -108,20 +139,16 @@ impl<'a> NetPlayer<'a> {
             owner,
             playing: self.samloc.then_some(true),
         };
-        shedding(&view, &mut self.obs);
+        shedding(&view, &mut self.scorer.obs);
     }
 
     /// The network's score of each of `acts` (`None`: pass) for `seat`, the seat to act.
     fn score(&mut self, sim: &Sim, setup: &Setup, seat: usize, acts: &[Option<Combo>]) -> &[f32] {
         self.observe(sim, setup, seat);
-        self.rows.clear();
-        self.rows.resize(acts.len() * SHEDDING_ACTION, 0.0);
-        for (a, row) in acts.iter().zip(self.rows.chunks_exact_mut(SHEDDING_ACTION)) {
-            let act = a.map_or(SheddingAct::Pass, |c| SheddingAct::Play(c.cards.0));
+        self.scorer.score(acts.len(), |i, row| {
+            let act = acts[i].map_or(SheddingAct::Pass, |c| SheddingAct::Play(c.cards.0));
             shedding_row(act, row);
-        }
-        self.net.scores(&self.obs, &self.rows, &mut self.scores);
-        &self.scores
+        })
     }
 }
 
@@ -246,22 +273,21 @@ pub fn keep_top(scores: &[f32], top: usize) -> Vec<usize> {
     keep
 }
 
-/// A network for tests that scores an action by its cells alone: `pass` for a pass, and per
-/// card `-1` plus `card` times its index (a positive `card` prefers high cards).
+/// A network for tests whose score of an action is `bias + weights · row` (its row's cells
+/// alone, nothing of the observation; `bias` keeps the inner ReLU open).
 #[cfg(test)]
-pub(crate) fn test_net(players: usize, pass: f32, card: f32) -> Net {
+pub(crate) fn linear_net(game: &str, players: usize, weights: &[f32], bias: f32) -> Net {
     use crate::policy::{encoding, Header};
-    let enc = encoding("tienlen", players).unwrap();
+    let enc = encoding(game, players).unwrap();
+    assert_eq!(weights.len(), enc.action);
     let shapes = vec![(1, enc.observation), (1, 1), (1, enc.action), (1, 1)];
     let mut data = vec![0.0f32; enc.observation + 1]; // the tower: zeros
     data.extend([0.0, 0.0]); // J_s
-    let mut ja: Vec<f32> = (0..52).map(|i| card * i as f32 - 1.0).collect();
-    ja.extend([pass, 0.0, 0.0]);
-    data.extend(ja);
-    data.push(100.0); // J_a's bias keeps the ReLU open
+    data.extend(weights);
+    data.push(bias);
     data.extend([1.0, 0.0]); // the head: identity
     let header = Header {
-        game: "tienlen".into(),
+        game: game.into(),
         players,
         encoding_name: enc.name.into(),
         encoding_version: enc.version,
@@ -272,6 +298,15 @@ pub(crate) fn test_net(players: usize, pass: f32, card: f32) -> Net {
         provenance: "{}".into(),
     };
     Net::new(header, &data).unwrap()
+}
+
+/// A network for tests that scores an action by its cells alone: `pass` for a pass, and per
+/// card `-1` plus `card` times its index (a positive `card` prefers high cards).
+#[cfg(test)]
+pub(crate) fn test_net(players: usize, pass: f32, card: f32) -> Net {
+    let mut ja: Vec<f32> = (0..52).map(|i| card * i as f32 - 1.0).collect();
+    ja.extend([pass, 0.0, 0.0]);
+    linear_net("tienlen", players, &ja, 100.0)
 }
 
 #[cfg(test)]

@@ -74,6 +74,20 @@ const FIRST_CHECK: u32 = 8;
 /// (with a single candidate, none). Deterministic for a given trial and budget without a
 /// deadline. Ties go to the lower index, so callers list their default move first.
 pub fn race(trial: &mut impl Trial, cands: usize, budget: &Budget) -> Outcome {
+    race_keeping_first(trial, cands, budget, None)
+}
+
+/// [`race`], and with `keep_first` (`Some(z)`) the first candidate is kept (the caller's
+/// default, e.g. the learned policy's choice) unless the leader beats it by more than `z`
+/// standard errors of their mean paired difference over the same deals: a search whose
+/// budget buys few deals then leaves a strong default only on evidence, instead of for the
+/// noisiest best mean.
+pub fn race_keeping_first(
+    trial: &mut impl Trial,
+    cands: usize,
+    budget: &Budget,
+    keep_first: Option<f64>,
+) -> Outcome {
     let mut scores: Vec<Vec<i32>> = vec![Vec::new(); cands];
     let mut alive: Vec<usize> = (0..cands).collect();
     let mut spent = 0u64;
@@ -115,7 +129,13 @@ pub fn race(trial: &mut impl Trial, cands: usize, budget: &Budget) -> Outcome {
         }
     };
     let means: Vec<f64> = scores.iter().map(mean).collect();
-    let best = leader(&alive, &means).unwrap_or(0);
+    let mut best = leader(&alive, &means).unwrap_or(0);
+    if let Some(z) = keep_first {
+        // The first was dropped only when confidently worse than a leader.
+        if best != 0 && alive.contains(&0) && !beats(&scores[best], &scores[0], z) {
+            best = 0;
+        }
+    }
     Outcome {
         best,
         samples: scores.iter().map(|v| v.len() as u32).collect(),
@@ -132,6 +152,21 @@ fn leader(alive: &[usize], means: &[f64]) -> Option<usize> {
     })
 }
 
+/// Does `a` beat `b` by more than `z` standard errors of their mean paired difference (over
+/// the deals both played; fewer than two: no)?
+fn beats(a: &[i32], b: &[i32], z: f64) -> bool {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return false;
+    }
+    let diffs = a.iter().zip(b).map(|(&x, &y)| f64::from(x - y));
+    let (sum, sq) = diffs.fold((0.0, 0.0), |(s, q), d| (s + d, q + d * d));
+    let m = sum / n as f64;
+    let var = ((sq - sum * sum / n as f64) / (n as f64 - 1.0)).max(0.0);
+    let se = (var / n as f64).sqrt();
+    m > 0.0 && m > z * se
+}
+
 /// Drops the candidates confidently worse than the leader (paired over the common deals).
 fn eliminate(scores: &[Vec<i32>], alive: &mut Vec<usize>) {
     let means: Vec<f64> = scores
@@ -141,22 +176,7 @@ fn eliminate(scores: &[Vec<i32>], alive: &mut Vec<usize>) {
     let Some(lead) = leader(alive, &means) else {
         return;
     };
-    let top = &scores[lead];
-    alive.retain(|&c| {
-        if c == lead {
-            return true;
-        }
-        let n = top.len().min(scores[c].len());
-        if n < 2 {
-            return true;
-        }
-        let diffs = top.iter().zip(&scores[c]).map(|(&a, &b)| f64::from(a - b));
-        let (sum, sq) = diffs.fold((0.0, 0.0), |(s, q), d| (s + d, q + d * d));
-        let m = sum / n as f64;
-        let var = ((sq - sum * sum / n as f64) / (n as f64 - 1.0)).max(0.0);
-        let se = (var / n as f64).sqrt();
-        !(m > 0.0 && m > DROP_Z * se)
-    });
+    alive.retain(|&c| c == lead || !beats(&scores[lead], &scores[c], DROP_Z));
 }
 
 /// A 64-bit mix of a seed and a salt (SplitMix64's finaliser): independent streams for the
@@ -226,5 +246,46 @@ mod tests {
         };
         let out = race(&mut t, 5, &budget);
         assert_eq!(out.rollouts, 5);
+    }
+
+    #[test]
+    fn a_kept_first_candidate_yields_only_to_evidence() {
+        // Candidate 1 is better by 1 a deal under noise of ±10: within a few deals its lead
+        // is not shown, and the first is kept; with many deals it is, and the first yields.
+        struct Slight(Noisy);
+        impl Trial for Slight {
+            fn draw(&mut self) {
+                self.0.draw();
+            }
+            fn play(&mut self, c: usize) -> i32 {
+                // Unpaired noise (each candidate its own), so the paired difference is noisy.
+                self.0.draw();
+                c as i32 + self.0.noise
+            }
+        }
+        let few = Budget::rollouts(16);
+        let plain = race(&mut Slight(Noisy { state: 5, noise: 0 }), 2, &few);
+        let kept = race_keeping_first(
+            &mut Slight(Noisy { state: 5, noise: 0 }),
+            2,
+            &few,
+            Some(2.0),
+        );
+        assert_eq!(kept.means, plain.means);
+        assert_eq!(kept.best, 0);
+        let many = Budget::rollouts(20_000);
+        let out = race_keeping_first(
+            &mut Slight(Noisy { state: 5, noise: 0 }),
+            2,
+            &many,
+            Some(2.0),
+        );
+        assert_eq!(out.best, 1);
+        // A clear lead (3 a deal, no noise) wins at once; without the option the race is as before.
+        let mut t = Noisy { state: 7, noise: 0 };
+        assert_eq!(
+            race_keeping_first(&mut t, 6, &Budget::rollouts(600), Some(2.0)).best,
+            5
+        );
     }
 }

@@ -11,12 +11,27 @@
 //! discard the card whose loss leaves the fewest rác, preferring cards with many copies in
 //! sight.
 //!
+//! **The learned policy in the rollouts.** With a [`Guide`] whose `rollouts` is set, every seat
+//! of a rollout (but those in its `greedy_seats`) discards and answers offers as the learned
+//! Tứ Sắc policy does ([`crate::policy`]): the network scores each legal action from that
+//! seat's observation of the rollout's table, written by the learning environments' own writer
+//! ([`crate::encode::observation::tusac`]): its hand, the dead cards, every seat's exposed
+//! melds, the counts, the offer and the stock, and nothing of another hand. A win is always
+//! taken, as `greedy` and the root do. The deals stay those above: the hidden hands of the
+//! others come from the cards the root has not seen, so the root's choice reads nothing hidden.
+//! One decision of the network (with the meld cells of each action) costs tens of microseconds
+//! against greedy's few, so a rollout it plays is far dearer (see the learning guide).
+//!
 //! **Inference.** Khui and the triple are mandatory (unless `triple_optional`), so a seat that
 //! was offered a card and did not make the triple held at most one copy of it then, and holds
 //! at most one now (hidden hands only shrink). Deals give those seats a second copy only when
 //! no other deal is found (a bài bụng may have forbidden the claim).
 
-use super::{mix, race, Budget, Outcome, Trial};
+use super::guide::{Guide, Scorer};
+use super::{mix, race_keeping_first, Budget, Outcome, Trial};
+use crate::encode::observation::{tusac as write_observation, TuSacView};
+use crate::policy::features::{tusac_row, TuSacAct, TuSacContext};
+use crate::policy::net::argmax;
 use crate::rollout::FastRng;
 use crate::tusac::{
     legal_claims, min_rac, priority, win_total, BungRule, Claim, Hand, Kind, MeldKind, Scoring,
@@ -40,6 +55,10 @@ pub struct TuSacSetup {
     pub draw_at_stock: u32,
     /// `payment = "flat"`: 1 per loser, 2 when the winner holds a quad.
     pub flat: bool,
+    /// `claim_window = "every_seat"`: every seat but the discarder answers an offer (else only
+    /// those with a claim or the win). Only the learned policy reads it (which seats are still
+    /// to answer is part of its observation).
+    pub every_seat: bool,
 }
 
 /// The card on offer.
@@ -64,6 +83,9 @@ pub struct TuSacPosition {
     pub exposed_quad: [bool; MAX_SEATS],
     /// Cards in sight of everyone: exposed melds, dead cards, and the offer (if any).
     pub public: Hand,
+    /// Each seat's exposed cards (its melds), among `public`; the rest of `public` but the
+    /// offer is dead. Only the learned policy tells them apart.
+    pub exposed: [Hand; MAX_SEATS],
     /// Cards the root has not seen: the other hidden hands and the stock.
     pub unseen: Hand,
     pub stock: u32,
@@ -95,7 +117,10 @@ struct Sim {
     hands: [Hand; MAX_SEATS],
     lenh: [i32; MAX_SEATS],
     quad: [bool; MAX_SEATS],
+    /// The cards in sight (`dead` and every `exposed`), as `greedy` counts them.
     seen: Hand,
+    dead: Hand,
+    exposed: [Hand; MAX_SEATS],
     stock: Vec<Kind>,
     phase: Phase,
     opening: bool,
@@ -116,6 +141,38 @@ fn kinds_held(h: &Hand) -> impl Iterator<Item = Kind> + '_ {
 }
 
 impl Sim {
+    /// Writes `seat`'s observation of the table (the learning environments' writer, seats
+    /// in turn order from it; `pending`: the seats still to act, by seat).
+    fn observe(&self, setup: &TuSacSetup, seat: usize, pending: u32, out: &mut [f32]) {
+        let n = setup.players;
+        let offer = match self.phase {
+            Phase::Offer(o, _) => Some(o),
+            Phase::Discard(_) => None,
+        };
+        let mut exposed = [[0u8; KINDS]; MAX_SEATS];
+        let mut counts = [0u32; MAX_SEATS];
+        let (mut to_act, mut offered_by) = (0u32, 0u32);
+        for k in 0..n {
+            let s = (seat + k) % n;
+            exposed[k] = self.exposed[s].0;
+            counts[k] = self.hands[s].len();
+            to_act |= (pending >> s & 1) << k;
+            offered_by |= u32::from(offer.is_some_and(|o| o.seat == s)) << k;
+        }
+        let view = TuSacView {
+            hand: &self.hands[seat].0,
+            dead: &self.dead.0,
+            offer: offer.map(|o| o.card.index()),
+            exposed: &exposed[..n],
+            counts: &counts[..n],
+            pending: to_act,
+            offered_by,
+            stock: self.stock.len(),
+            claim: offer.is_some(),
+        };
+        write_observation(&view, out);
+    }
+
     /// The greedy discard of `seat`: fewest rác after, then no Tướng, then most copies in sight.
     fn greedy_discard(&self, setup: &TuSacSetup, seat: usize) -> Kind {
         let h = &self.hands[seat];
@@ -134,11 +191,13 @@ impl Sim {
         )
     }
 
-    /// Fewest rác after one non-Tướng discard from `h` (and minus copies in sight).
-    fn best_discard(&self, h: &Hand) -> (u32, i32) {
+    /// Fewest rác after one non-Tướng discard from `h` (and minus copies in sight), the
+    /// copies in sight counted as the `greedy` bot counts them before its claim: those in
+    /// `held` (the whole hand), the dead and the exposed.
+    fn best_discard(&self, h: &Hand, held: &Hand) -> (u32, i32) {
         let mut best = (h.len() + 1, 0);
         for k in kinds_held(h).filter(|k| !k.is_general()) {
-            let seen = i32::from(self.seen.count(k)) + i32::from(h.count(k));
+            let seen = i32::from(self.seen.count(k)) + i32::from(held.count(k));
             best = best.min((min_rac(&without(h, k)), -seen));
         }
         best
@@ -181,7 +240,7 @@ impl Sim {
             }) || (!claims.is_empty() && entitled && offer.from_stock && offer.card.is_general());
         let mut best: Option<((u32, i32), Claim)> = None;
         for c in claims {
-            let key = self.best_discard(&h.minus(&Hand::from_kinds(&c.used)));
+            let key = self.best_discard(&h.minus(&Hand::from_kinds(&c.used)), h);
             if best.as_ref().map_or(true, |(b, _)| key < *b) {
                 best = Some((key, c));
             }
@@ -192,31 +251,63 @@ impl Sim {
         }
     }
 
-    /// Every seat answers the offer (the root with `root`, when given); the best answer by
-    /// priority is carried out.
-    fn resolve(&mut self, setup: &TuSacSetup, me: usize, root: Option<&Choice>) {
+    /// The seats that may act on the offer answer it in turn from the offer's seat (the root
+    /// with `root`, when given; the others as `player` decides), each asked only while its
+    /// best answer could outrank the best so far (the others' answers could not change the
+    /// outcome); the best answer by priority is carried out.
+    fn resolve(
+        &mut self,
+        setup: &TuSacSetup,
+        me: usize,
+        root: Option<&Choice>,
+        player: &mut Player<'_>,
+    ) {
         let Phase::Offer(offer, penalty) = self.phase else {
             return;
         };
         let n = setup.players;
         let k = offer.card;
         let ent = entitled(setup, &offer);
-        let mut best: Option<((u8, i32), usize, Choice)> = None;
-        for d in 0..n {
+        // Each seat's options by its place in the answering order.
+        let mut asks: [Option<Ask>; MAX_SEATS] = Default::default();
+        for (d, ask) in asks.iter_mut().enumerate().take(n) {
             let t = (offer.seat + d) % n;
             if !offer.from_stock && t == offer.seat {
                 continue;
             }
             let h = &self.hands[t];
+            let win = win_total(h, self.lenh[t], Some(k), setup.scoring).is_some();
+            let claims = legal_claims(h, k, t == ent, setup.triple_optional, setup.bung);
+            *ask = Some(Ask { win, claims });
+        }
+        let mut best: Option<((u8, i32), usize, Choice)> = None;
+        for d in 0..n {
+            let t = (offer.seat + d) % n;
+            let Some(ask) = asks[d].take() else {
+                continue;
+            };
+            let floor = best.as_ref().map(|(b, _, _)| b.0);
             let answer = match root.filter(|_| t == me) {
                 Some(c) => c.clone(),
                 None => {
-                    let win = win_total(h, self.lenh[t], Some(k), setup.scoring).is_some();
-                    let claims = legal_claims(h, k, t == ent, setup.triple_optional, setup.bung);
-                    if !win && claims.is_empty() {
+                    // A later seat outranks only with a higher priority (`None`, a seat
+                    // that can only pass, is below every priority).
+                    if ask.potential() <= floor {
                         continue;
                     }
-                    self.greedy_answer(setup, t, &offer, win, claims)
+                    // Still to answer: this seat and those after it (under `every_seat`
+                    // every eligible one; else those whose best answer could outrank).
+                    let mut pending = 1u32 << t;
+                    for (e, later) in asks.iter().enumerate().take(n).skip(d + 1) {
+                        let s = (offer.seat + e) % n;
+                        let open = later
+                            .as_ref()
+                            .is_some_and(|a| setup.every_seat || a.potential() > floor);
+                        if open {
+                            pending |= 1 << s;
+                        }
+                    }
+                    player.answer(self, setup, t, &offer, ask, pending)
                 }
             };
             let p = match &answer {
@@ -235,8 +326,10 @@ impl Sim {
                 for &u in &c.used {
                     self.hands[t].take(u);
                     self.seen.add(u);
+                    self.exposed[t].add(u);
                 }
                 self.seen.add(k);
+                self.exposed[t].add(k);
                 self.lenh[t] += c.meld.lenh_with(setup.scoring.set_lenh);
                 self.quad[t] |= c.meld.is_quad();
                 self.phase = Phase::Discard(t);
@@ -247,6 +340,7 @@ impl Sim {
 
     fn dead(&mut self, setup: &TuSacSetup, offer: &Offer) {
         self.seen.add(offer.card);
+        self.dead.add(offer.card);
         let turner = (offer.seat + 1) % setup.players;
         if self.stock.len() as u32 <= setup.draw_at_stock {
             self.over = true; // a draw pays nothing
@@ -289,8 +383,8 @@ impl Sim {
         self.over = true;
     }
 
-    /// Plays on with the greedy policy; the root's score.
-    fn finish(&mut self, setup: &TuSacSetup, me: usize) -> i32 {
+    /// Plays on, `player` deciding for every seat; the root's score.
+    fn finish(&mut self, setup: &TuSacSetup, me: usize, player: &mut Player<'_>) -> i32 {
         // Every offer either makes a meld (the hand shrinks) or goes dead (the stock shrinks).
         for _ in 0..1000 {
             if self.over {
@@ -298,13 +392,157 @@ impl Sim {
             }
             match self.phase {
                 Phase::Discard(s) => {
-                    let k = self.greedy_discard(setup, s);
+                    let k = player.discard(self, setup, s);
                     self.discard(setup, s, k);
                 }
-                Phase::Offer(..) => self.resolve(setup, me, None),
+                Phase::Offer(..) => self.resolve(setup, me, None, player),
             }
         }
         self.score[me]
+    }
+}
+
+/// What a seat may answer to an offer: the win, and its legal claims.
+#[derive(Clone, Debug, Default)]
+struct Ask {
+    win: bool,
+    claims: Vec<Claim>,
+}
+
+impl Ask {
+    /// The priority of the best answer (`None`: the seat can only pass).
+    fn potential(&self) -> Option<u8> {
+        if self.win {
+            return Some(3);
+        }
+        self.claims.iter().map(|c| priority(Some(c.meld))).max()
+    }
+
+    /// Must the seat claim (khui, the triple unless optional, a Tướng turned up for it)? As
+    /// the game's flow decides it.
+    fn must(&self, setup: &TuSacSetup, held: u8, entitled: bool, offer: &Offer) -> bool {
+        let any = !self.claims.is_empty();
+        (held == 3 && (self.win || any))
+            || self.claims.iter().any(|c| {
+                c.meld == MeldKind::ClaimedQuad
+                    || (c.meld == MeldKind::ClaimedTriple && !setup.triple_optional)
+            })
+            || (any && entitled && offer.from_stock && offer.card.is_general())
+    }
+}
+
+/// Who decides for the seats of a rollout: the greedy policy, or the learned one.
+enum Player<'a> {
+    Greedy,
+    Net(Box<NetSeat<'a>>),
+}
+
+/// The learned policy deciding for the seats of a rollout from their own observations (see
+/// the module notes).
+struct NetSeat<'a> {
+    scorer: Scorer<'a>,
+    /// Seats that play the greedy policy instead ([`Guide::greedy_seats`]).
+    greedy_seats: u32,
+    acts: Vec<TuSacAct>,
+}
+
+impl<'a> Player<'a> {
+    /// The rollouts' player of a search by the root seat `me` under `guide`.
+    fn of(guide: Option<&Guide<'a>>, me: usize) -> Player<'a> {
+        match guide {
+            Some(g) if g.rollouts => Player::Net(Box::new(NetSeat {
+                scorer: Scorer::new(g.net),
+                greedy_seats: g.greedy_seats & !(1 << me),
+                acts: Vec::new(),
+            })),
+            _ => Player::Greedy,
+        }
+    }
+
+    /// The learned policy for `seat`, unless the seat plays greedy.
+    fn net_for(&mut self, seat: usize) -> Option<&mut NetSeat<'a>> {
+        match self {
+            Player::Net(p) if p.greedy_seats >> seat & 1 == 0 => Some(p),
+            _ => None,
+        }
+    }
+
+    /// What `seat` discards.
+    fn discard(&mut self, sim: &Sim, setup: &TuSacSetup, seat: usize) -> Kind {
+        let Some(p) = self.net_for(seat) else {
+            return sim.greedy_discard(setup, seat);
+        };
+        let kinds = discardable(setup, &sim.hands[seat], sim.opening);
+        if kinds.len() < 2 {
+            return sim.greedy_discard(setup, seat);
+        }
+        p.acts.clear();
+        p.acts.extend(kinds.iter().map(|k| {
+            let mut cards = [0u8; KINDS];
+            cards[usize::from(k.index())] = 1;
+            TuSacAct { flag: 0, cards }
+        }));
+        kinds[p.best(sim, setup, seat, 1 << seat)]
+    }
+
+    /// What `seat` answers to `offer` (`ask`: its options; `pending`: the seats still to
+    /// answer, itself among them). A win is always taken.
+    fn answer(
+        &mut self,
+        sim: &Sim,
+        setup: &TuSacSetup,
+        seat: usize,
+        offer: &Offer,
+        ask: Ask,
+        pending: u32,
+    ) -> Choice {
+        let Some(p) = self.net_for(seat) else {
+            return sim.greedy_answer(setup, seat, offer, ask.win, ask.claims);
+        };
+        if ask.win {
+            return Choice::Win;
+        }
+        let held = sim.hands[seat].count(offer.card);
+        let must = ask.must(setup, held, entitled(setup, offer) == seat, offer);
+        if ask.claims.is_empty() || (must && ask.claims.len() == 1) {
+            return ask
+                .claims
+                .into_iter()
+                .next()
+                .map_or(Choice::Pass, Choice::Claim);
+        }
+        p.acts.clear();
+        p.acts.extend(ask.claims.iter().map(|c| {
+            let mut cards = [0u8; KINDS];
+            for k in c.used.iter().chain([&offer.card]) {
+                cards[usize::from(k.index())] += 1;
+            }
+            TuSacAct { flag: 1, cards }
+        }));
+        if !must {
+            p.acts.push(TuSacAct {
+                flag: 3,
+                cards: [0; KINDS],
+            });
+        }
+        let i = p.best(sim, setup, seat, pending);
+        ask.claims
+            .into_iter()
+            .nth(i)
+            .map_or(Choice::Pass, Choice::Claim)
+    }
+}
+
+impl NetSeat<'_> {
+    /// The index of the best-scored of `acts` for `seat` (`pending`: the seats still to act).
+    fn best(&mut self, sim: &Sim, setup: &TuSacSetup, seat: usize, pending: u32) -> usize {
+        sim.observe(setup, seat, pending, &mut self.scorer.obs);
+        let ctx = TuSacContext::from_observation(&self.scorer.obs);
+        let acts = &self.acts;
+        argmax(
+            self.scorer
+                .score(acts.len(), |i, row| tusac_row(&ctx, &acts[i], row)),
+        )
     }
 }
 
@@ -316,6 +554,13 @@ fn in_sight(pos: &TuSacPosition) -> Hand {
         seen.take(o.card);
     }
     seen
+}
+
+/// The dead cards: those in sight but the offer that no seat has exposed.
+fn dead_of(pos: &TuSacPosition) -> Hand {
+    pos.exposed
+        .iter()
+        .fold(in_sight(pos), |rest, e| rest.minus(e))
 }
 
 fn entitled(setup: &TuSacSetup, offer: &Offer) -> usize {
@@ -356,6 +601,7 @@ struct Rollouts<'a> {
     known: Option<&'a [Hand]>,
     rng: FastRng,
     start: Option<Sim>,
+    player: Player<'a>,
 }
 
 impl Rollouts<'_> {
@@ -420,11 +666,14 @@ impl Rollouts<'_> {
                 Phase::Offer(o, penalty)
             }
         };
+        let seen = in_sight(pos);
         Sim {
             hands,
             lenh: pos.exposed_lenh,
             quad: pos.exposed_quad,
-            seen: in_sight(pos),
+            seen,
+            dead: dead_of(pos),
+            exposed: pos.exposed,
             stock: pool,
             phase,
             opening: pos.opening,
@@ -444,9 +693,9 @@ impl Trial for Rollouts<'_> {
         let mut sim = self.start.clone().expect("a deal drawn");
         match &self.cands[c] {
             Choice::Discard(k) => sim.discard(setup, me, *k),
-            answer => sim.resolve(setup, me, Some(answer)),
+            answer => sim.resolve(setup, me, Some(answer), &mut self.player),
         }
-        sim.finish(setup, me)
+        sim.finish(setup, me, &mut self.player)
     }
 }
 
@@ -466,6 +715,18 @@ pub fn check(setup: &TuSacSetup, pos: &TuSacPosition) -> Result<(), String> {
             pos.stock,
             pos.unseen.len()
         ));
+    }
+    let mut exposed = Hand::EMPTY;
+    for (s, e) in pos.exposed.iter().enumerate() {
+        if s >= n && !e.is_empty() {
+            return Err(format!("exposed cards of seat {s} at a {n}-seat table"));
+        }
+        for k in 0..KINDS {
+            exposed.0[k] += e.0[k];
+        }
+    }
+    if !in_sight(pos).contains(&exposed) {
+        return Err("exposed cards that are not in sight".into());
     }
     if u32::from(pos.counts[pos.me]) != pos.hand.len() {
         return Err("the root's count is not its hand size".into());
@@ -488,14 +749,20 @@ pub fn check(setup: &TuSacSetup, pos: &TuSacPosition) -> Result<(), String> {
     Ok(())
 }
 
-/// Races the root's candidate choices (all legal for it now).
-pub fn search(
-    setup: &TuSacSetup,
-    pos: &TuSacPosition,
-    cands: &[Choice],
-    known: Option<&[Hand]>,
+/// Races the root's candidate choices (all legal for it now); with a `guide` whose
+/// `rollouts` is set, the learned policy plays the rollouts (see the module notes); with
+/// `keep_first` the first candidate is kept unless beaten on evidence
+/// ([`super::race_keeping_first`]).
+#[allow(clippy::too_many_arguments)]
+pub fn search<'a>(
+    setup: &'a TuSacSetup,
+    pos: &'a TuSacPosition,
+    cands: &'a [Choice],
+    known: Option<&'a [Hand]>,
     budget: &Budget,
     seed: u64,
+    guide: Option<&Guide<'a>>,
+    keep_first: Option<f64>,
 ) -> Outcome {
     let mut trial = Rollouts {
         setup,
@@ -504,8 +771,9 @@ pub fn search(
         known,
         rng: FastRng::new(mix(seed, 0x7535)),
         start: None,
+        player: Player::of(guide, pos.me),
     };
-    race(&mut trial, cands.len(), budget)
+    race_keeping_first(&mut trial, cands.len(), budget, keep_first)
 }
 
 /// The greedy choice for the root (the `greedy` bot's), among `cands`: for tests and for
@@ -520,6 +788,8 @@ pub fn greedy_choice(setup: &TuSacSetup, pos: &TuSacPosition, cands: &[Choice]) 
         lenh: pos.exposed_lenh,
         quad: pos.exposed_quad,
         seen: in_sight(pos),
+        dead: dead_of(pos),
+        exposed: pos.exposed,
         stock: Vec::new(),
         phase: Phase::Discard(pos.me),
         opening: pos.opening,
@@ -555,6 +825,9 @@ pub fn greedy_choice(setup: &TuSacSetup, pos: &TuSacPosition, cands: &[Choice]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::features::TUSAC_ACTION;
+    use crate::policy::Net;
+    use crate::search::guide::linear_net;
     use crate::tusac::{parse_hand, OddTotal};
 
     fn setup() -> TuSacSetup {
@@ -570,6 +843,7 @@ mod tests {
             tuong_as_ty: true,
             draw_at_stock: 7,
             flat: false,
+            every_seat: true,
         }
     }
 
@@ -582,6 +856,7 @@ mod tests {
             exposed_lenh: [0; 4],
             exposed_quad: [false; 4],
             public: Hand::EMPTY,
+            exposed: [Hand::EMPTY; 4],
             unseen: Hand::DECK.minus(&hand),
             stock: 112 - 81,
             offer: None,
@@ -608,11 +883,12 @@ mod tests {
             known: None,
             rng: FastRng::new(3),
             start: None,
+            player: Player::Greedy,
         };
         for _ in 0..50 {
             t.draw();
             let mut sim = t.start.clone().unwrap();
-            sim.finish(&s, 0);
+            sim.finish(&s, 0, &mut Player::Greedy);
             assert!(sim.over);
             assert_eq!(sim.score.iter().sum::<i32>(), 0);
             let cards: u32 = sim.hands.iter().map(|h| h.len()).sum::<u32>()
@@ -621,8 +897,19 @@ mod tests {
             // Every card is in a hand, in sight or in the stock (a winner's offer aside).
             assert!((111..=112).contains(&cards), "{cards}");
         }
-        let a = search(&s, &pos, &cands, None, &Budget::rollouts(200), 5);
-        assert_eq!(a, search(&s, &pos, &cands, None, &Budget::rollouts(200), 5));
+        let run = || {
+            search(
+                &s,
+                &pos,
+                &cands,
+                None,
+                &Budget::rollouts(200),
+                5,
+                None,
+                None,
+            )
+        };
+        assert_eq!(run(), run());
         let g = greedy_choice(&s, &pos, &cands);
         assert!(g < cands.len());
     }
@@ -642,6 +929,7 @@ mod tests {
             known: None,
             rng: FastRng::new(8),
             start: None,
+            player: Player::Greedy,
         };
         for _ in 0..40 {
             let sim = t.deal();
@@ -653,5 +941,168 @@ mod tests {
             assert_eq!(sim.hands[1].len(), 20);
             assert_eq!(sim.stock.len(), 31);
         }
+    }
+
+    /// A position later in the hand: seat 1 has exposed a triple and the discarder's card is
+    /// on offer (`offer`), or the root is to discard; two cards are dead.
+    fn midgame(offer: Option<Offer>) -> TuSacPosition {
+        let hand = parse_hand(HAND).unwrap();
+        let triple = parse_hand("HW HW HW").unwrap();
+        let dead = parse_hand("EW KY").unwrap();
+        let mut public = Hand::EMPTY;
+        for k in triple.kinds().into_iter().chain(dead.kinds()) {
+            public.add(k);
+        }
+        if let Some(o) = offer {
+            public.add(o.card);
+        }
+        let unseen = Hand::DECK.minus(&hand).minus(&public);
+        let mut exposed = [Hand::EMPTY; 4];
+        exposed[1] = triple;
+        TuSacPosition {
+            counts: [hand.len() as u8, 17, 20, 19],
+            exposed_lenh: [0, 1, 0, 0],
+            public,
+            exposed,
+            stock: unseen.len() - 56,
+            unseen,
+            offer,
+            opening: false,
+            ..opening(HAND)
+        }
+    }
+
+    /// A network whose every choice is `greedy`'s: the meld cells scored as `features.rs`
+    /// documents it can (fewest rác after, then no Tướng, then most copies in sight), the
+    /// first of equal scores taken as `greedy` takes the first of equal keys.
+    fn greedy_net() -> Net {
+        let mut w = vec![0.0f32; TUSAC_ACTION];
+        let meld = KINDS + 4;
+        w[meld] = -80.0; // cell 0, rác after / 8: -10 a rác
+        w[meld + 3] = -5.0; // cell 3: a Tướng
+        w[meld + 2] = 1.0; // cell 2, copies in sight / 4: +0.25 a copy
+        linear_net("tusac", 4, &w, 1000.0)
+    }
+
+    fn candidates(s: &TuSacSetup, pos: &TuSacPosition) -> Vec<Choice> {
+        match pos.offer {
+            None => discardable(s, &pos.hand, pos.opening)
+                .into_iter()
+                .map(Choice::Discard)
+                .collect(),
+            Some(o) => {
+                let claims =
+                    legal_claims(&pos.hand, o.card, entitled(s, &o) == pos.me, false, s.bung);
+                let mut out: Vec<Choice> = claims.into_iter().map(Choice::Claim).collect();
+                out.push(Choice::Pass);
+                out
+            }
+        }
+    }
+
+    fn positions() -> Vec<TuSacPosition> {
+        let offer = |card: &str, from_stock, seat| {
+            Some(Offer {
+                card: parse_hand(card).unwrap().kinds()[0],
+                from_stock,
+                seat,
+            })
+        };
+        vec![
+            opening(HAND),
+            midgame(None),
+            // A Chốt Đỏ the seat before discarded: a pair, Chốt sets, or a pass...
+            midgame(offer("PR", false, 3)),
+            // ... and a Tướng Xanh the root turned up itself (it must take it, but how?).
+            midgame(offer("KG", true, 0)),
+        ]
+    }
+
+    #[test]
+    fn rollouts_a_greedy_network_plays_are_the_greedy_rollouts() {
+        // The differential test of the policy's rollouts: the observation of every seat of
+        // every rollout (hand, dead cards, exposed melds, offer) feeds the meld cells, and
+        // only a faithful one makes this network choose as `greedy` does.
+        let s = setup();
+        let net = greedy_net();
+        let guide = Guide {
+            rollouts: true,
+            ..Guide::of(&net)
+        };
+        for pos in positions() {
+            check(&s, &pos).unwrap();
+            let cands = candidates(&s, &pos);
+            assert!(cands.len() > 1);
+            for seed in 0..3 {
+                let budget = Budget::rollouts(90);
+                let greedy = search(&s, &pos, &cands, None, &budget, seed, None, None);
+                let policy = search(&s, &pos, &cands, None, &budget, seed, Some(&guide), None);
+                assert_eq!(greedy, policy, "{:?}", pos.offer);
+            }
+        }
+    }
+
+    #[test]
+    fn another_network_plays_other_rollouts_the_same_for_the_same_seed() {
+        // A network that discards the card leaving the most rác plays another game.
+        let s = setup();
+        let mut w = vec![0.0f32; TUSAC_ACTION];
+        w[KINDS + 4] = 80.0;
+        let net = linear_net("tusac", 4, &w, 10.0);
+        let guide = Guide {
+            rollouts: true,
+            ..Guide::of(&net)
+        };
+        // Every seat but the root plays greedy: the root's own later play still changes.
+        let masked = Guide {
+            greedy_seats: 0b1110,
+            ..guide
+        };
+        let pos = midgame(None);
+        let cands = candidates(&s, &pos);
+        let budget = Budget::rollouts(120);
+        let greedy = search(&s, &pos, &cands, None, &budget, 4, None, None);
+        let policy = search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None);
+        let own = search(&s, &pos, &cands, None, &budget, 4, Some(&masked), None);
+        assert_ne!(greedy.means, policy.means);
+        assert_ne!(own.means, policy.means);
+        assert_ne!(own.means, greedy.means);
+        assert_eq!(
+            policy,
+            search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None)
+        );
+    }
+
+    #[test]
+    fn a_rollout_sees_the_dead_and_exposed_cards_apart() {
+        let s = setup();
+        let pos = midgame(None);
+        let sim = Rollouts {
+            setup: &s,
+            pos: &pos,
+            cands: &[],
+            known: None,
+            rng: FastRng::new(2),
+            start: None,
+            player: Player::Greedy,
+        }
+        .deal();
+        assert_eq!(sim.exposed[1], parse_hand("HW HW HW").unwrap());
+        assert_eq!(sim.dead, parse_hand("EW KY").unwrap());
+        let mut obs = vec![0.0; crate::encode::observation::tusac_size(4)];
+        // Seat 3's observation: its own hand first, seat 1 (two seats on) exposed a triple.
+        sim.observe(&s, 3, 1 << 3, &mut obs);
+        let ctx = TuSacContext::from_observation(&obs);
+        assert_eq!(ctx.hand, sim.hands[3]);
+        let hw = parse_hand("HW").unwrap().kinds()[0];
+        assert_eq!(obs[(3 + 2) * KINDS + usize::from(hw.index())], 0.75);
+        assert_eq!(
+            ctx.seen[usize::from(hw.index())],
+            3 + sim.hands[3].count(hw)
+        );
+        // Exposed cards not in sight are refused.
+        let mut bad = midgame(None);
+        bad.exposed[2] = parse_hand("CW").unwrap();
+        assert!(check(&s, &bad).is_err());
     }
 }

@@ -9,11 +9,17 @@ shown: the triple and khui are mandatory, so a seat that let a card go (it went 
 another seat made a lesser claim of it) held at most one copy then, and holds at most one now.
 
 With the learned policy (:mod:`vncards.bots.policy`, where its weights ship for the table's
-rules and size, or ``weights=``), ``policy_play=True`` plays the policy's best-scored action
-with no search (the ``policy`` bot's choice); where no weights fit the table it searches as
-without the option. ``guided`` (a mapping of options) makes the bot decide with those options
-wherever the shipped weights fit the table and with its own elsewhere, so a level defined with
-them plays every table (the Tứ Sắc levels do not use the policy: see the bots guide).
+rules and size, or ``weights=``), ``policy_rollouts=True`` has the policy play the rollouts
+instead of greedy: every seat of a deal discards and answers as the policy scores its own view
+of that deal (the deals are those above, so the choice still reads nothing hidden);
+``policy_top=k`` races only the policy's ``k`` best-scored candidates, its choice first, and
+``keep_first=z`` keeps that first candidate unless another beats it by more than ``z``
+standard errors of their paired difference over the same deals (a small budget then leaves a
+strong policy only on evidence); ``policy_play=True`` plays the policy's
+best-scored action with no search (the ``policy`` bot's choice). Where no weights fit the table
+it searches as without these options. ``guided`` (a mapping of options) makes the bot decide
+with those options wherever the shipped weights fit the table and with its own elsewhere, so a
+level defined with them plays every table (the bots guide says which Tứ Sắc levels do).
 
 >>> from vncards.games import new_game
 >>> from vncards.simulate import play_game
@@ -91,6 +97,9 @@ class TuSacSearchBot:
         rollouts: int | None = 400,
         think_ms: float | None = None,
         infer: bool = True,
+        policy_rollouts: bool = False,
+        policy_top: int | None = None,
+        keep_first: float | None = None,
         policy_play: bool = False,
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
@@ -101,7 +110,14 @@ class TuSacSearchBot:
         self.budget = SearchBudget(seed, rollouts, think_ms)
         self.infer = bool(infer)
         self._setups: dict[int, TuSacRolloutSetup] = {}
-        self.guide = Guide.of("tusac", rules, weights, prior=0.0, rollouts=False, top=None, play=policy_play)
+        self.guide = Guide.of(
+            "tusac", rules, weights, prior=0.0, rollouts=policy_rollouts, top=policy_top, play=policy_play
+        )
+        if keep_first is not None and not (isinstance(keep_first, (int, float)) and 0 <= keep_first <= 100):
+            raise RulesError(f"keep_first must be a number of standard errors in 0..100, not {keep_first!r}")
+        #: The first candidate is kept unless beaten by this many standard errors (None: the
+        #: best mean wins).
+        self.keep_first = None if keep_first is None else float(keep_first)
         self._policy = None if self.guide.net is None else TuSacPolicyBot(seed, rules, weights=self.guide.net)
         #: The same bot with the ``guided`` options, which decides wherever the learned
         #: policy's weights fit the table (see the module notes).
@@ -110,6 +126,11 @@ class TuSacSearchBot:
             if "guided" in guided:
                 raise RulesError("guided options may not hold guided options")
             options = {"rollouts": rollouts, "think_ms": think_ms, "infer": infer}
+            options |= {
+                "policy_rollouts": policy_rollouts,
+                "policy_top": policy_top,
+                "keep_first": keep_first,
+            }
             options |= {"policy_play": policy_play, "weights": weights}
             self.guided = type(self)(seed, rules, **{**options, **guided})
 
@@ -126,6 +147,7 @@ class TuSacSearchBot:
                 tuong_as_ty=r.tuong_as_ty,
                 draw_at_stock=r.draw_at_stock,
                 payment=r.payment,
+                claim_window=r.claim_window,
             )
         return self._setups[players]
 
@@ -176,7 +198,8 @@ class TuSacSearchBot:
         me = view["seat"]
         n = view["players"]
         hand = tusac_pack(" ".join(view["hand"]))
-        exposed = [c for melds in view["exposed"] for m in melds for c in m["cards"]]
+        shown = [[c for m in melds for c in m["cards"]] for melds in view["exposed"]]  # per seat
+        exposed = [c for cards in shown for c in cards]
         offer = view.get("offer")
         public_cards = exposed + list(view["dead"]) + ([offer["card"]] if offer else [])
         public = tusac_pack(" ".join(public_cards)) if public_cards else 0
@@ -195,10 +218,17 @@ class TuSacSearchBot:
             else (_kind(offer["card"]), offer["source"] == "stock", int(offer["seat"])),
             "opening": any(c[0] == "discard" and c[1] is not None and c[1] < 4 for c in cands),
             "single": let_go(events, n, me) if events and not self._rules.triple_optional else None,
+            "exposed": [tusac_pack(" ".join(cards)) if cards else 0 for cards in shown],
         }
         setup = self._setup(n)
         greedy, *_ = tusac_search(setup, candidates=cands, seed=0, rollouts=1, greedy_only=True, **args)
         order = [greedy, *(i for i in range(len(cands)) if i != greedy)]
+        if self._policy is not None and self.guide.top is not None and self.guide.fits(n):
+            # The policy's best-scored candidates, its choice first (the first of equal scores).
+            scores = self._policy.scores(view, legal)
+            order = sorted(range(len(cands)), key=lambda i: -scores[i])[: self.guide.top]
+            if len(order) == 1:
+                return legal[order[0]]
         facts = (
             "tusac",
             hand,
@@ -212,10 +242,19 @@ class TuSacSearchBot:
             setup,
             candidates=[cands[i] for i in order],
             known=self._known(turn),
+            keep_first=self.keep_first,
             **args,
+            **self._policy_args(n),
             **self.budget.search_args(start, *facts),
         )
         return legal[order[best]]
+
+    def _policy_args(self, players: int) -> dict[str, Any]:
+        """The policy arguments of ``_core.tusac_search``: none unless the policy plays the
+        rollouts and its weights fit the table."""
+        if not (self.guide.rollouts and self.guide.fits(players)):
+            return {}
+        return {"policy": self.guide.net, "policy_rollouts": True}
 
 
 class TuSacCheatingBot(CheatingSearch, TuSacSearchBot):
