@@ -376,6 +376,42 @@ def _train(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_sizes_the_network_from_its_flags(tmp_path: Path) -> None:
+    out = tmp_path / "wide.vnpolicy"
+    args = ["--steps", "2", "--seed", "1", "--hands", "2", "--updates", "1", "--batch", "16"]
+    args += ["--eval-every", "2", "--eval-deals", "1", "--out", str(out)]
+    done = _train("tienlen", *args, "--tower", "12,10,9", "--join", "6", "--head", "5,3")
+    assert done.returncode == 0, done.stderr
+    net = _core.PolicyNet.from_bytes(out.read_bytes())
+    *_, obs_width, action_width = _core.policy_encoding("tienlen", 4)
+    assert net.shapes == Architecture((12, 10, 9), 6, (5, 3)).shapes(obs_width, action_width)
+    assert net.tower == 3
+    config = json.loads(net.provenance)["config"]
+    assert (config["tower"], config["join"], config["head"]) == ([12, 10, 9], 6, [5, 3])
+    assert "--tower 12,10,9 --join 6 --head 5,3" in json.loads(net.provenance)["command"]
+    # A width left out keeps its default.
+    assert _train("tienlen", *args, "--join", "7").returncode == 0
+    net = _core.PolicyNet.from_bytes(out.read_bytes())
+    assert net.shapes == Architecture(join=7).shapes(obs_width, action_width)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--tower", "0,8"], "widths must be positive ints, not '0,8'"),
+        (["--tower", "8,x"], "write widths as positive ints with commas"),
+        (["--head", ""], "write widths as positive ints with commas"),
+        (["--join", "8,8"], "one width, a positive int; not '8,8'"),
+        (["--tiny", "--join", "8"], "--tiny is a size of its own"),
+    ],
+)
+def test_vncards_train_refuses_widths_it_cannot_build(flags: list[str], message: str, tmp_path: Path) -> None:
+    done = _train("tienlen", "--steps", "1", "--out", str(tmp_path / "x.vnpolicy"), *flags)
+    assert done.returncode == 2 and message in done.stderr
+    assert not (tmp_path / "x.vnpolicy").exists()
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
 def test_vncards_train_writes_weights_a_bot_plays_and_resume_continues_the_same_run(tmp_path: Path) -> None:
     common = ["--seed", "3", "--tiny", "--hands", "6", "--updates", "2", "--batch", "32"]
     common += ["--eval-every", "4", "--eval-deals", "2"]

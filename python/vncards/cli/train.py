@@ -112,19 +112,62 @@ def register(commands: Commands) -> None:
         help="seconds between checkpoints (default %(default)s)",
     )
     t.add_argument(
-        "--tiny", action="store_true", help="a tiny network (tower 32, join 16, head 8): for tests and trials"
+        "--tower",
+        type=_widths,
+        default=None,
+        metavar="W,W",
+        help="the state tower's layer widths, comma-separated (default 256,128)",
     )
+    t.add_argument("--join", type=_width, default=None, help="the join's width (default 128)")
+    t.add_argument(
+        "--head",
+        type=_widths,
+        default=None,
+        metavar="W,W",
+        help="the head's hidden layer widths, comma-separated (default 32)",
+    )
+    t.add_argument(
+        "--tiny",
+        action="store_true",
+        help="a tiny network (tower 32, join 16, head 8): for tests and trials; not with --tower, --join, --head",
+    )
+
+
+def _width(text: str) -> int:
+    """One layer width (a positive int)."""
+    widths = _widths(text)
+    if len(widths) != 1:
+        raise argparse.ArgumentTypeError(f"one width, a positive int; not {text!r}")
+    return widths[0]
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """Layer widths written ``512,256`` (each a positive int)."""
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"write widths as positive ints with commas, e.g. 512,256; not {text!r}"
+        ) from None
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"widths must be positive ints, not {text!r}")
+    return widths
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Trains and prints where the files went and the last curve point."""
+    sizes = {"tower": args.tower, "join": args.join, "head": args.head}
+    if args.tiny:
+        if any(v is not None for v in sizes.values()):
+            raise VncardsError("--tiny is a size of its own: give it or --tower/--join/--head, not both")
+        sizes = {"tower": (32,), "join": 16, "head": (8,)}
+    sizes = {k: v for k, v in sizes.items() if v is not None}
     try:
         from ..learn.train import TrainConfig, train
     except ModuleNotFoundError as e:
         raise VncardsError(
             f"vncards train needs the train extra ({e.name} is missing): pip install 'vncards[train]'"
         ) from None
-    sizes = {"tower": (32,), "join": 16, "head": (8,)} if args.tiny else {}
     cfg = TrainConfig(
         game=args.game,
         steps=args.steps,
@@ -147,7 +190,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,
-        **sizes,  # type: ignore[arg-type]
+        **sizes,
     )
     command = (
         "vncards " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["train"] else f"vncards train {args.game}"
