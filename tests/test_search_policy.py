@@ -148,6 +148,25 @@ def test_a_chained_search_is_reproducible_and_honest(game: str) -> None:
         assert decides_honestly(make, g, seat, redeals=2)
 
 
+def test_the_rollouts_play_the_smaller_shipped_network_where_one_ships() -> None:
+    # Nam ships a smaller network for the searches' rollouts (the expert's time a decision);
+    # the policy bot, the prior and Bắc's rollouts read the play network.
+    from vncards.bots.policy import shipped_weights
+
+    fast = shipped_weights(rollouts=True)
+    assert sorted(fast) == ["tienlen"]
+    play = shipped_weights()
+    rolled = Guide.of("tienlen", None, None, prior=0.0, rollouts=True, top=None).net
+    assert rolled.to_bytes() == fast["tienlen"].read_bytes()
+    assert rolled.encoding == shipped_policy("tienlen", None).encoding
+    assert len(rolled.data()) < len(shipped_policy("tienlen", None).data())
+    prior = Guide.of("tienlen", None, None, prior=2.0, rollouts=False, top=None).net
+    assert prior.to_bytes() == play["tienlen"].read_bytes()
+    north_rules = games.new_game("tienlen-north", 4, seed=1).rules
+    north = Guide.of("tienlen", north_rules, None, prior=0.0, rollouts=True, top=None).net
+    assert north.to_bytes() == play["tienlen-north"].read_bytes()
+
+
 def test_the_guide_changes_the_search() -> None:
     # Rollouts played by the policy reach other values than greedy ones on the same deals.
     g = _walk(_fresh("tienlen", 5), 3, 1)

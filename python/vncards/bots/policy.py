@@ -60,6 +60,8 @@ Action = dict[str, Any]
 
 #: The file name ending of a weights file.
 SUFFIX = ".vnpolicy"
+#: The folder (beside the play networks) of the networks that searches' rollouts play.
+ROLLOUTS = "rollouts"
 #: Largest weight of the policy's prior in a search (as ``_core.search_shedding`` takes it).
 MAX_PRIOR = 1000.0
 #: The games of each bot class's family (the variants one game module plays).
@@ -71,10 +73,14 @@ def rules_record(variant: str, rules: Any) -> str:
     return json.dumps({"game": variant, "options": rules.to_dict()}, sort_keys=True, ensure_ascii=False)
 
 
-def shipped_weights() -> dict[str, Any]:
+def shipped_weights(*, rollouts: bool = False) -> dict[str, Any]:
     """The weights files in the package, by game (variant name): those ``vncards train``
-    made for the game's preset rules."""
+    made for the game's preset rules. ``rollouts=True``: the smaller, faster networks that
+    the searches' rollouts play where one ships (``data/policy/rollouts/``; Tiến Lên Nam: the
+    weights before issue 33's wider network, so that the ``expert`` decides within its time)."""
     root = resources.files("vncards") / "data" / "policy"
+    if rollouts:
+        root = root / ROLLOUTS
     out: dict[str, Any] = {}
     if not root.is_dir():
         return out
@@ -85,8 +91,8 @@ def shipped_weights() -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _read_shipped(variant: str) -> Any:
-    return _core.PolicyNet.from_bytes(shipped_weights()[variant].read_bytes())
+def _read_shipped(variant: str, rollouts: bool = False) -> Any:
+    return _core.PolicyNet.from_bytes(shipped_weights(rollouts=rollouts)[variant].read_bytes())
 
 
 def load_weights(weights: Any) -> Any:
@@ -151,18 +157,24 @@ def _checked(family: str, net: Any, rules: Any) -> Any:
     return net
 
 
-def shipped_policy(family: str, rules: Any) -> Any:
+def shipped_policy(family: str, rules: Any, *, rollouts: bool = False) -> Any:
     """The shipped ``_core.PolicyNet`` of ``family`` (``"tienlen"``, ``"samloc"``, ``"tusac"``)
     for ``rules`` (None: the family's first game's preset), or None where none ships: the rules
-    are not a preset, or no weights were trained for it yet.
+    are not a preset, or no weights were trained for it yet. ``rollouts=True``: the network
+    the searches' rollouts play, where a smaller one ships for that (else the same).
 
     >>> shipped_policy("tienlen", None).game
     'tienlen'
+    >>> fast, play = shipped_policy("tienlen", None, rollouts=True), shipped_policy("tienlen", None)
+    >>> fast.encoding == play.encoding and len(fast.data()) < len(play.data())
+    True
     """
     try:
         variant = _variant_of(family, rules)
     except RulesError:
         return None
+    if rollouts and variant in shipped_weights(rollouts=True):
+        return _read_shipped(variant, True)
     return _read_shipped(variant) if variant in shipped_weights() else None
 
 
@@ -216,7 +228,7 @@ class Guide:
         if weights is not None:
             net = _checked(family, load_weights(weights), rules)
         else:
-            net = shipped_policy(family, rules) if wanted else None
+            net = shipped_policy(family, rules, rollouts=bool(rollouts)) if wanted else None
         return cls(net, prior, bool(rollouts), top, bool(play), weights is not None)
 
     def fits(self, players: int) -> bool:
