@@ -48,6 +48,9 @@ pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
 pub const SHARP_MISS: f64 = 0.05;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
+/// Most Metropolis steps per deal a search takes (see [`Shedding::inferring`]); the bots'
+/// `chain` option has the same bound.
+pub const MAX_CHAIN: u32 = 1000;
 
 /// The determinisations and rollouts of one shedding decision.
 pub struct Shedding<'a> {
