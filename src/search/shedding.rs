@@ -254,15 +254,7 @@ impl<'a> Shedding<'a> {
             n += 1;
         }
         for _ in 0..if n < 2 { 0 } else { self.steps } {
-            let a = holders[self.rng.below(n)];
-            let mut b = holders[self.rng.below(n - 1)];
-            if b == a {
-                b = holders[n - 1];
-            }
-            let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
-            let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
-            let na = CardSet(held[a].0 & !ca | cb);
-            let nb = CardSet(held[b].0 & !cb | ca);
+            let (a, na, b, nb) = self.propose(&held, &holders[..n]);
             // Kept when `u * lik[a] * lik[b] < la * lb`. The likelihoods draw nothing from
             // the generator, so `u` may be drawn first, and a swap whose `la` (or `la` times
             // part of `lb`) is already at most the left side is rejected without the rest.
@@ -278,6 +270,29 @@ impl<'a> Shedding<'a> {
         }
         self.hands.copy_from_slice(&held[..MAX_SEATS]);
         self.chain = Some((held, lik));
+    }
+
+    /// A random swap of one card between two of the (at least two) `holders`: `(a, a's hand
+    /// after it, b, b's hand after it)`.
+    fn propose(
+        &mut self,
+        held: &[CardSet; MAX_SEATS + 1],
+        holders: &[usize],
+    ) -> (usize, CardSet, usize, CardSet) {
+        let n = holders.len();
+        let a = holders[self.rng.below(n)];
+        let mut b = holders[self.rng.below(n - 1)];
+        if b == a {
+            b = holders[n - 1];
+        }
+        let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
+        let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
+        (
+            a,
+            CardSet(held[a].0 & !ca | cb),
+            b,
+            CardSet(held[b].0 & !cb | ca),
+        )
     }
 
     fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
@@ -649,8 +664,9 @@ mod tests {
         }
     }
 
-    /// The Metropolis steps as they were before the index by seat and the early rejection:
-    /// each swap's two likelihoods in full by a scan of every observation.
+    /// The Metropolis steps as they were before the index by seat and the early rejection
+    /// (the same proposals): each swap's two likelihoods in full by a scan of every
+    /// observation.
     fn plain_walk(t: &mut Shedding<'_>) {
         let (players, me) = (t.setup.players, t.pos.me);
         let whole = |t: &mut Shedding<'_>, seat: usize, hand: CardSet| {
@@ -683,15 +699,7 @@ mod tests {
             .collect();
         let n = holders.len();
         for _ in 0..if n < 2 { 0 } else { t.steps } {
-            let a = holders[t.rng.below(n)];
-            let mut b = holders[t.rng.below(n - 1)];
-            if b == a {
-                b = holders[n - 1];
-            }
-            let ca = nth_card(held[a].0, t.rng.below(held[a].len() as usize));
-            let cb = nth_card(held[b].0, t.rng.below(held[b].len() as usize));
-            let na = CardSet(held[a].0 & !ca | cb);
-            let nb = CardSet(held[b].0 & !cb | ca);
+            let (a, na, b, nb) = t.propose(&held, &holders);
             let (la, lb) = (whole(t, a, na), whole(t, b, nb));
             if t.rng.unit() * lik[a] * lik[b] < la * lb {
                 (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
