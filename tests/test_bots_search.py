@@ -24,7 +24,7 @@ from vncards._core import (
 )
 from vncards.bots import LEVEL_NAMES, Turn, bot_names, bot_view, decide, make_bot
 from vncards.bots.honesty import decides_honestly, redeal
-from vncards.bots.search import observations
+from vncards.bots.search import MAX_CHAIN, observations
 from vncards.bots.shedding import samloc_setup, tienlen_setup
 from vncards.bots.tusac_search import let_go
 from vncards.games import new_game
@@ -373,6 +373,12 @@ def test_shedding_search_bindings_check_their_inputs() -> None:
         search_shedding(
             setup, position, candidates=plays, rollouts=10, observations=[(9, plays[0], None, 0, 1)], **base
         )
+    # The chain has the bots' bound in the binding too (a RulesError is a ValueError).
+    led = [(1, None, cards_to_mask("6♠"), cards_to_mask("6♠"), 5)]
+    most = {"rollouts": 2, "observations": led, "chain": MAX_CHAIN}
+    assert search_shedding(setup, position, candidates=plays, **most, **base)[3] == 2
+    with pytest.raises(ValueError, match=f"chain must be within 0..={MAX_CHAIN}, not {MAX_CHAIN + 1}"):
+        search_shedding(setup, position, candidates=plays, **{**most, "chain": MAX_CHAIN + 1}, **base)
     thirteen = cards_to_mask("2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠")
     with pytest.raises(IllegalMoveError, match="the back needs 5 cards"):
         maubinh_search(thirteen, 4, [(1, 2, 4)], "second", False, False, 1, seed=1, rollouts=10)

@@ -446,6 +446,7 @@ def _search_shedding(draw: st.DrawFn) -> Any:
         prior=draw(st.sampled_from([0.0, 1.0, -1.0, float("nan"), 1e9])),
         policy_top=draw(st.one_of(st.none(), small_ints)),
         greedy_seats=draw(st.lists(small_ints, max_size=3)),
+        chain=draw(st.sampled_from([0, 8, 1001, 2**32 - 1])),
     )
 
 

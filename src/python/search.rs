@@ -114,7 +114,7 @@ type ObservationArg = (usize, Option<u64>, Option<u64>, u64, u32);
 /// and the seats in `greedy_seats` play the greedy policy in those rollouts (the root seat
 /// always plays the policy) and their observations are tested against the greedy policy's
 /// exact choice. `chain` draws each deal by that many Metropolis card swaps from the last
-/// (0: by rejection sampling).
+/// (0: by rejection sampling; at most 1,000, else a `RulesError`).
 #[pyfunction]
 #[pyo3(signature = (setup, position, *, candidates, seed, rollouts = None, think_ms = None,
     violators = Vec::new(), observations = Vec::new(), known = None, tree = None, policy = None,
@@ -200,6 +200,12 @@ fn search_shedding(
         }
         if policy_top == Some(0) {
             return Err(rules_err("policy_top must be at least 1".into()));
+        }
+        if chain > shedding::MAX_CHAIN {
+            return Err(rules_err(format!(
+                "chain must be within 0..={}, not {chain}",
+                shedding::MAX_CHAIN
+            )));
         }
         let greedy_mask = seat_mask(&greedy_seats, setup.players)?;
         let setup = setup.clone();

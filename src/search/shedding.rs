@@ -48,6 +48,9 @@ pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
 pub const SHARP_MISS: f64 = 0.05;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
+/// Most Metropolis steps per deal a search takes (see [`Shedding::inferring`]); the bots'
+/// `chain` option has the same bound.
+pub const MAX_CHAIN: u32 = 1000;
 
 /// The determinisations and rollouts of one shedding decision.
 pub struct Shedding<'a> {
@@ -72,6 +75,12 @@ pub struct Shedding<'a> {
     chain: Option<([CardSet; MAX_SEATS + 1], [f64; MAX_SEATS + 1])>,
     /// Card swaps tried per deal drawn by the chain (0: no chain, rejection only).
     steps: u32,
+    /// The observations grouped by seat, each seat's in their order in `obs` (see
+    /// [`Shedding::seat_likelihood`]).
+    by_seat: Vec<Observation>,
+    /// Where each seat's observations start in `by_seat` (seat `s`: `from[s]..from[s + 1]`;
+    /// the undealt rest, holder `players`, has none).
+    from: [usize; MAX_SEATS + 2],
 }
 
 impl<'a> Shedding<'a> {
@@ -97,10 +106,9 @@ impl<'a> Shedding<'a> {
             player: Rollouts::Greedy,
             sharp: 0,
             chain: None,
-            steps: std::env::var("VNCARDS_MCMC")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
+            steps: 0,
+            by_seat: Vec::new(),
+            from: [0; MAX_SEATS + 2],
         }
     }
 
@@ -108,9 +116,22 @@ impl<'a> Shedding<'a> {
     /// modelled as the greedy player) against the greedy model's exact choice, and drawing its
     /// deals by `chain` Metropolis steps each (0: by rejection; see [`Shedding::walk`]).
     pub(crate) fn inferring(self, sharp: u32, chain: u32) -> Shedding<'a> {
+        let mut by_seat = Vec::new();
+        let mut from = [0; MAX_SEATS + 2];
+        if chain > 0 {
+            // A stable sort: each seat's likelihood multiplies its factors in the same order
+            // as a scan of `obs` would, so the chain's deals do not depend on the index.
+            by_seat = self.obs.to_vec();
+            by_seat.sort_by_key(|o| o.seat);
+            for (s, f) in from.iter_mut().enumerate().skip(1) {
+                *f = by_seat.partition_point(|o| o.seat < s);
+            }
+        }
         Shedding {
             sharp,
             steps: chain,
+            by_seat,
+            from,
             ..self
         }
     }
@@ -189,13 +210,18 @@ impl<'a> Shedding<'a> {
         (passed, true)
     }
 
-    /// The product of the likelihoods of `seat`'s observations for a seat holding `hand`.
-    fn seat_likelihood(&mut self, seat: usize, hand: CardSet) -> f64 {
+    /// The product of the likelihoods of `seat`'s observations for a seat holding `hand`, read
+    /// from the index by seat (only `seat`'s own observations). It stops as soon as `scale`
+    /// times the product so far is at most `floor`: every factor is at most 1, so the whole
+    /// product would be too, and the chain rejects such a swap whatever the rest (pass
+    /// `f64::NEG_INFINITY` for the whole product).
+    fn seat_likelihood(&mut self, seat: usize, hand: CardSet, scale: f64, floor: f64) -> f64 {
         let mut l = 1.0;
-        for k in 0..self.obs.len() {
-            let o = self.obs[k];
-            if o.seat == seat {
-                l *= self.likelihood(hand, &o);
+        for k in self.from[seat]..self.from[seat + 1] {
+            let o = self.by_seat[k];
+            l *= self.likelihood(hand, &o);
+            if scale * l <= floor {
+                break;
             }
         }
         l
@@ -215,7 +241,7 @@ impl<'a> Shedding<'a> {
                 let mut lik = [1.0; MAX_SEATS + 1];
                 for s in (0..players).filter(|&s| s != me) {
                     dealt = dealt.union(held[s]);
-                    lik[s] = self.seat_likelihood(s, held[s]);
+                    lik[s] = self.seat_likelihood(s, held[s], 1.0, f64::NEG_INFINITY);
                 }
                 held[players] = self.pos.unseen.difference(dealt);
                 (held, lik)
@@ -228,22 +254,45 @@ impl<'a> Shedding<'a> {
             n += 1;
         }
         for _ in 0..if n < 2 { 0 } else { self.steps } {
-            let a = holders[self.rng.below(n)];
-            let mut b = holders[self.rng.below(n - 1)];
-            if b == a {
-                b = holders[n - 1];
+            let (a, na, b, nb) = self.propose(&held, &holders[..n]);
+            // Kept when `u * lik[a] * lik[b] < la * lb`. The likelihoods draw nothing from
+            // the generator, so `u` may be drawn first, and a swap whose `la` (or `la` times
+            // part of `lb`) is already at most the left side is rejected without the rest.
+            let bar = self.rng.unit() * lik[a] * lik[b];
+            let la = self.seat_likelihood(a, na, 1.0, bar);
+            if la <= bar {
+                continue;
             }
-            let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
-            let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
-            let na = CardSet(held[a].0 & !ca | cb);
-            let nb = CardSet(held[b].0 & !cb | ca);
-            let (la, lb) = (self.seat_likelihood(a, na), self.seat_likelihood(b, nb));
-            if self.rng.unit() * lik[a] * lik[b] < la * lb {
+            let lb = self.seat_likelihood(b, nb, la, bar);
+            if bar < la * lb {
                 (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
             }
         }
         self.hands.copy_from_slice(&held[..MAX_SEATS]);
         self.chain = Some((held, lik));
+    }
+
+    /// A random swap of one card between two of the (at least two) `holders`: `(a, a's hand
+    /// after it, b, b's hand after it)`.
+    fn propose(
+        &mut self,
+        held: &[CardSet; MAX_SEATS + 1],
+        holders: &[usize],
+    ) -> (usize, CardSet, usize, CardSet) {
+        let n = holders.len();
+        let a = holders[self.rng.below(n)];
+        let mut b = holders[self.rng.below(n - 1)];
+        if b == a {
+            b = holders[n - 1];
+        }
+        let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
+        let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
+        (
+            a,
+            CardSet(held[a].0 & !ca | cb),
+            b,
+            CardSet(held[b].0 & !cb | ca),
+        )
     }
 
     fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
@@ -498,13 +547,7 @@ mod tests {
         let mut plays = Vec::new();
         let mut tested = 0;
         for _ in 0..40 {
-            let mut deck: Vec<u8> = (0..52).collect();
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for (k, s) in (0..52).zip((0..4).cycle()) {
-                let j = k + rng.below(52 - k);
-                deck.swap(k, j);
-                hands[s].0 |= 1u64 << deck[k];
-            }
+            let hands = random_deal(&mut rng);
             let pos = open_position(0, hands[0], &[13; 4]);
             let mut sim = Sim::new(&pos, hands, 0);
             let mut seen = Vec::new();
@@ -536,6 +579,162 @@ mod tests {
             }
         }
         assert!(tested > 1000, "{tested}");
+    }
+
+    /// Four 13-card hands dealt at random.
+    fn random_deal(rng: &mut FastRng) -> [CardSet; MAX_SEATS] {
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut hands = [CardSet::EMPTY; MAX_SEATS];
+        for (k, s) in (0..52).zip((0..4).cycle()) {
+            let j = k + rng.below(52 - k);
+            deck.swap(k, j);
+            hands[s].0 |= 1u64 << deck[k];
+        }
+        hands
+    }
+
+    /// Seat 0's position after `turns` decisions of a hand the greedy policy plays from a
+    /// random deal, with the other seats' decisions as observations (passes, follows, leads)
+    /// and the true hands.
+    fn midgame(seed: u64, turns: usize) -> (Position, Vec<Observation>, [CardSet; MAX_SEATS]) {
+        let setup = south();
+        let hands = random_deal(&mut FastRng::new(seed));
+        let start = open_position(0, hands[0], &[13; 4]);
+        let mut sim = Sim::new(&start, hands, 0);
+        let mut plays = Vec::new();
+        let mut seen = Vec::new();
+        for _ in 0..turns {
+            if sim.over {
+                break;
+            }
+            let seat = sim.turn;
+            sim.plays(&setup, seat, &mut plays);
+            let pick = sim.policy(&setup, seat, &plays).map(|i| plays[i]);
+            if seat != 0 && sim.passed >> seat & 1 == 0 {
+                let o = Observation {
+                    seat,
+                    table: sim.table,
+                    play: pick,
+                    later: CardSet::EMPTY,
+                    min_other: 13,
+                };
+                seen.push((sim.hands[seat], o));
+            }
+            sim.act(&setup, seat, pick);
+        }
+        let obs = seen
+            .into_iter()
+            .map(|(then, o)| Observation {
+                later: then.difference(sim.hands[o.seat]),
+                ..o
+            })
+            .collect();
+        let counts = sim.hands.map(|h| h.len() as u8);
+        let pos = Position {
+            unseen: sim.hands[1].union(sim.hands[2]).union(sim.hands[3]),
+            played_any: 0b1111,
+            ..open_position(0, sim.hands[0], &counts[..4])
+        };
+        (pos, obs, sim.hands)
+    }
+
+    #[test]
+    fn the_index_by_seat_gives_each_seat_the_likelihood_of_a_scan() {
+        let setup = south();
+        for seed in 0..20 {
+            let (pos, obs, hands) = midgame(seed, 24 + seed as usize);
+            for sharp in [0, 0b1110, 0b0100] {
+                let mut t = Shedding::new(&setup, &pos, &obs, &[], None, seed).inferring(sharp, 8);
+                for k in 0..60 {
+                    if k > 0 {
+                        t.draw();
+                    }
+                    let dealt = if k == 0 { hands } else { t.hands };
+                    for s in 1..=4 {
+                        let held = dealt.get(s).copied().unwrap_or(CardSet::EMPTY);
+                        let scan = obs
+                            .iter()
+                            .filter(|o| o.seat == s)
+                            .fold(1.0, |l, o| l * t.likelihood(held, o));
+                        let indexed = t.seat_likelihood(s, held, 1.0, f64::NEG_INFINITY);
+                        assert_eq!(indexed.to_bits(), scan.to_bits(), "seat {s}, seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Metropolis steps as they were before the index by seat and the early rejection
+    /// (the same proposals): each swap's two likelihoods in full by a scan of every
+    /// observation.
+    fn plain_walk(t: &mut Shedding<'_>) {
+        let (players, me) = (t.setup.players, t.pos.me);
+        let whole = |t: &mut Shedding<'_>, seat: usize, hand: CardSet| {
+            let mut l = 1.0;
+            for o in t.obs {
+                if o.seat == seat {
+                    l *= t.likelihood(hand, o);
+                }
+            }
+            l
+        };
+        let (mut held, mut lik) = t.chain.unwrap_or_else(|| {
+            let mut held = [CardSet::EMPTY; MAX_SEATS + 1];
+            held[..MAX_SEATS].copy_from_slice(&t.hands);
+            let mut lik = [1.0; MAX_SEATS + 1];
+            for s in (0..players).filter(|&s| s != me) {
+                lik[s] = whole(t, s, held[s]);
+            }
+            held[players] = (0..players).fold(t.pos.unseen, |u, s| {
+                if s == me {
+                    u
+                } else {
+                    u.difference(held[s])
+                }
+            });
+            (held, lik)
+        });
+        let holders: Vec<usize> = (0..=players)
+            .filter(|&s| s != me && !held[s].is_empty())
+            .collect();
+        let n = holders.len();
+        for _ in 0..if n < 2 { 0 } else { t.steps } {
+            let (a, na, b, nb) = t.propose(&held, &holders);
+            let (la, lb) = (whole(t, a, na), whole(t, b, nb));
+            if t.rng.unit() * lik[a] * lik[b] < la * lb {
+                (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
+            }
+        }
+        t.hands.copy_from_slice(&held[..MAX_SEATS]);
+        t.chain = Some((held, lik));
+    }
+
+    #[test]
+    fn the_chain_draws_the_deals_of_the_plain_walk() {
+        let setup = south();
+        for seed in 0..12 {
+            let (pos, obs, _) = midgame(100 + seed, 20 + 2 * seed as usize);
+            for (sharp, steps) in [(0, 8), (0b1110, 8), (0b1010, 24)] {
+                let mut fast =
+                    Shedding::new(&setup, &pos, &obs, &[], None, seed).inferring(sharp, steps);
+                let mut plain =
+                    Shedding::new(&setup, &pos, &obs, &[], None, seed).inferring(sharp, steps);
+                let mut moved = 0;
+                let mut last = None;
+                for _ in 0..200 {
+                    fast.draw();
+                    if plain.chain.is_none() {
+                        plain.reject();
+                    }
+                    plain_walk(&mut plain);
+                    assert_eq!(fast.hands, plain.hands, "seed {seed}, sharp {sharp:b}");
+                    moved += usize::from(last.is_some_and(|h| h != fast.hands));
+                    last = Some(fast.hands);
+                }
+                // The chain moves: the test compares walks, not one standing deal.
+                assert!(moved > 20, "{moved}");
+            }
+        }
     }
 
     #[test]

@@ -303,7 +303,7 @@ def _greedy_evidence(
     return unlike, [(s, None, m, later.since(s, i), low) for s, m, i, low in led]
 
 
-#: Most Metropolis steps per deal (the ``chain`` option).
+#: Most Metropolis steps per deal (the ``chain`` option; ``_core.search_shedding`` refuses more).
 MAX_CHAIN = 1000
 
 #: Whom the rollouts the policy plays model the other seats as (the ``opponents`` option).
