@@ -482,7 +482,11 @@ fn maubinh_position_tables<'py>(
         ] {
             let rows: Vec<Vec<f64>> = entries
                 .iter()
-                .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
+                .map(|e| {
+                    [e.win, e.tie, e.lose, e.loss, e.bonus, e.value]
+                        .map(f64::from)
+                        .to_vec()
+                })
                 .collect();
             let arr =
                 PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
