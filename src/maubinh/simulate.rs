@@ -5,7 +5,7 @@ use super::joint::Cells;
 use super::population::{Census, Population, Scheme};
 use super::settle::settle;
 use super::solver::{best_with_tables, Objective};
-use super::Rules;
+use super::{Evaluator, Rules};
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +20,31 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
     let perm = Rng::from_key(key).permutation(52);
     (0..players)
         .map(|p| perm[13 * p..13 * p + 13].iter().map(|&c| 1u64 << c).sum())
+        .collect()
+}
+
+/// The classes (back, middle, front, by `ev`) each hand is arranged into by `objective` with
+/// `population`; None for an instant win (never compared).
+fn played_classes(
+    hands: &[u64],
+    rules: &Rules,
+    objective: Objective,
+    population: &Population,
+    ev: &Evaluator,
+) -> Vec<Option<[usize; 3]>> {
+    hands
+        .iter()
+        .map(|&hand| {
+            let s = best_with_tables(hand, rules, objective, population).expect("13 cards");
+            let a = s.arrangement;
+            s.instant.is_none().then(|| {
+                [
+                    ev.class5(a.back) as usize,
+                    ev.class5(a.middle) as usize,
+                    ev.class3(a.front) as usize,
+                ]
+            })
+        })
         .collect()
 }
 
@@ -53,21 +78,7 @@ pub fn position_histograms(
                     return c; // interrupted: the caller discards the counts
                 }
                 let hands = deal(seed, d, 4);
-                let played: Vec<Option<[usize; 3]>> = hands
-                    .iter()
-                    .map(|&hand| {
-                        let s =
-                            best_with_tables(hand, rules, objective, population).expect("13 cards");
-                        let a = s.arrangement;
-                        s.instant.is_none().then(|| {
-                            [
-                                ev.class5(a.back) as usize,
-                                ev.class5(a.middle) as usize,
-                                ev.class3(a.front) as usize,
-                            ]
-                        })
-                    })
-                    .collect();
+                let played = played_classes(&hands, rules, objective, population, ev);
                 let mut count = |part: usize, classes: [usize; 3]| {
                     let h = &mut c.parts[part];
                     h.back[classes[0]] += 1;
@@ -125,21 +136,7 @@ pub fn joint_cells(
                     return c;
                 }
                 let hands = deal(seed, d, 4);
-                let played: Vec<Option<[usize; 3]>> = hands
-                    .iter()
-                    .map(|&hand| {
-                        let s =
-                            best_with_tables(hand, rules, objective, population).expect("13 cards");
-                        let a = s.arrangement;
-                        s.instant.is_none().then(|| {
-                            [
-                                ev.class5(a.back) as usize,
-                                ev.class5(a.middle) as usize,
-                                ev.class3(a.front) as usize,
-                            ]
-                        })
-                    })
-                    .collect();
+                let played = played_classes(&hands, rules, objective, population, ev);
                 for (seat, &hand) in hands.iter().enumerate() {
                     if played[seat].is_none() {
                         continue;

@@ -755,6 +755,23 @@ fn search_expected_into<A: Answer>(
     best
 }
 
+/// Every `k`-card subset of the cards of `pool` (global masks), by plain enumeration.
+fn card_subsets(pool: u64, k: u32) -> Vec<u64> {
+    let cards: Vec<u64> = (0..64)
+        .filter(|i| pool >> i & 1 == 1)
+        .map(|i| 1u64 << i)
+        .collect();
+    (0u32..1 << cards.len())
+        .filter(|s| s.count_ones() == k)
+        .map(|s| {
+            (0..cards.len())
+                .filter(|i| s >> i & 1 == 1)
+                .map(|i| cards[i])
+                .sum()
+        })
+        .collect()
+}
+
 /// Plain enumeration of all 72,072 splits on global masks, with the same value function and
 /// tie-break: the reference the pruned search is tested against.
 pub fn best_exhaustive(
@@ -765,26 +782,11 @@ pub fn best_exhaustive(
 ) -> Result<Arrangement> {
     check_hand(mask)?;
     let ev = rules.evaluator();
-    let subsets = |pool: u64, k: u32| -> Vec<u64> {
-        let cards: Vec<u64> = (0..64)
-            .filter(|i| pool >> i & 1 == 1)
-            .map(|i| 1u64 << i)
-            .collect();
-        (0u32..1 << cards.len())
-            .filter(|s| s.count_ones() == k)
-            .map(|s| {
-                (0..cards.len())
-                    .filter(|i| s >> i & 1 == 1)
-                    .map(|i| cards[i])
-                    .sum()
-            })
-            .collect()
-    };
     // (value, (back class, middle class, front class, back, middle))
     type Key = (u16, u16, u16, u64, u64);
     let mut best: Option<(f64, Key)> = None;
-    for back in subsets(mask, 5) {
-        for middle in subsets(mask & !back, 5) {
+    for back in card_subsets(mask, 5) {
+        for middle in card_subsets(mask & !back, 5) {
             let front = mask & !back & !middle;
             let arr = Arrangement {
                 back,
@@ -941,25 +943,9 @@ mod tests {
     /// correction (computed from the split's classes, not the search's key).
     fn joint_exhaustive(mask: u64, rules: &Rules, t: &Tables, joint: &Joint) -> Arrangement {
         let ev = rules.evaluator();
-        let cards: Vec<u64> = (0..52)
-            .filter(|c| mask >> c & 1 == 1)
-            .map(|c| 1u64 << c)
-            .collect();
-        let pick = |pool: &[u64], k: u32| -> Vec<u64> {
-            (0u32..1 << pool.len())
-                .filter(|s| s.count_ones() == k)
-                .map(|s| {
-                    (0..pool.len())
-                        .filter(|i| s >> i & 1 == 1)
-                        .map(|i| pool[i])
-                        .sum()
-                })
-                .collect()
-        };
         let mut all = Vec::new();
-        for back in pick(&cards, 5) {
-            let rest: Vec<u64> = cards.iter().copied().filter(|c| back & c == 0).collect();
-            for middle in pick(&rest, 5) {
+        for back in card_subsets(mask, 5) {
+            for middle in card_subsets(mask & !back, 5) {
                 let a = Arrangement {
                     back,
                     middle,
