@@ -653,8 +653,8 @@ fn maubinh_joint_cells<'py>(
 
 /// The shipped 4-2 joint cells' file (`MBJ1`).
 #[pyfunction]
-fn maubinh_joint_file(py: Python<'_>) -> Bound<'_, PyBytes> {
-    PyBytes::new(py, joint::shipped_file())
+fn maubinh_joint_file(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+    guard(|| Ok(PyBytes::new(py, joint::shipped_file())))
 }
 
 /// The JSON header of an objective's shipped tables for a scoring: how they were sampled.

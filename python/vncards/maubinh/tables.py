@@ -52,6 +52,12 @@ about 0.47 MB, against 2.95 MB of u32 counts. Read back, each position totals 2Â
 tables' scale. A version of vncards that does not know a file's format refuses it with an error
 that names the format.
 
+Under 4-2 the equilibrium also reads the **joint cells** (``MBJ1``, :func:`joint_cells`,
+``scripts/gen_maubinh_joint.py``): where an opponent's back, middle and front fall in the
+player's class tables, counted on a 16Â³ grid over the equilibrium's own play, which correct
+the 4-2 majority for an opponent's three hands being played together (the solver guide's
+"joint term").
+
 >>> header = shipped_header()
 >>> header["deals"] * header["iterations"] >= 1_000_000
 True
