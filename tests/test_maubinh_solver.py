@@ -273,7 +273,7 @@ def _two_of_three(x: float, y: float, z: float) -> float:
 
 def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     """The 4-2 equilibrium's choice, written here: every split's value under the hand's class
-    tables with the positions independent, the best split of each strength, the best eight of
+    tables with the positions independent, the best split of each strength, the best four of
     those, then the most by value plus the copula's correction of the majority."""
     ranks = split_ranks(cards, rules)
     mask = sum(1 << c.index for c in cards)
@@ -293,7 +293,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     order = np.argsort(-v, kind="stable")
     seen: dict[tuple[int, int, int], float] = {}
     for i in order:
-        if not np.isfinite(v[i]) or len(seen) == 8:
+        if not np.isfinite(v[i]) or len(seen) == 4:
             break
         seen.setdefault((int(ranks[0][i]), int(ranks[1][i]), int(ranks[2][i])), float(v[i]))
     c = _copula()
@@ -314,7 +314,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
 
 
 def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
-    """Under 4-2 the equilibrium picks, among the tables' best eight strengths, the most by
+    """Under 4-2 the equilibrium picks, among the tables' best four strengths, the most by
     value plus the copula's correction: against the numpy enumeration above (ties between
     distinct strengths' values have not occurred on these hands)."""
     rules = Rules(scoring="4-2")
@@ -332,7 +332,7 @@ def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
 @given(st.permutations(range(52)))
 def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> None:
     """Its value is the corrected one expected_value gives, the ranking starts with it, and
-    the first eight of a ranking are ordered by that value."""
+    the first four of a ranking are ordered by that value."""
     rules = Rules(scoring="4-2")
     cards = [Card(i) for i in deck[:13]]
     assume(instant_win(cards, rules) is None)  # then the arrangement is only shown
@@ -340,5 +340,5 @@ def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> Non
     ranked = ranked_arrangements(cards, rules, "equilibrium", count=12)
     assert ranked[0] == best and ranked[0].value == best.value
     assert expected_value(best, rules, "equilibrium") == best.value
-    values = [a.value for a in ranked[:8]]
+    values = [a.value for a in ranked[:4]]
     assert values == sorted(values, reverse=True)

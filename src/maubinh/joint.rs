@@ -17,9 +17,10 @@
 //! `P(lose b and m) = 1 − a_b − a_m + C(a_b, a_m, 1)` with `a = 1 − l`, and so on; the
 //! correction is the majority from those minus the independent one. It is applied where it is
 //! cheap: the solver's search finds the best [`CANDIDATES`] splits by the tables (distinct
-//! strengths) and the correction picks among them (on dev seed 7, a response restricted to
-//! the tables' best 16 found its split among the first eight on more than nine in ten of the
-//! hands it changed).
+//! strengths) and the correction picks among them. Four, for the decision's cost: among the
+//! best 2, 4, 8 and 16 the correction won back 0.0009, 0.0023, 0.0026 and 0.0027 of the
+//! 0.0058 points a hand a best response wins on dev seed 7 (`benches/maubinh_diagnose.py`),
+//! but eight cost 1.9 to 2.2 times the expected solve on a loaded machine, four 1.8.
 //!
 //! The file (`joint_tables_42.bin`): `MBJ1`, a little-endian u32 length and that many bytes
 //! of UTF-8 JSON (the header: how the cells were counted), the grid (one byte), then `grid³`
@@ -33,8 +34,9 @@ use std::sync::OnceLock;
 const MAGIC: &[u8; 4] = b"MBJ1";
 /// Cells per position the generator counts on (16³ = 4,096 cells, 16 KB of counts).
 pub const GRID: usize = 16;
-/// Splits (distinct strengths, best first by the tables) among which the correction chooses.
-pub const CANDIDATES: usize = 8;
+/// Splits (distinct strengths, best first by the tables) among which the correction chooses
+/// (see the module docs for why four).
+pub const CANDIDATES: usize = 4;
 
 /// Counts of opponents' (back, middle, front) quantile cells.
 #[derive(Clone, Debug, PartialEq, Eq)]

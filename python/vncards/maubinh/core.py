@@ -485,7 +485,7 @@ def best_arrangement(
 
     Under ``Rules(scoring="4-2")`` the expected and equilibrium objectives read tables made
     for that scoring, and the equilibrium also prices how an opponent's three hands are played
-    together (4-2's majority point depends on all three): among its tables' best eight splits
+    together (4-2's majority point depends on all three): among its tables' best four splits
     it plays the one with the most value once the majority is corrected by the opponents'
     counted joint outcomes (the solver guide's "joint term"), and ``.value`` is that value.
 
