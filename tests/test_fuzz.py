@@ -63,9 +63,10 @@ def maubinh_options(draw: st.DrawFn) -> tuple[Any, ...]:
 
 
 #: The expected tables (one population) in both forms, to damage: the exact u64 counts and the
-#: compact ``MBT4``.
+#: compact ``MBT4``; and the 4-2 joint cells (``MBJ1``).
 TABLE_FILES = [_core.maubinh_tables_file("expected", "units")]
 TABLE_FILES.append(_core.maubinh_tables_recode(TABLE_FILES[0], compact=True))
+TABLE_FILES.append(_core.maubinh_joint_file())
 
 
 @st.composite
@@ -751,6 +752,10 @@ CORE: dict[str, Callable[[D], Any]] = {
         scoring=d(names),
     ),
     "maubinh_tables_header": lambda d: _core.maubinh_tables_header(d(names), d(names)),
+    "maubinh_joint_cells": lambda d: _core.maubinh_joint_cells(
+        d(works), d(ints), start=d(ints), cells=d(st.one_of(st.none(), table_files()))
+    ),
+    "maubinh_joint_file": lambda d: _core.maubinh_joint_file(),
     "maubinh_tables_file": lambda d: _core.maubinh_tables_file(d(names), d(names)),
     "maubinh_tables_recode": lambda d: _core.maubinh_tables_recode(
         d(table_files()), compact=d(st.booleans())

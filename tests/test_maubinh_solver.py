@@ -10,10 +10,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from vncards import Card, IllegalMoveError, InvalidCardError, RulesError
+from vncards import Card, IllegalMoveError, InvalidCardError, RulesError, _core
 from vncards.cards import from_mask
 from vncards.maubinh import (
     Arrangement,
@@ -26,6 +26,7 @@ from vncards.maubinh import (
     instant_win,
     is_fouled,
     position_tables,
+    ranked_arrangements,
 )
 
 MB_RANK = {r: i for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])}
@@ -73,23 +74,32 @@ def front_key(cards: list[Card], five: bool) -> tuple[int, ...]:
     return (0, *ranks[:3])
 
 
-def brute_force(cards: list[Card], rules: Rules, objective: str) -> tuple[float, tuple[int, int, int]]:
-    """The best (value, (back, middle, front) ranks) over every valid split."""
+def split_ranks(cards: list[Card], rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The back, middle and front rank of every split."""
     idx = np.array([c.index for c in cards], dtype=np.uint8)
-    rb = hand_ranks(idx[BACK], rules).astype(np.int64)
-    rm = hand_ranks(idx[MIDDLE], rules).astype(np.int64)
-    rf = hand_ranks(idx[FRONT], rules).astype(np.int64)
+    rb, rm, rf = (hand_ranks(idx[part], rules).astype(np.int64) for part in (BACK, MIDDLE, FRONT))
+    return rb, rm, rf
 
-    # Front fits under middle, by the independent key above (computed per distinct subset,
-    # as integers that order like the key tuples).
+
+def valid_splits(cards: list[Card], rb: np.ndarray, rm: np.ndarray) -> np.ndarray:
+    """Which splits are not fouled: the back at least the middle, and the front fits under the
+    middle by the independent key above (computed per distinct subset, as integers that order
+    like the key tuples)."""
+
     def code(key: tuple[int, ...]) -> int:
         padded = (*key, 0, 0, 0)[:4]
         return ((padded[0] * 16 + padded[1]) * 16 + padded[2]) * 16 + padded[3]
 
     key_m = np.array([code(front_key([cards[i] for i in row], True)) for row in FIVES.tolist()])
     key_f = np.array([code(front_key([cards[i] for i in row], False)) for row in THREES.tolist()])
-    fits = key_f[FRONT_ID] <= key_m[MIDDLE_ID]
-    valid = (rb >= rm) & fits
+    valid: np.ndarray = (rb >= rm) & (key_f[FRONT_ID] <= key_m[MIDDLE_ID])
+    return valid
+
+
+def brute_force(cards: list[Card], rules: Rules, objective: str) -> tuple[float, tuple[int, int, int]]:
+    """The best (value, (back, middle, front) ranks) over every valid split."""
+    rb, rm, rf = split_ranks(cards, rules)
+    valid = valid_splits(cards, rb, rm)
     if objective == "strongest":
         key = (rb * 10_000 + rm) * 1_000 + rf
         i = int(np.argmax(np.where(valid, key, -1)))
@@ -230,3 +240,105 @@ def test_solver_answers_build_their_cards_lazily_and_equal_eager_ones() -> None:
 
 def mb_text(mask: int) -> str:
     return " ".join(str(c) for c in from_mask(mask))
+
+
+def _copula() -> np.ndarray:
+    """The shipped 4-2 joint cells as cumulative shares on the 17³ lattice, read here from the
+    file's documented layout (independent of the Rust reader)."""
+    blob = _core.maubinh_joint_file()
+    length = int.from_bytes(blob[4:8], "little")
+    grid = blob[8 + length]
+    counts = np.frombuffer(blob[9 + length :], dtype="<u4").reshape(grid, grid, grid).astype(np.float64)
+    cdf = np.zeros((grid + 1,) * 3)
+    cdf[1:, 1:, 1:] = (counts / counts.sum()).cumsum(0).cumsum(1).cumsum(2)
+    return cdf
+
+
+def _cdf(c: np.ndarray, x: float, y: float, z: float) -> float:
+    g = c.shape[0] - 1
+    out = 0.0
+    cells = [(min(int(u * g), g - 1), u * g - min(int(u * g), g - 1)) for u in (x, y, z)]
+    for corner in itertools.product((0, 1), repeat=3):
+        weight = 1.0
+        for (_, f), d in zip(cells, corner, strict=True):
+            weight *= f if d else 1 - f
+        out += weight * c[tuple(i + d for (i, _), d in zip(cells, corner, strict=True))]
+    return out
+
+
+def _two_of_three(x: float, y: float, z: float) -> float:
+    """P(at least two of three independent events)."""
+    return x * y + x * z + y * z - 2 * x * y * z
+
+
+def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
+    """The 4-2 equilibrium's choice, written here: every split's value under the hand's class
+    tables with the positions independent, the best split of each strength, the best four of
+    those, then the most by value plus the copula's correction of the majority."""
+    ranks = split_ranks(cards, rules)
+    mask = sum(1 << c.index for c in cards)
+    t = _core.maubinh_position_tables(
+        rules.wheel, rules.back_straight_flush_units, "4-2", "equilibrium", mask
+    )
+    b, m, f = t["back"][ranks[0]], t["middle"][ranks[1]], t["front"][ranks[2]]
+    win, tie, lose, value = 0, 1, 2, 5
+
+    def more(p: int) -> np.ndarray:
+        x, y, z = b[:, p], m[:, p], f[:, p]
+        tx, ty, tz = b[:, tie], m[:, tie], f[:, tie]
+        return x * y + x * z + y * z - 2 * x * y * z + x * ty * tz + tx * y * tz + tx * ty * z
+
+    v = b[:, value] + m[:, value] + f[:, value] + more(win) - more(lose)
+    v = np.where(valid_splits(cards, ranks[0], ranks[1]), v, -np.inf)
+    order = np.argsort(-v, kind="stable")
+    seen: dict[tuple[int, int, int], float] = {}
+    for i in order:
+        if not np.isfinite(v[i]) or len(seen) == 4:
+            break
+        seen.setdefault((int(ranks[0][i]), int(ranks[1][i]), int(ranks[2][i])), float(v[i]))
+    c = _copula()
+
+    def corrected(strengths: tuple[int, int, int], value: float) -> float:
+        rows = [t[p][s] for p, s in zip(("back", "middle", "front"), strengths, strict=True)]
+        w = [float(r[win]) for r in rows]
+        a = [1 - float(r[lose]) for r in rows]
+        pairs_w = _cdf(c, w[0], w[1], 1) + _cdf(c, w[0], 1, w[2]) + _cdf(c, 1, w[1], w[2])
+        wins = pairs_w - 2 * _cdf(c, *w) - _two_of_three(*w)
+        cbm, cbf, cmf = _cdf(c, a[0], a[1], 1), _cdf(c, a[0], 1, a[2]), _cdf(c, 1, a[1], a[2])
+        both = (1 - a[0] - a[1] + cbm) + (1 - a[0] - a[2] + cbf) + (1 - a[1] - a[2] + cmf)
+        every = 1 - sum(a) + cbm + cbf + cmf - _cdf(c, *a)
+        losses = both - 2 * every - _two_of_three(*(1 - x for x in a))
+        return value + wins - losses
+
+    return max(seen, key=lambda s: corrected(s, seen[s]))
+
+
+def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
+    """Under 4-2 the equilibrium picks, among the tables' best four strengths, the most by
+    value plus the copula's correction: against the numpy enumeration above (ties between
+    distinct strengths' values have not occurred on these hands)."""
+    rules = Rules(scoring="4-2")
+    moved = 0
+    for cards in random_hands(40, 8):
+        if instant_win(cards, rules) is not None:
+            continue
+        best = best_arrangement(cards, rules, "equilibrium")
+        want = joint_brute_force(cards, rules)
+        assert ranks_of(best, rules) == want
+        moved += ranks_of(best_arrangement(cards, Rules(scoring="4-2"), "expected"), rules) != want
+    assert moved  # the hands are not all ones every objective plays alike
+
+
+@given(st.permutations(range(52)))
+def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> None:
+    """Its value is the corrected one expected_value gives, the ranking starts with it, and
+    the first four of a ranking are ordered by that value."""
+    rules = Rules(scoring="4-2")
+    cards = [Card(i) for i in deck[:13]]
+    assume(instant_win(cards, rules) is None)  # then the arrangement is only shown
+    best = best_arrangement(cards, rules, "equilibrium")
+    ranked = ranked_arrangements(cards, rules, "equilibrium", count=12)
+    assert ranked[0] == best and ranked[0].value == best.value
+    assert expected_value(best, rules, "equilibrium") == best.value
+    values = [a.value for a in ranked[:4]]
+    assert values == sorted(values, reverse=True)

@@ -26,8 +26,11 @@ from vncards.maubinh.tables import (
     Histograms,
     equilibrium,
     generate,
+    joint_cells,
+    joint_header,
     sample,
     shipped_header,
+    shipped_joint_header,
 )
 from vncards.parallel import worker_context
 
@@ -279,3 +282,52 @@ def test_both_scorings_ship_card_removal_equilibrium_tables(scoring: str) -> Non
     assert f"--scoring {scoring}" in header["command"] and "--split" in header["command"]
     assert header["measured"]["seed"] not in (header["seed"], header["evaluation"]["seed"])
     assert header["measured"]["samples"] >= 5_000 and header["measured"]["deals"] >= 1_000
+
+
+def test_joint_cells_add_up_over_checkpointed_parts() -> None:
+    """The 4-2 joint cells of deals 0..30 are those of 0..12 continued from its checkpoint,
+    byte for byte (the header says 30 deals either way); a checkpoint goes with a start."""
+    whole = joint_cells(30, seed=4)
+    assert whole[:4] == b"MBJ1" and joint_header(whole)["deals"] == 30
+    assert joint_cells(18, seed=4, start=12, cells=joint_cells(12, seed=4)) == whole
+    assert joint_cells(18, seed=4, start=12, cells=joint_cells(12, seed=5)) != whole
+    for start, cells in ((12, None), (0, whole)):
+        with pytest.raises(RulesError, match="start"):
+            joint_cells(5, seed=4, start=start, cells=cells)
+
+
+def test_a_damaged_or_newer_joint_file_is_refused() -> None:
+    blob = joint_cells(10, seed=4)
+    for bad in (blob[:-1], blob + b"\x00", blob[:9], b"MBT4" + blob[4:]):
+        with pytest.raises(RulesError, match="joint tables"):
+            joint_cells(1, seed=4, start=10, cells=bad)
+    with pytest.raises(RulesError, match=r"MBJ2.*upgrade vncards"):
+        joint_cells(1, seed=4, start=10, cells=b"MBJ2" + blob[4:])
+    with pytest.raises(RulesError):
+        joint_header(b"MBJ")
+
+
+def test_the_shipped_joint_cells_say_how_they_were_made() -> None:
+    header = shipped_joint_header()
+    blob = _core.maubinh_joint_file()
+    assert header == joint_header(blob) and header["grid"] == 16
+    assert "FourTwo" in header["rules"] and header["deals"] >= 100_000
+    assert header["command"].startswith("python scripts/gen_maubinh_joint.py")
+    length = int.from_bytes(blob[4:8], "little")
+    assert len(blob) == 8 + length + 1 + 4 * 16**3 and blob[8 + length] == 16
+
+
+@source_tree
+def test_the_joint_script_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    """Stopped after one part, the script resumes from its checkpoint and writes the same
+    file as one run (the command aside)."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "gen_maubinh_joint.py"
+    run = [sys.executable, str(script), "--deals", "30", "--part", "10", "--seed", "3"]
+    check = tmp_path / "part.bin"
+    check.write_bytes(joint_cells(10, seed=3))
+    subprocess.run([*run, "--checkpoint", str(check), "--out", str(tmp_path / "a.bin")], check=True)
+    assert not check.exists()
+    subprocess.run([*run, "--checkpoint", str(check), "--out", str(tmp_path / "b.bin")], check=True)
+    a, b = (tmp_path / "a.bin").read_bytes(), (tmp_path / "b.bin").read_bytes()
+    assert joint_header(a)["deals"] == 30 and a[-4 * 16**3 :] == b[-4 * 16**3 :]
+    assert a[-4 * 16**3 :] == joint_cells(30, seed=3)[-4 * 16**3 :]

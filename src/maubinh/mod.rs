@@ -6,6 +6,7 @@
 //! - [`settle`]: pairwise settlement with bonuses, scoops and fouls;
 //! - [`expected`]: per-position win/tie/loss tables and the expected-units model;
 //! - [`population`]: the tables per class of the player's own hand (card removal);
+//! - [`joint`]: the 4-2 majority's correction for an opponent's three hands played together;
 //! - [`solver`]: the exact best arrangement over all 72,072 splits;
 //! - [`exploit`]: how much a best-responding opponent wins against an arrangement strategy.
 
@@ -13,6 +14,7 @@ pub mod eval;
 pub mod expected;
 pub mod exploit;
 pub mod instant;
+pub mod joint;
 pub mod population;
 pub mod settle;
 pub mod simulate;

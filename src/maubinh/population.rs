@@ -10,7 +10,8 @@
 //! unchanged. The shipped files are in the compact form ([`Census::to_compact`]).
 
 use super::eval::{CLASSES3, CLASSES5};
-use super::expected::{Histograms, Model, Tables};
+use super::expected::{split_value, Combine, Histograms, Model, Tables};
+use super::joint::Joint;
 use super::{Arrangement, Rules, Scoring, Wheel};
 use crate::cards::CardSet;
 use crate::error::{Error, Result};
@@ -362,11 +363,13 @@ impl Census {
     }
 }
 
-/// The solver's tables for one model: one [`Tables`] per class of the player's hand.
+/// The solver's tables for one model: one [`Tables`] per class of the player's hand, and the
+/// opponents' copula that corrects the 4-2 majority ([`super::joint`]), if the model has one.
 #[derive(Clone, Debug)]
 pub struct Population {
     pub scheme: Scheme,
     pub parts: Vec<Tables>,
+    pub joint: Option<Arc<Joint>>,
 }
 
 impl Population {
@@ -375,6 +378,7 @@ impl Population {
         Population {
             scheme: Scheme::Whole,
             parts: vec![tables],
+            joint: None,
         }
     }
 
@@ -386,6 +390,17 @@ impl Population {
                 .iter()
                 .map(|h| Tables::from_histograms(h, rules))
                 .collect(),
+            joint: None,
+        }
+    }
+
+    /// The copula correction to apply under these rules: the population's, under 4-2 only
+    /// (the other scorings' value is a sum over positions, or its scoop term is left alone).
+    #[inline]
+    pub fn joint_for(&self, rules: &Rules) -> Option<&Joint> {
+        match Combine::of(rules) {
+            Combine::Majority => self.joint.as_deref(),
+            Combine::Sum | Combine::Scoop => None,
         }
     }
 
@@ -395,10 +410,18 @@ impl Population {
         &self.parts[self.scheme.class(hand)]
     }
 
-    /// Expected units against one opponent of an arrangement, under its hand's tables.
+    /// Expected units against one opponent of an arrangement, under its hand's tables (with
+    /// the copula's correction where [`Population::joint_for`] gives one).
     pub fn arrangement_value(&self, a: &Arrangement, rules: &Rules) -> f64 {
-        self.for_hand(a.cards())
-            .arrangement_value(a.back, a.middle, a.front, rules)
+        let t = self.for_hand(a.cards());
+        let ev = rules.evaluator();
+        let (b, m, f) = (
+            &t.back[ev.class5(a.back) as usize],
+            &t.middle[ev.class5(a.middle) as usize],
+            &t.front[ev.class3(a.front) as usize],
+        );
+        let v = split_value(b, m, f, Combine::of(rules));
+        v + self.joint_for(rules).map_or(0.0, |j| j.correction(b, m, f))
     }
 
     /// The tables from a model's shipped census for the options they depend on (the scoring,
@@ -423,10 +446,11 @@ impl Population {
         if let Some(t) = lookup(cache) {
             return t;
         }
-        let built = Arc::new(Population::from_census(
-            Census::shipped(model, rules.scoring),
-            rules,
-        ));
+        let mut population = Population::from_census(Census::shipped(model, rules.scoring), rules);
+        if (model, rules.scoring) == (Model::Equilibrium, Scoring::FourTwo) {
+            population.joint = Some(Arc::new(Joint::shipped_42().clone()));
+        }
+        let built = Arc::new(population);
         let mut kept = cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, t)) = kept.iter().find(|(k, _)| *k == key) {
             return t.clone();

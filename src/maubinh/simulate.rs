@@ -1,10 +1,11 @@
 //! Seeded many-deal simulations, in parallel: the opponent histograms behind the expected-units
 //! tables, and head-to-head matches between two objectives.
 
+use super::joint::Cells;
 use super::population::{Census, Population, Scheme};
 use super::settle::settle;
 use super::solver::{best_with_tables, Objective};
-use super::Rules;
+use super::{Evaluator, Rules};
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +20,31 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
     let perm = Rng::from_key(key).permutation(52);
     (0..players)
         .map(|p| perm[13 * p..13 * p + 13].iter().map(|&c| 1u64 << c).sum())
+        .collect()
+}
+
+/// The classes (back, middle, front, by `ev`) each hand is arranged into by `objective` with
+/// `population`; None for an instant win (never compared).
+fn played_classes(
+    hands: &[u64],
+    rules: &Rules,
+    objective: Objective,
+    population: &Population,
+    ev: &Evaluator,
+) -> Vec<Option<[usize; 3]>> {
+    hands
+        .iter()
+        .map(|&hand| {
+            let s = best_with_tables(hand, rules, objective, population).expect("13 cards");
+            let a = s.arrangement;
+            s.instant.is_none().then(|| {
+                [
+                    ev.class5(a.back) as usize,
+                    ev.class5(a.middle) as usize,
+                    ev.class3(a.front) as usize,
+                ]
+            })
+        })
         .collect()
 }
 
@@ -52,21 +78,7 @@ pub fn position_histograms(
                     return c; // interrupted: the caller discards the counts
                 }
                 let hands = deal(seed, d, 4);
-                let played: Vec<Option<[usize; 3]>> = hands
-                    .iter()
-                    .map(|&hand| {
-                        let s =
-                            best_with_tables(hand, rules, objective, population).expect("13 cards");
-                        let a = s.arrangement;
-                        s.instant.is_none().then(|| {
-                            [
-                                ev.class5(a.back) as usize,
-                                ev.class5(a.middle) as usize,
-                                ev.class3(a.front) as usize,
-                            ]
-                        })
-                    })
-                    .collect();
+                let played = played_classes(&hands, rules, objective, population, ev);
                 let mut count = |part: usize, classes: [usize; 3]| {
                     let h = &mut c.parts[part];
                     h.back[classes[0]] += 1;
@@ -92,6 +104,58 @@ pub fn position_histograms(
         )
         .reduce(
             || Census::empty(scheme),
+            |mut a, b| {
+                a.merge(&b);
+                a
+            },
+        )
+}
+
+/// The opponents' quantile cells behind the 4-2 joint term ([`super::joint`]): in the
+/// 4-player deals numbered `deals` under `seed`, each hand arranged by `objective` with
+/// `population`, every seat's opponents counted at the quantiles (`P(weaker) + P(equal)/2`,
+/// per position) their three hands have under that seat's own class tables. Instant-win hands
+/// are left out; every deal is seeded on its own, so consecutive ranges add up. Once `stop` is
+/// set the remaining deals are skipped (the counts are then incomplete).
+pub fn joint_cells(
+    deals: std::ops::Range<u64>,
+    seed: u64,
+    rules: &Rules,
+    objective: Objective,
+    population: &Population,
+    grid: usize,
+    stop: &AtomicBool,
+) -> Cells {
+    let ev = rules.evaluator();
+    deals
+        .into_par_iter()
+        .fold(
+            || Cells::empty(grid),
+            |mut c, d| {
+                if stop.load(Ordering::Relaxed) {
+                    return c;
+                }
+                let hands = deal(seed, d, 4);
+                let played = played_classes(&hands, rules, objective, population, ev);
+                for (seat, &hand) in hands.iter().enumerate() {
+                    if played[seat].is_none() {
+                        continue;
+                    }
+                    let t = population.for_hand(hand);
+                    for (other, p) in played.iter().enumerate() {
+                        if let (true, Some([b, m, f])) = (other != seat, p) {
+                            let u = |e: &super::expected::Entry| {
+                                f64::from(e.win) + f64::from(e.tie) / 2.0
+                            };
+                            c.add([u(&t.back[*b]), u(&t.middle[*m]), u(&t.front[*f])]);
+                        }
+                    }
+                }
+                c
+            },
+        )
+        .reduce(
+            || Cells::empty(grid),
             |mut a, b| {
                 a.merge(&b);
                 a

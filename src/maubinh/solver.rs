@@ -30,6 +30,7 @@ use super::eval::{
 };
 use super::expected::{split_value, Combine, Entry, Model, Tables};
 use super::instant::{instant_win, three_flushes, three_straights, Instant};
+use super::joint::{Joint, CANDIDATES};
 use super::population::Population;
 use super::{Arrangement, Rules};
 use crate::error::{Error, Result};
@@ -528,9 +529,10 @@ pub fn best_with_tables(
             let s = Subsets::of(mask, rules);
             let best = match objective {
                 Objective::Strongest => search_strongest(&s),
-                Objective::Expected | Objective::Equilibrium => {
-                    search_expected(&s, tables, Combine::of(rules), rules.evaluator())
-                }
+                Objective::Expected | Objective::Equilibrium => match population.joint_for(rules) {
+                    Some(joint) => search_joint(&s, tables, joint, rules.evaluator()),
+                    None => search_expected(&s, tables, Combine::of(rules), rules.evaluator()),
+                },
             };
             let back = s.global(best.back);
             let middle = s.global(best.middle);
@@ -541,12 +543,7 @@ pub fn best_with_tables(
             }
         }
     };
-    let value = tables.arrangement_value(
-        arrangement.back,
-        arrangement.middle,
-        arrangement.front,
-        rules,
-    );
+    let value = population.arrangement_value(&arrangement, rules);
     Ok(Solution {
         arrangement,
         value,
@@ -583,6 +580,41 @@ fn search_strongest(s: &Subsets) -> Best {
 
 fn search_expected(s: &Subsets, t: &Tables, combine: Combine, ev: &Evaluator) -> Best {
     search_expected_into(s, t, combine, ev, Best::NONE)
+}
+
+/// The classes (back, middle, front) a tie key holds.
+#[inline]
+fn key_classes(key: u128) -> [usize; 3] {
+    [80, 64, 48].map(|shift| (key >> shift) as u16 as usize)
+}
+
+/// The table value of a split plus the copula's correction, from its tie key.
+#[inline]
+fn corrected(value: f64, key: u128, t: &Tables, joint: &Joint) -> f64 {
+    let [cb, cm, cf] = key_classes(key);
+    value + joint.correction(&t.back[cb], &t.middle[cm], &t.front[cf])
+}
+
+/// Under 4-2 with a copula ([`super::joint`]): the best [`CANDIDATES`] splits by the tables
+/// (distinct strengths), then the best of them with the correction (ties by the same key).
+fn search_joint(s: &Subsets, t: &Tables, joint: &Joint, ev: &Evaluator) -> Best {
+    let top = search_expected_into(s, t, Combine::Majority, ev, TopK::new(CANDIDATES));
+    let mut best = Best::NONE;
+    for (v, key, back, middle) in top.sorted() {
+        best.offer(corrected(v, key, t, joint), key, back, middle);
+    }
+    best
+}
+
+/// Re-ranks the first [`CANDIDATES`] of a list sorted by the tables (best first) by their
+/// corrected values, as [`search_joint`] chooses, and corrects their values; the rest keep
+/// their order after them.
+fn rerank_joint(list: &mut [(f64, u128, u16, u16)], t: &Tables, joint: &Joint) {
+    let head = list.len().min(CANDIDATES);
+    for x in &mut list[..head] {
+        x.0 = corrected(x.0, x.1, t, joint);
+    }
+    list[..head].sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
 }
 
 fn search_expected_into<A: Answer>(
@@ -723,6 +755,23 @@ fn search_expected_into<A: Answer>(
     best
 }
 
+/// Every `k`-card subset of the cards of `pool` (global masks), by plain enumeration.
+fn card_subsets(pool: u64, k: u32) -> Vec<u64> {
+    let cards: Vec<u64> = (0..64)
+        .filter(|i| pool >> i & 1 == 1)
+        .map(|i| 1u64 << i)
+        .collect();
+    (0u32..1 << cards.len())
+        .filter(|s| s.count_ones() == k)
+        .map(|s| {
+            (0..cards.len())
+                .filter(|i| s >> i & 1 == 1)
+                .map(|i| cards[i])
+                .sum()
+        })
+        .collect()
+}
+
 /// Plain enumeration of all 72,072 splits on global masks, with the same value function and
 /// tie-break: the reference the pruned search is tested against.
 pub fn best_exhaustive(
@@ -733,26 +782,11 @@ pub fn best_exhaustive(
 ) -> Result<Arrangement> {
     check_hand(mask)?;
     let ev = rules.evaluator();
-    let subsets = |pool: u64, k: u32| -> Vec<u64> {
-        let cards: Vec<u64> = (0..64)
-            .filter(|i| pool >> i & 1 == 1)
-            .map(|i| 1u64 << i)
-            .collect();
-        (0u32..1 << cards.len())
-            .filter(|s| s.count_ones() == k)
-            .map(|s| {
-                (0..cards.len())
-                    .filter(|i| s >> i & 1 == 1)
-                    .map(|i| cards[i])
-                    .sum()
-            })
-            .collect()
-    };
     // (value, (back class, middle class, front class, back, middle))
     type Key = (u16, u16, u16, u64, u64);
     let mut best: Option<(f64, Key)> = None;
-    for back in subsets(mask, 5) {
-        for middle in subsets(mask & !back, 5) {
+    for back in card_subsets(mask, 5) {
+        for middle in card_subsets(mask & !back, 5) {
             let front = mask & !back & !middle;
             let arr = Arrangement {
                 back,
@@ -822,58 +856,74 @@ pub fn ranked_arrangements(
             front: mask & !back & !middle,
         }
     };
-    if count <= TOP_K_SEARCH && objective != Objective::Strongest {
-        // The pruned search, keeping the best `count` strengths: a few times one solve, where
-        // sorting every split costs some 25 solves.
-        let top = search_expected_into(
-            &s,
-            tables,
-            Combine::of(rules),
-            rules.evaluator(),
-            TopK::new(count),
-        );
-        return Ok(top
-            .sorted()
-            .into_iter()
-            .map(|(v, _, back, middle)| (arrangement(back, middle), v))
-            .collect());
-    }
-    let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
-    for b in 0..N5 {
-        let cb = s.class5[b];
-        let eb = &tables.back[cb as usize];
-        let back = c.five[b];
-        s.valid_splits(c, b, |mi, fi, middle| {
-            let (cm, cf) = (s.class5[mi], s.class3[fi]);
-            let v = split_value(
-                eb,
-                &tables.middle[cm as usize],
-                &tables.front[cf as usize],
-                Combine::of(rules),
-            );
-            all.push((v, tie_key(cb, cm, cf, back, middle), back, middle));
-        });
-    }
-    let order = |x: &(f64, u128, u16, u16)| match objective {
-        Objective::Expected | Objective::Equilibrium => (x.0, x.1),
-        Objective::Strongest => (0.0, x.1),
+    let joint = match objective {
+        Objective::Strongest => None,
+        Objective::Expected | Objective::Equilibrium => population.joint_for(rules),
     };
-    all.sort_unstable_by(|x, y| {
-        let (a, b) = (order(y), order(x));
-        a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
-    });
-    // Never more than there are splits: a caller's count sizes nothing before this clamp.
-    let mut out = Vec::with_capacity(count.min(all.len()).min(MAX_ARRANGEMENTS));
-    let mut seen = std::collections::HashSet::new();
-    for (v, key, back, middle) in all {
-        if out.len() == count {
-            break;
-        }
-        if seen.insert(key >> 48) {
-            out.push((arrangement(back, middle), v));
-        }
+    // With a copula the answer is chosen among the first CANDIDATES by the tables.
+    let wanted = if joint.is_some() {
+        count.max(CANDIDATES)
+    } else {
+        count
+    };
+    let mut list: Vec<(f64, u128, u16, u16)> =
+        if wanted <= TOP_K_SEARCH && objective != Objective::Strongest {
+            // The pruned search, keeping the best `count` strengths: a few times one solve,
+            // where sorting every split costs some 25 solves.
+            search_expected_into(
+                &s,
+                tables,
+                Combine::of(rules),
+                rules.evaluator(),
+                TopK::new(wanted),
+            )
+            .sorted()
+        } else {
+            let mut all: Vec<(f64, u128, u16, u16)> = Vec::new();
+            for b in 0..N5 {
+                let cb = s.class5[b];
+                let eb = &tables.back[cb as usize];
+                let back = c.five[b];
+                s.valid_splits(c, b, |mi, fi, middle| {
+                    let (cm, cf) = (s.class5[mi], s.class3[fi]);
+                    let v = split_value(
+                        eb,
+                        &tables.middle[cm as usize],
+                        &tables.front[cf as usize],
+                        Combine::of(rules),
+                    );
+                    all.push((v, tie_key(cb, cm, cf, back, middle), back, middle));
+                });
+            }
+            let order = |x: &(f64, u128, u16, u16)| match objective {
+                Objective::Expected | Objective::Equilibrium => (x.0, x.1),
+                Objective::Strongest => (0.0, x.1),
+            };
+            all.sort_unstable_by(|x, y| {
+                let (a, b) = (order(y), order(x));
+                a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+            });
+            // Never more than there are splits: a caller's count sizes nothing before this clamp.
+            let mut out = Vec::with_capacity(wanted.min(all.len()).min(MAX_ARRANGEMENTS));
+            let mut seen = std::collections::HashSet::new();
+            for x in all {
+                if out.len() == wanted {
+                    break;
+                }
+                if seen.insert(x.1 >> 48) {
+                    out.push(x);
+                }
+            }
+            out
+        };
+    if let Some(joint) = joint {
+        rerank_joint(&mut list, tables, joint);
     }
-    Ok(out)
+    list.truncate(count);
+    Ok(list
+        .into_iter()
+        .map(|(v, _, back, middle)| (arrangement(back, middle), v))
+        .collect())
 }
 
 #[cfg(test)]
@@ -886,6 +936,42 @@ mod tests {
         (0..n)
             .map(|_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
             .collect()
+    }
+
+    /// The copula's choice by brute force: every split on global masks, sorted by the tables'
+    /// value and the tie key, one per strength; the first CANDIDATES re-scored with the
+    /// correction (computed from the split's classes, not the search's key).
+    fn joint_exhaustive(mask: u64, rules: &Rules, t: &Tables, joint: &Joint) -> Arrangement {
+        let ev = rules.evaluator();
+        let mut all = Vec::new();
+        for back in card_subsets(mask, 5) {
+            for middle in card_subsets(mask & !back, 5) {
+                let a = Arrangement {
+                    back,
+                    middle,
+                    front: mask & !back & !middle,
+                };
+                if a.is_fouled(rules) {
+                    continue;
+                }
+                let classes = (ev.class5(back), ev.class5(middle), ev.class3(a.front));
+                let (b, m, f) = (
+                    &t.back[classes.0 as usize],
+                    &t.middle[classes.1 as usize],
+                    &t.front[classes.2 as usize],
+                );
+                let v = split_value(b, m, f, Combine::Majority);
+                all.push((v, (classes, back, middle), v + joint.correction(b, m, f), a));
+            }
+        }
+        all.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|x| seen.insert(x.1 .0));
+        all.truncate(CANDIDATES);
+        all.into_iter()
+            .max_by(|x, y| x.2.total_cmp(&y.2).then(x.1.cmp(&y.1)))
+            .expect("a valid split")
+            .3
     }
 
     #[test]
@@ -916,8 +1002,15 @@ mod tests {
                     if fast.instant.is_some() {
                         continue;
                     }
-                    let slow = best_exhaustive(mask, &rules, obj, tables).unwrap();
+                    let slow = match population.joint_for(&rules) {
+                        Some(joint) if obj != Objective::Strongest => {
+                            joint_exhaustive(mask, &rules, tables, joint)
+                        }
+                        _ => best_exhaustive(mask, &rules, obj, tables).unwrap(),
+                    };
                     assert_eq!(fast.arrangement, slow, "hand {i} {obj:?} {rules:?}");
+                    let value = population.arrangement_value(&slow, &rules);
+                    assert_eq!(fast.value, value, "hand {i} {obj:?} {rules:?}");
                 }
             }
         }
@@ -967,8 +1060,16 @@ mod tests {
 
     #[test]
     fn ranked_starts_with_the_best() {
-        let rules = Rules::default();
-        for mask in random_hands(20, 5) {
+        for (rules, mask) in [
+            Rules::default(),
+            Rules {
+                scoring: super::super::Scoring::FourTwo,
+                ..Rules::default()
+            },
+        ]
+        .into_iter()
+        .flat_map(|r| random_hands(20, 5).into_iter().map(move |m| (r, m)))
+        {
             for obj in [
                 Objective::Strongest,
                 Objective::Expected,
@@ -980,6 +1081,7 @@ mod tests {
                 }
                 let ranked = ranked_arrangements(mask, &rules, obj, 4).unwrap();
                 assert_eq!(ranked[0].0, best.arrangement);
+                assert_eq!(ranked[0].1, best.value);
                 assert!(ranked
                     .windows(2)
                     .all(|w| obj == Objective::Strongest || w[0].1 >= w[1].1));

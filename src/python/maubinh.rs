@@ -8,9 +8,10 @@ use crate::error::Error;
 use crate::maubinh::eval::class5_of_row;
 use crate::maubinh::exploit::{exploitability_until, shown_of, Options};
 use crate::maubinh::instant::instant_win;
+use crate::maubinh::joint::{self, Cells};
 use crate::maubinh::population::{Census, Population, Scheme};
 use crate::maubinh::settle::{settle, Shown};
-use crate::maubinh::simulate::{head_to_head, position_histograms};
+use crate::maubinh::simulate::{head_to_head, joint_cells, position_histograms};
 use crate::maubinh::solver::{
     best_arrangement, best_with_tables, ranked_arrangements, Objective, Solution,
 };
@@ -482,7 +483,11 @@ fn maubinh_position_tables<'py>(
         ] {
             let rows: Vec<Vec<f64>> = entries
                 .iter()
-                .map(|e| vec![e.win, e.tie, e.lose, e.loss, e.bonus, e.value])
+                .map(|e| {
+                    [e.win, e.tie, e.lose, e.loss, e.bonus, e.value]
+                        .map(f64::from)
+                        .to_vec()
+                })
                 .collect();
             let arr =
                 PyArray2::from_vec2(py, &rows).map_err(|e| PyTypeError::new_err(e.to_string()))?;
@@ -587,6 +592,69 @@ fn maubinh_position_histograms<'py>(
         );
         Ok(PyBytes::new(py, &census.to_bytes(&header).map_err(to_py)?))
     })
+}
+
+/// The 4-2 joint term's quantile cells (`vncards.maubinh.tables.joint_cells`) of the seeded
+/// 4-player deals `start .. start + deals`, the hands arranged by the equilibrium's shipped 4-2
+/// tables without the correction (the population the copula describes). `cells` are the
+/// counts of deals `0 .. start` (a checkpoint: given exactly when `start > 0`), added in.
+/// Returns the binary form (`MBJ1`) of deals `0 .. start + deals`, its header naming them,
+/// the seed, grid and rules.
+#[pyfunction]
+#[pyo3(signature = (deals, seed, start = 0, cells = None))]
+fn maubinh_joint_cells<'py>(
+    py: Python<'py>,
+    deals: u64,
+    seed: u64,
+    start: u64,
+    cells: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    guard(|| {
+        let r = rules("second", false, false, 1, "4-2")?;
+        let model = mb::expected::Model::Equilibrium;
+        let population = Population::from_census(Census::shipped(model, r.scoring), &r);
+        if cells.is_some() != (start > 0) {
+            return Err(to_py(Error::Rules(
+                "cells (the counts of deals 0 .. start) go with start > 0, and only then".into(),
+            )));
+        }
+        let earlier = cells.map(Cells::from_bytes).transpose().map_err(to_py)?;
+        if earlier.as_ref().is_some_and(|c| c.grid != joint::GRID) {
+            return Err(to_py(Error::Rules(format!(
+                "cells to add to must have a grid of {}",
+                joint::GRID
+            ))));
+        }
+        let deals = deals_arg(deals)?;
+        let end = start
+            .checked_add(deals)
+            .ok_or_else(|| to_py(Error::Rules("start + deals must be below 2**64".into())))?;
+        let mut counted = interruptible(py, |stop| {
+            joint_cells(
+                start..end,
+                seed,
+                &r,
+                Objective::Equilibrium,
+                &population,
+                joint::GRID,
+                stop,
+            )
+        })?;
+        if let Some(e) = &earlier {
+            counted.merge(e);
+        }
+        let header = format!(
+            r#"{{"deals": {end}, "seed": {seed}, "grid": {}, "objective": "equilibrium", "rules": "{r:?}"}}"#,
+            joint::GRID
+        );
+        Ok(PyBytes::new(py, &counted.to_bytes(&header).map_err(to_py)?))
+    })
+}
+
+/// The shipped 4-2 joint cells' file (`MBJ1`).
+#[pyfunction]
+fn maubinh_joint_file(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+    guard(|| Ok(PyBytes::new(py, joint::shipped_file())))
 }
 
 /// The JSON header of an objective's shipped tables for a scoring: how they were sampled.
@@ -820,6 +888,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_joint_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_joint_file, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_file, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_recode, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_head_to_head, m)?)?;

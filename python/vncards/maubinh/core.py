@@ -484,7 +484,10 @@ def best_arrangement(
       an adaptive opponent could exploit them no further (see :func:`exploitability`).
 
     Under ``Rules(scoring="4-2")`` the expected and equilibrium objectives read tables made
-    for that scoring.
+    for that scoring, and the equilibrium also prices how an opponent's three hands are played
+    together (4-2's majority point depends on all three): among its tables' best four splits
+    it plays the one with the most value once the majority is corrected by the opponents'
+    counted joint outcomes (the solver guide's "joint term"), and ``.value`` is that value.
 
     ``.value`` is the model's expected units against one opponent. If the hand is an instant win,
     ``.instant`` names it (for ba thùng / ba sảnh the arrangement shows the three flushes or

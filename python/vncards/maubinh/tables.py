@@ -52,6 +52,12 @@ about 0.47 MB, against 2.95 MB of u32 counts. Read back, each position totals 2�
 tables' scale. A version of vncards that does not know a file's format refuses it with an error
 that names the format.
 
+Under 4-2 the equilibrium also reads the **joint cells** (``MBJ1``, :func:`joint_cells`,
+``scripts/gen_maubinh_joint.py``): where an opponent's back, middle and front fall in the
+player's class tables, counted on a 16³ grid over the equilibrium's own play, which correct
+the 4-2 majority for an opponent's three hands being played together (the solver guide's
+"joint term").
+
 >>> header = shipped_header()
 >>> header["deals"] * header["iterations"] >= 1_000_000
 True
@@ -213,6 +219,37 @@ class Histograms:
                 if p.sum() and q.sum():
                     out[i] = max(out[i], float(np.abs(np.cumsum(p / p.sum()) - np.cumsum(q / q.sum())).max()))
         return out
+
+
+def joint_cells(deals: int, seed: int, *, start: int = 0, cells: bytes | None = None) -> bytes:
+    """The 4-2 joint term's counts (the ``MBJ1`` file, see ``src/maubinh/joint.rs``): in the
+    seeded 4-player deals ``start .. start + deals``, every seat's opponents, arranged by the
+    shipped 4-2 equilibrium tables without the correction, counted at the quantiles their
+    back, middle and front have under the seat's own class tables, on a 16 × 16 × 16 grid.
+    ``cells`` are the counts of deals ``0 .. start`` (a checkpoint; given exactly when
+    ``start > 0``) and are added in, so the result is the file of deals ``0 .. start + deals``
+    and a long run can stop and resume (``scripts/gen_maubinh_joint.py``).
+
+    >>> first = joint_cells(20, seed=1)
+    >>> joint_header(joint_cells(30, seed=1, start=20, cells=first))["deals"]
+    50
+    """
+    return bytes(_core.maubinh_joint_cells(deals, seed, start=start, cells=cells))
+
+
+def joint_header(blob: bytes) -> dict[str, Any]:
+    """The JSON header of a joint-cells file (``MBJ1``)."""
+    if blob[:4] != b"MBJ1" or len(blob) < 8:
+        raise RulesError("joint tables must start with MBJ1 and a header")
+    (length,) = struct.unpack_from("<I", blob, 4)
+    header: dict[str, Any] = json.loads(blob[8 : 8 + length])
+    return header
+
+
+def shipped_joint_header() -> dict[str, Any]:
+    """The header of the 4-2 joint cells compiled into this build: deals, seed, grid, rules
+    and the command that made them."""
+    return joint_header(_core.maubinh_joint_file())
 
 
 def shipped_header(objective: str = "expected", scoring: str = "units") -> dict[str, Any]:
