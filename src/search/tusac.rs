@@ -1241,54 +1241,21 @@ mod tests {
             rollouts: true,
             ..Guide::of(&net)
         };
-        let run = |d| {
-            search(
-                &s,
-                &pos,
-                &cands,
-                None,
-                &Budget::rollouts(60),
-                2,
-                Some(&guide),
-                None,
-                d,
-            )
+        let plain = Guide::of(&net);
+        let run = |g: Option<&Guide<'_>>, d| {
+            search(&s, &pos, &cands, None, &Budget::rollouts(60), 2, g, None, d)
         };
-        let out = run(Some(1));
-        assert_eq!(out, run(Some(1)));
+        let out = run(Some(&guide), Some(1));
+        assert_eq!(out, run(Some(&guide), Some(1)));
         assert!(
             out.means.iter().all(|m| (-200.0..=200.0).contains(m)),
             "{:?}",
             out.means
         );
-        assert_ne!(out.means, run(None).means);
+        assert_ne!(out.means, run(Some(&guide), None).means);
         // Zero decisions is no cut; without the policy in the rollouts there is none either.
-        assert_eq!(run(Some(0)), run(None));
-        let plain = Guide::of(&net);
-        assert_eq!(
-            search(
-                &s,
-                &pos,
-                &cands,
-                None,
-                &Budget::rollouts(60),
-                2,
-                Some(&plain),
-                None,
-                Some(1)
-            ),
-            search(
-                &s,
-                &pos,
-                &cands,
-                None,
-                &Budget::rollouts(60),
-                2,
-                None,
-                None,
-                None
-            )
-        );
+        assert_eq!(run(Some(&guide), Some(0)), run(Some(&guide), None));
+        assert_eq!(run(Some(&plain), Some(1)), run(None, None));
     }
 
     #[test]
