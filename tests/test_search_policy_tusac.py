@@ -251,6 +251,7 @@ def test_the_policy_margin_races_only_where_the_policy_is_unsure() -> None:
         # A margin below the gap between the policy's best two: its choice, with no race.
         if top[0] - top[1] > 1e-3 and not any(a["type"] == "win" for a in legal):
             assert decide(make(policy_top=3, policy_margin=(top[0] - top[1]) / 2), g, seat) == policy
+            assert decide(make(policy_margin=(top[0] - top[1]) / 2), g, seat) == policy
             checked += 1
         # A margin wider than every gap races what policy_top alone races.
         assert decide(make(policy_top=3, policy_margin=1e9), g, seat) == decide(make(policy_top=3), g, seat)

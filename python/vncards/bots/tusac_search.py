@@ -15,8 +15,9 @@ of that deal (the deals are those above, so the choice still reads nothing hidde
 ``policy_top=k`` races only the policy's ``k`` best-scored candidates, its choice first, and
 ``keep_first=z`` keeps that first candidate unless another beats it by more than ``z``
 standard errors of their paired difference over the same deals (a small budget then leaves a
-strong policy only on evidence); ``policy_margin=m`` races only the candidates the policy scores
-within ``m`` units of its best (so the search runs only where the policy is unsure, and plays
+strong policy only on evidence); ``policy_margin=m`` (with ``policy_rollouts`` or
+``policy_top``, which bring the policy in) races only the candidates the policy scores within
+``m`` units of its best (so the search runs only where the policy is unsure, and plays
 the policy's choice where one candidate leads by more); ``policy_value=d`` stops each rollout the
 policy plays at the seat's ``d``-th own later decision and scores it by the policy's best score
 there (from the seat's view of the rollout's table: cheaper, far less noisy rollouts, as good
@@ -250,7 +251,8 @@ class TuSacSearchBot:
         setup = self._setup(n)
         greedy, *_ = tusac_search(setup, candidates=cands, seed=0, rollouts=1, greedy_only=True, **args)
         order = [greedy, *(i for i in range(len(cands)) if i != greedy)]
-        if self._policy is not None and self.guide.top is not None and self.guide.fits(n):
+        narrowed = self.guide.top is not None or self.policy_margin is not None
+        if self._policy is not None and narrowed and self.guide.fits(n):
             # The policy's best-scored candidates, its choice first (the first of equal scores).
             scores = self._policy.scores(view, legal)
             order = sorted(range(len(cands)), key=lambda i: -scores[i])[: self.guide.top]
