@@ -27,10 +27,10 @@
 //! own to make (two or more choices, no win on offer) and is scored there by the policy's best
 //! score of that decision (the network scores actions in the units a seat expects to win by
 //! the hand's end), read from the root seat's observation of the rollout's table, so it reads
-//! nothing hidden; a hand that ends before is scored by its settlement. Most of a Tứ Sắc
-//! hand's variance is in how it ends, so such rollouts are far cheaper and far less noisy than
-//! rollouts played out, at the price of the network's error in its value; their scores are
-//! kept in hundredths of a unit in the race and reported back in units.
+//! nothing hidden; a hand that ends before is scored by its settlement. Such a rollout puts
+//! the network's estimate of the rest of the hand in place of playing it: cheaper, and its
+//! score less spread than a played-out one's, at the price of the network's error. The race
+//! keeps these scores in hundredths of a unit and reports its means in units.
 //!
 //! **Inference.** Khui and the triple are mandatory (unless `triple_optional`), so a seat that
 //! was offered a card and did not make the triple held at most one copy of it then, and holds

@@ -20,8 +20,8 @@ strong policy only on evidence); ``policy_margin=m`` (with ``policy_rollouts`` o
 ``m`` units of its best (so the search runs only where the policy is unsure, and plays
 the policy's choice where one candidate leads by more); ``policy_value=d`` stops each rollout the
 policy plays at the seat's ``d``-th own later decision and scores it by the policy's best score
-there (from the seat's view of the rollout's table: cheaper, far less noisy rollouts, as good
-as the network's values); ``policy_play=True`` plays the policy's
+there (from the seat's view of the rollout's table: cheaper rollouts, their scores less spread,
+as right as the network's values); ``policy_play=True`` plays the policy's
 best-scored action with no search (the ``policy`` bot's choice). Where no weights fit the table
 it searches as without these options. ``guided`` (a mapping of options) makes the bot decide
 with those options wherever the shipped weights fit the table and with its own elsewhere, so a
