@@ -234,3 +234,63 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table() -> None:
     for level, rollouts in (("hard", 600), ("expert", 900)):
         want = decide(make_bot("search", "tusac", 2, three.rules, rollouts=rollouts), three, seat)
         assert decide(make_bot(level, "tusac", 2, three.rules), three, seat) == want, level
+
+
+def test_the_policy_margin_races_only_where_the_policy_is_unsure() -> None:
+    checked = 0
+    for trial in range(6):
+        g = _walk(90 + trial, 3 + 7 * trial)
+        if g is None:
+            continue
+        seat = g.pending_seats[0]
+        view, legal = g.view(seat), g.legal_actions(seat)
+        scores = make_bot("policy", "tusac", 1, g.rules).scores(view, legal)
+        top = sorted(scores, reverse=True)
+        policy = decide(make_bot("policy", "tusac", 1, g.rules), g, seat)
+        make = functools.partial(make_bot, "search", "tusac", 4, g.rules, rollouts=24, policy_rollouts=True)
+        # A margin below the gap between the policy's best two: its choice, with no race.
+        if top[0] - top[1] > 1e-3 and not any(a["type"] == "win" for a in legal):
+            assert decide(make(policy_top=3, policy_margin=(top[0] - top[1]) / 2), g, seat) == policy
+            assert decide(make(policy_margin=(top[0] - top[1]) / 2), g, seat) == policy
+            checked += 1
+        # A margin wider than every gap races what policy_top alone races.
+        assert decide(make(policy_top=3, policy_margin=1e9), g, seat) == decide(make(policy_top=3), g, seat)
+    assert checked >= 2
+
+
+def test_a_search_cut_short_on_the_policys_value_is_honest_and_replays() -> None:
+    cut = {**GUIDED, "policy_value": 1}
+    for trial in range(3):
+        g = _walk(40 + trial, 6 + 10 * trial)
+        if g is None:
+            continue
+        seat = g.pending_seats[0]
+        make = functools.partial(make_bot, "search", "tusac", 9, g.rules, **cut)
+        assert decide(make(), g, seat) == decide(make(), g, seat)
+        assert decides_honestly(make, g, seat, redeals=2)
+    # In the binding: other means than rollouts played out, the same for the same seed, in
+    # units (a Tứ Sắc hand pays a few tens at most).
+    setup = TuSacRolloutSetup(4)
+    args = _binding_args()
+    net = shipped_policy("tusac", None)
+    full = tusac_search(setup, policy=net, policy_rollouts=True, **args)
+    short = tusac_search(setup, policy=net, policy_rollouts=True, value_after=1, **args)
+    assert short == tusac_search(setup, policy=net, policy_rollouts=True, value_after=1, **args)
+    assert short[1] != full[1]
+    assert all(abs(m) < 100 for m in short[1])
+
+
+def test_bad_margin_and_value_options_are_refused() -> None:
+    rules = games.spec("tusac").rules()
+    for bad in (-1.0, float("nan"), float("inf"), "1"):
+        with pytest.raises(RulesError, match="policy_margin"):
+            TuSacSearchBot(1, rules, policy_margin=bad)  # type: ignore[arg-type]
+    for bad_value in (0, 1.5, True, "2"):
+        with pytest.raises(RulesError, match="policy_value"):
+            TuSacSearchBot(1, rules, policy_value=bad_value)  # type: ignore[arg-type]
+    setup = TuSacRolloutSetup(4)
+    net = shipped_policy("tusac", None)
+    with pytest.raises(RulesError, match="value_after"):
+        tusac_search(setup, policy=net, policy_rollouts=True, value_after=0, **_binding_args())
+    with pytest.raises(RulesError, match="value_after"):
+        tusac_search(setup, policy=net, value_after=1, **_binding_args())

@@ -849,6 +849,7 @@ def tusac_search(
     policy_rollouts: bool = False,
     greedy_seats: Sequence[int] = ...,
     keep_first: float | None = None,
+    value_after: int | None = None,
 ) -> _SearchResult: ...
 def maubinh_search(
     cards: int,

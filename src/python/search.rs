@@ -471,12 +471,14 @@ fn choice(c: &ChoiceArg) -> PyResult<Choice> {
 /// With a `policy` (a Tứ Sắc `PolicyNet` of the table's size) and `policy_rollouts`, the
 /// learned policy plays the rollouts for every seat but those in `greedy_seats`. With
 /// `keep_first` (standard errors) the first candidate is chosen unless another beats it by
-/// more than that over the same deals.
+/// more than that over the same deals. With `value_after` (at least 1; only with the policy
+/// playing the rollouts) each rollout stops at the seat's `value_after`-th own decision and is
+/// scored by the policy's best score there.
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, counts, exposed_lenh, exposed_quad, public, stock,
     offer, opening, candidates, seed, rollouts = None, think_ms = None, single = None,
     known = None, greedy_only = false, exposed = None, policy = None, policy_rollouts = false,
-    greedy_seats = Vec::new(), keep_first = None))]
+    greedy_seats = Vec::new(), keep_first = None, value_after = None))]
 #[allow(clippy::too_many_arguments)]
 fn tusac_search(
     py: Python<'_>,
@@ -502,6 +504,7 @@ fn tusac_search(
     policy_rollouts: bool,
     greedy_seats: Vec<usize>,
     keep_first: Option<f64>,
+    value_after: Option<u32>,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = setup.get().0;
@@ -599,6 +602,13 @@ fn tusac_search(
                 keep_first.unwrap_or_default()
             )));
         }
+        if let Some(d) = value_after {
+            if d == 0 || net.is_none() || !policy_rollouts {
+                return Err(rules_err(format!(
+                    "value_after must be at least 1 and needs the policy to play the rollouts, not {d}"
+                )));
+            }
+        }
         Ok(py.detach(move || {
             let guide = net.as_deref().map(|net| Guide {
                 rollouts: policy_rollouts,
@@ -614,6 +624,7 @@ fn tusac_search(
                 seed,
                 guide.as_ref(),
                 keep_first,
+                value_after,
             ))
         }))
     })

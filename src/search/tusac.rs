@@ -22,6 +22,16 @@
 //! One decision of the network (with the meld cells of each action) costs tens of microseconds
 //! against greedy's few, so a rollout it plays is far dearer (see the learning guide).
 //!
+//! **Rollouts cut short by the policy's value.** With `value_after = Some(d)` (and the policy
+//! playing the rollouts) a rollout stops at the root seat's `d`-th later decision that is its
+//! own to make (two or more choices, no win on offer) and is scored there by the policy's best
+//! score of that decision (the network scores actions in the units a seat expects to win by
+//! the hand's end), read from the root seat's observation of the rollout's table, so it reads
+//! nothing hidden; a hand that ends before is scored by its settlement. Such a rollout puts
+//! the network's estimate of the rest of the hand in place of playing it: cheaper, and its
+//! score less spread than a played-out one's, at the price of the network's error. The race
+//! keeps these scores in hundredths of a unit and reports its means in units.
+//!
 //! **Inference.** Khui and the triple are mandatory (unless `triple_optional`), so a seat that
 //! was offered a card and did not make the triple held at most one copy of it then, and holds
 //! at most one now (hidden hands only shrink). Deals give those seats a second copy only when
@@ -387,7 +397,7 @@ impl Sim {
     fn finish(&mut self, setup: &TuSacSetup, me: usize, player: &mut Player<'_>) -> i32 {
         // Every offer either makes a meld (the hand shrinks) or goes dead (the stock shrinks).
         for _ in 0..1000 {
-            if self.over {
+            if self.over || player.stopped().is_some() {
                 break;
             }
             match self.phase {
@@ -444,19 +454,65 @@ struct NetSeat<'a> {
     /// Seats that play the greedy policy instead ([`Guide::greedy_seats`]).
     greedy_seats: u32,
     acts: Vec<TuSacAct>,
+    /// Where a rollout stops on the policy's value (`value_after`), if it does.
+    leaf: Option<Leaf>,
+}
+
+/// A rollout's stop at the root seat's `d`-th own decision (see the module notes).
+#[derive(Clone, Copy, Debug)]
+struct Leaf {
+    /// The root seat.
+    seat: usize,
+    /// Its own decisions before the stop (`value_after`).
+    after: u32,
+    /// Its own decisions still to come before the stop in this rollout.
+    left: u32,
+    /// The policy's best score at the stop, once reached.
+    value: Option<f32>,
 }
 
 impl<'a> Player<'a> {
     /// The rollouts' player of a search by the root seat `me` under `guide`.
-    fn of(guide: Option<&Guide<'a>>, me: usize) -> Player<'a> {
+    /// `value_after`: cut each rollout short at the root's `d`-th own decision (only when the
+    /// policy plays the rollouts).
+    fn of(guide: Option<&Guide<'a>>, me: usize, value_after: Option<u32>) -> Player<'a> {
         match guide {
             Some(g) if g.rollouts => Player::Net(Box::new(NetSeat {
                 scorer: Scorer::new(g.net),
                 greedy_seats: g.greedy_seats & !(1 << me),
                 acts: Vec::new(),
+                leaf: value_after.map(|after| Leaf {
+                    seat: me,
+                    after,
+                    left: after,
+                    value: None,
+                }),
             })),
             _ => Player::Greedy,
         }
+    }
+
+    /// Readies the player for a new rollout (the stop not yet reached).
+    fn restart(&mut self) {
+        if let Player::Net(p) = self {
+            if let Some(leaf) = &mut p.leaf {
+                leaf.left = leaf.after;
+                leaf.value = None;
+            }
+        }
+    }
+
+    /// The policy's value where the rollout stopped (`None`: it has not stopped).
+    fn stopped(&self) -> Option<f32> {
+        match self {
+            Player::Net(p) => p.leaf.and_then(|l| l.value),
+            Player::Greedy => None,
+        }
+    }
+
+    /// Do the rollouts stop on the policy's value?
+    fn cuts(&self) -> bool {
+        matches!(self, Player::Net(p) if p.leaf.is_some())
     }
 
     /// The learned policy for `seat`, unless the seat plays greedy.
@@ -539,10 +595,16 @@ impl NetSeat<'_> {
         sim.observe(setup, seat, pending, &mut self.scorer.obs);
         let ctx = TuSacContext::from_observation(&self.scorer.obs);
         let acts = &self.acts;
-        argmax(
-            self.scorer
-                .score(acts.len(), |i, row| tusac_row(&ctx, &acts[i], row)),
-        )
+        let scores = self
+            .scorer
+            .score(acts.len(), |i, row| tusac_row(&ctx, &acts[i], row));
+        if let Some(leaf) = self.leaf.as_mut().filter(|l| l.seat == seat) {
+            leaf.left = leaf.left.saturating_sub(1);
+            if leaf.left == 0 && leaf.value.is_none() {
+                leaf.value = Some(scores.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+            }
+        }
+        argmax(scores)
     }
 }
 
@@ -603,6 +665,9 @@ struct Rollouts<'a> {
     start: Option<Sim>,
     player: Player<'a>,
 }
+
+/// Hundredths of a unit: the race's scores when rollouts stop on the policy's value.
+const VALUE_SCALE: f64 = 100.0;
 
 impl Rollouts<'_> {
     /// Deals the unseen cards: each other seat its count (at most one copy of the kinds it
@@ -691,11 +756,17 @@ impl Trial for Rollouts<'_> {
     fn play(&mut self, c: usize) -> i32 {
         let (setup, me) = (self.setup, self.pos.me);
         let mut sim = self.start.clone().expect("a deal drawn");
+        self.player.restart();
         match &self.cands[c] {
             Choice::Discard(k) => sim.discard(setup, me, *k),
             answer => sim.resolve(setup, me, Some(answer), &mut self.player),
         }
-        sim.finish(setup, me, &mut self.player)
+        let score = sim.finish(setup, me, &mut self.player);
+        if !self.player.cuts() {
+            return score;
+        }
+        let value = self.player.stopped().map_or(f64::from(score), f64::from);
+        (value * VALUE_SCALE).round() as i32
     }
 }
 
@@ -750,9 +821,10 @@ pub fn check(setup: &TuSacSetup, pos: &TuSacPosition) -> Result<(), String> {
 }
 
 /// Races the root's candidate choices (all legal for it now); with a `guide` whose
-/// `rollouts` is set, the learned policy plays the rollouts (see the module notes); with
-/// `keep_first` the first candidate is kept unless beaten on evidence
-/// ([`super::race_keeping_first`]).
+/// `rollouts` is set, the learned policy plays the rollouts (see the module notes), and with
+/// `value_after` (`Some(d)`, at least 1) each stops at the root's `d`-th own decision on the
+/// policy's value; with `keep_first` the first candidate is kept unless beaten on evidence
+/// ([`super::race_keeping_first`]). The means are in units either way.
 #[allow(clippy::too_many_arguments)]
 pub fn search<'a>(
     setup: &'a TuSacSetup,
@@ -763,6 +835,7 @@ pub fn search<'a>(
     seed: u64,
     guide: Option<&Guide<'a>>,
     keep_first: Option<f64>,
+    value_after: Option<u32>,
 ) -> Outcome {
     let mut trial = Rollouts {
         setup,
@@ -771,9 +844,15 @@ pub fn search<'a>(
         known,
         rng: FastRng::new(mix(seed, 0x7535)),
         start: None,
-        player: Player::of(guide, pos.me),
+        player: Player::of(guide, pos.me, value_after.filter(|&d| d > 0)),
     };
-    race_keeping_first(&mut trial, cands.len(), budget, keep_first)
+    let mut out = race_keeping_first(&mut trial, cands.len(), budget, keep_first);
+    if trial.player.cuts() {
+        for m in &mut out.means {
+            *m /= VALUE_SCALE;
+        }
+    }
+    out
 }
 
 /// The greedy choice for the root (the `greedy` bot's), among `cands`: for tests and for
@@ -907,6 +986,7 @@ mod tests {
                 5,
                 None,
                 None,
+                None,
             )
         };
         assert_eq!(run(), run());
@@ -1035,8 +1115,18 @@ mod tests {
             assert!(cands.len() > 1);
             for seed in 0..3 {
                 let budget = Budget::rollouts(90);
-                let greedy = search(&s, &pos, &cands, None, &budget, seed, None, None);
-                let policy = search(&s, &pos, &cands, None, &budget, seed, Some(&guide), None);
+                let greedy = search(&s, &pos, &cands, None, &budget, seed, None, None, None);
+                let policy = search(
+                    &s,
+                    &pos,
+                    &cands,
+                    None,
+                    &budget,
+                    seed,
+                    Some(&guide),
+                    None,
+                    None,
+                );
                 assert_eq!(greedy, policy, "{:?}", pos.offer);
             }
         }
@@ -1061,16 +1151,111 @@ mod tests {
         let pos = midgame(None);
         let cands = candidates(&s, &pos);
         let budget = Budget::rollouts(120);
-        let greedy = search(&s, &pos, &cands, None, &budget, 4, None, None);
-        let policy = search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None);
-        let own = search(&s, &pos, &cands, None, &budget, 4, Some(&masked), None);
+        let greedy = search(&s, &pos, &cands, None, &budget, 4, None, None, None);
+        let policy = search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None, None);
+        let own = search(
+            &s,
+            &pos,
+            &cands,
+            None,
+            &budget,
+            4,
+            Some(&masked),
+            None,
+            None,
+        );
         assert_ne!(greedy.means, policy.means);
         assert_ne!(own.means, policy.means);
         assert_ne!(own.means, greedy.means);
         assert_eq!(
             policy,
-            search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None)
+            search(&s, &pos, &cands, None, &budget, 4, Some(&guide), None, None)
         );
+    }
+
+    /// The root's score of candidate `c` on `deals` deals of `pos`, rollouts played by `net`
+    /// and stopped at the root's `value_after`-th own decision (`None`: played out).
+    fn plays(
+        s: &TuSacSetup,
+        pos: &TuSacPosition,
+        cands: &[Choice],
+        net: &Net,
+        value_after: Option<u32>,
+        deals: usize,
+    ) -> Vec<Vec<i32>> {
+        let guide = Guide {
+            rollouts: true,
+            ..Guide::of(net)
+        };
+        let mut t = Rollouts {
+            setup: s,
+            pos,
+            cands,
+            known: None,
+            rng: FastRng::new(11),
+            start: None,
+            player: Player::of(Some(&guide), pos.me, value_after),
+        };
+        (0..deals)
+            .map(|_| {
+                t.draw();
+                (0..cands.len()).map(|c| t.play(c)).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rollout_cut_short_scores_the_policys_value_at_the_roots_next_decision() {
+        // A network that scores every action 7.25 (and plays the first): a rollout stopped at
+        // the root's decision is worth 7.25 units (725 hundredths); one whose hand ends first
+        // is worth its settlement, the very score of the same rollout played out.
+        let s = setup();
+        let net = linear_net("tusac", 4, &[0.0; TUSAC_ACTION], 7.25);
+        for pos in positions() {
+            let cands = candidates(&s, &pos);
+            let full = plays(&s, &pos, &cands, &net, None, 12);
+            let next = plays(&s, &pos, &cands, &net, Some(1), 12);
+            let later = plays(&s, &pos, &cands, &net, Some(3), 12);
+            let mut cut = [0; 2];
+            for ((f, n), l) in full
+                .iter()
+                .flatten()
+                .zip(next.iter().flatten())
+                .zip(later.iter().flatten())
+            {
+                assert!(*n == 725 || *n == 100 * f, "{n} {f}");
+                assert!(*l == 725 || *l == 100 * f, "{l} {f}");
+                // A rollout that reaches the root's third decision reached its first.
+                if *l == 725 {
+                    assert_eq!(*n, 725);
+                }
+                cut[0] += usize::from(*n == 725);
+                cut[1] += usize::from(*l == 725);
+            }
+            assert!(cut[0] > 0 && cut[1] <= cut[0], "{cut:?}");
+        }
+        // The race reports its means in units, and reproduces.
+        let pos = midgame(None);
+        let cands = candidates(&s, &pos);
+        let guide = Guide {
+            rollouts: true,
+            ..Guide::of(&net)
+        };
+        let plain = Guide::of(&net);
+        let run = |g: Option<&Guide<'_>>, d| {
+            search(&s, &pos, &cands, None, &Budget::rollouts(60), 2, g, None, d)
+        };
+        let out = run(Some(&guide), Some(1));
+        assert_eq!(out, run(Some(&guide), Some(1)));
+        assert!(
+            out.means.iter().all(|m| (-200.0..=200.0).contains(m)),
+            "{:?}",
+            out.means
+        );
+        assert_ne!(out.means, run(Some(&guide), None).means);
+        // Zero decisions is no cut; without the policy in the rollouts there is none either.
+        assert_eq!(run(Some(&guide), Some(0)), run(Some(&guide), None));
+        assert_eq!(run(Some(&plain), Some(1)), run(None, None));
     }
 
     #[test]

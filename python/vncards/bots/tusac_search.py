@@ -15,7 +15,13 @@ of that deal (the deals are those above, so the choice still reads nothing hidde
 ``policy_top=k`` races only the policy's ``k`` best-scored candidates, its choice first, and
 ``keep_first=z`` keeps that first candidate unless another beats it by more than ``z``
 standard errors of their paired difference over the same deals (a small budget then leaves a
-strong policy only on evidence); ``policy_play=True`` plays the policy's
+strong policy only on evidence); ``policy_margin=m`` (with ``policy_rollouts`` or
+``policy_top``, which bring the policy in) races only the candidates the policy scores within
+``m`` units of its best (so the search runs only where the policy is unsure, and plays
+the policy's choice where one candidate leads by more); ``policy_value=d`` stops each rollout the
+policy plays at the seat's ``d``-th own later decision and scores it by the policy's best score
+there (from the seat's view of the rollout's table: cheaper rollouts, their scores less spread,
+as right as the network's values); ``policy_play=True`` plays the policy's
 best-scored action with no search (the ``policy`` bot's choice). Where no weights fit the table
 it searches as without these options. ``guided`` (a mapping of options) makes the bot decide
 with those options wherever the shipped weights fit the table and with its own elsewhere, so a
@@ -100,6 +106,8 @@ class TuSacSearchBot:
         policy_rollouts: bool = False,
         policy_top: int | None = None,
         keep_first: float | None = None,
+        policy_margin: float | None = None,
+        policy_value: int | None = None,
         policy_play: bool = False,
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
@@ -118,6 +126,24 @@ class TuSacSearchBot:
         #: The first candidate is kept unless beaten by this many standard errors (None: the
         #: best mean wins).
         self.keep_first = None if keep_first is None else float(keep_first)
+        if policy_margin is not None and not (
+            isinstance(policy_margin, (int, float)) and 0 <= policy_margin < float("inf")
+        ):
+            raise RulesError(
+                f"policy_margin must be a finite number of units at least 0, not {policy_margin!r}"
+            )
+        #: Only the candidates the policy scores within this many units of its best are raced
+        #: (None: all of ``policy_top``).
+        self.policy_margin = None if policy_margin is None else float(policy_margin)
+        if policy_value is not None and not (
+            isinstance(policy_value, int) and not isinstance(policy_value, bool) and policy_value >= 1
+        ):
+            raise RulesError(
+                f"policy_value must be a whole number of decisions at least 1, not {policy_value!r}"
+            )
+        #: Rollouts the policy plays stop at the seat's ``policy_value``-th own decision, scored
+        #: by the policy's value (None: played out to the hand's end).
+        self.policy_value = policy_value
         self._policy = None if self.guide.net is None else TuSacPolicyBot(seed, rules, weights=self.guide.net)
         #: The same bot with the ``guided`` options, which decides wherever the learned
         #: policy's weights fit the table (see the module notes).
@@ -130,6 +156,8 @@ class TuSacSearchBot:
                 "policy_rollouts": policy_rollouts,
                 "policy_top": policy_top,
                 "keep_first": keep_first,
+                "policy_margin": policy_margin,
+                "policy_value": policy_value,
             }
             options |= {"policy_play": policy_play, "weights": weights}
             self.guided = type(self)(seed, rules, **{**options, **guided})
@@ -223,10 +251,13 @@ class TuSacSearchBot:
         setup = self._setup(n)
         greedy, *_ = tusac_search(setup, candidates=cands, seed=0, rollouts=1, greedy_only=True, **args)
         order = [greedy, *(i for i in range(len(cands)) if i != greedy)]
-        if self._policy is not None and self.guide.top is not None and self.guide.fits(n):
+        narrowed = self.guide.top is not None or self.policy_margin is not None
+        if self._policy is not None and narrowed and self.guide.fits(n):
             # The policy's best-scored candidates, its choice first (the first of equal scores).
             scores = self._policy.scores(view, legal)
             order = sorted(range(len(cands)), key=lambda i: -scores[i])[: self.guide.top]
+            if self.policy_margin is not None:
+                order = [i for i in order if scores[order[0]] - scores[i] <= self.policy_margin]
             if len(order) == 1:
                 return legal[order[0]]
         facts = (
@@ -254,7 +285,10 @@ class TuSacSearchBot:
         rollouts and its weights fit the table."""
         if not (self.guide.rollouts and self.guide.fits(players)):
             return {}
-        return {"policy": self.guide.net, "policy_rollouts": True}
+        args: dict[str, Any] = {"policy": self.guide.net, "policy_rollouts": True}
+        if self.policy_value is not None:
+            args["value_after"] = self.policy_value
+        return args
 
 
 class TuSacCheatingBot(CheatingSearch, TuSacSearchBot):
