@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from support.tusac_positions import opening_search_position
 from vncards import IllegalMoveError, RulesError
 from vncards._core import (
     RolloutPosition,
@@ -19,7 +20,6 @@ from vncards._core import (
     maubinh_search,
     sam_plan,
     search_shedding,
-    tusac_pack,
     tusac_search,
 )
 from vncards.bots import LEVEL_NAMES, Turn, bot_names, bot_view, decide, make_bot
@@ -333,19 +333,7 @@ def test_tusac_let_go_and_search_bindings() -> None:
     # Seat 1 made a pair of PW: seats 2 and 3 held no pair of it; a triple tells nothing.
     assert masks == [0, 0, pw, pw]
     setup = TuSacRolloutSetup(4)
-    hand = tusac_pack("KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR")
-    base: dict[str, Any] = {
-        "me": 0,
-        "hand": hand,
-        "counts": [21, 20, 20, 20],
-        "exposed_lenh": [0, 0, 0, 0],
-        "exposed_quad": [False] * 4,
-        "public": 0,
-        "stock": 31,
-        "offer": None,
-        "opening": True,
-        "seed": 1,
-    }
+    base = opening_search_position("KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR", seed=1)
     cands = [("discard", k, None, []) for k in (8, 12, 16)]
     best, means, samples, spent = tusac_search(setup, candidates=cands, rollouts=60, **base)
     assert 0 <= best < 3 and spent <= 60 and len(means) == len(samples) == 3

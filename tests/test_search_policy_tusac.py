@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from support.tusac_positions import opening_search_position
 from vncards import RulesError, games
 from vncards._core import TuSacRolloutSetup, tusac_pack, tusac_search
 from vncards.bots import decide, make_bot
@@ -55,16 +56,7 @@ def _walk(seed: int, steps: int, players: int = 4) -> Any:
 def _binding_args() -> dict[str, Any]:
     """A position for ``tusac_search``: the opening discard of the dealer's hand."""
     return {
-        "me": 0,
-        "hand": tusac_pack(HAND),
-        "counts": [21, 20, 20, 20],
-        "exposed_lenh": [0, 0, 0, 0],
-        "exposed_quad": [False] * 4,
-        "public": 0,
-        "stock": 31,
-        "offer": None,
-        "opening": True,
-        "seed": 3,
+        **opening_search_position(HAND, seed=3),
         "rollouts": 40,
         "candidates": [("discard", k, None, []) for k in (8, 12, 16, 20)],
     }

@@ -755,23 +755,6 @@ fn search_expected_into<A: Answer>(
     best
 }
 
-/// Every `k`-card subset of the cards of `pool` (global masks), by plain enumeration.
-fn card_subsets(pool: u64, k: u32) -> Vec<u64> {
-    let cards: Vec<u64> = (0..64)
-        .filter(|i| pool >> i & 1 == 1)
-        .map(|i| 1u64 << i)
-        .collect();
-    (0u32..1 << cards.len())
-        .filter(|s| s.count_ones() == k)
-        .map(|s| {
-            (0..cards.len())
-                .filter(|i| s >> i & 1 == 1)
-                .map(|i| cards[i])
-                .sum()
-        })
-        .collect()
-}
-
 /// Plain enumeration of all 72,072 splits on global masks, with the same value function and
 /// tie-break: the reference the pruned search is tested against.
 pub fn best_exhaustive(
@@ -785,35 +768,28 @@ pub fn best_exhaustive(
     // (value, (back class, middle class, front class, back, middle))
     type Key = (u16, u16, u16, u64, u64);
     let mut best: Option<(f64, Key)> = None;
-    for back in card_subsets(mask, 5) {
-        for middle in card_subsets(mask & !back, 5) {
-            let front = mask & !back & !middle;
-            let arr = Arrangement {
-                back,
-                middle,
-                front,
-            };
-            if arr.is_fouled(rules) {
-                continue;
-            }
-            let (cb, cm, cf) = (ev.class5(back), ev.class5(middle), ev.class3(front));
-            let value = match objective {
-                Objective::Strongest => 0.0,
-                Objective::Expected | Objective::Equilibrium => split_value(
-                    &tables.back[cb as usize],
-                    &tables.middle[cm as usize],
-                    &tables.front[cf as usize],
-                    Combine::of(rules),
-                ),
-            };
-            let key = (cb, cm, cf, back, middle);
-            let better = match best {
-                None => true,
-                Some((v, k)) => value > v || (value == v && key > k),
-            };
-            if better {
-                best = Some((value, key));
-            }
+    for arr in Arrangement::every_split(mask) {
+        if arr.is_fouled(rules) {
+            continue;
+        }
+        let (back, middle) = (arr.back, arr.middle);
+        let (cb, cm, cf) = (ev.class5(back), ev.class5(middle), ev.class3(arr.front));
+        let value = match objective {
+            Objective::Strongest => 0.0,
+            Objective::Expected | Objective::Equilibrium => split_value(
+                &tables.back[cb as usize],
+                &tables.middle[cm as usize],
+                &tables.front[cf as usize],
+                Combine::of(rules),
+            ),
+        };
+        let key = (cb, cm, cf, back, middle);
+        let better = match best {
+            None => true,
+            Some((v, k)) => value > v || (value == v && key > k),
+        };
+        if better {
+            best = Some((value, key));
         }
     }
     let (_, (_, _, _, back, middle)) = best.expect("a valid split always exists");
@@ -944,25 +920,23 @@ mod tests {
     fn joint_exhaustive(mask: u64, rules: &Rules, t: &Tables, joint: &Joint) -> Arrangement {
         let ev = rules.evaluator();
         let mut all = Vec::new();
-        for back in card_subsets(mask, 5) {
-            for middle in card_subsets(mask & !back, 5) {
-                let a = Arrangement {
-                    back,
-                    middle,
-                    front: mask & !back & !middle,
-                };
-                if a.is_fouled(rules) {
-                    continue;
-                }
-                let classes = (ev.class5(back), ev.class5(middle), ev.class3(a.front));
-                let (b, m, f) = (
-                    &t.back[classes.0 as usize],
-                    &t.middle[classes.1 as usize],
-                    &t.front[classes.2 as usize],
-                );
-                let v = split_value(b, m, f, Combine::Majority);
-                all.push((v, (classes, back, middle), v + joint.correction(b, m, f), a));
+        for a in Arrangement::every_split(mask) {
+            if a.is_fouled(rules) {
+                continue;
             }
+            let classes = (ev.class5(a.back), ev.class5(a.middle), ev.class3(a.front));
+            let (b, m, f) = (
+                &t.back[classes.0 as usize],
+                &t.middle[classes.1 as usize],
+                &t.front[classes.2 as usize],
+            );
+            let v = split_value(b, m, f, Combine::Majority);
+            all.push((
+                v,
+                (classes, a.back, a.middle),
+                v + joint.correction(b, m, f),
+                a,
+            ));
         }
         all.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
         let mut seen = std::collections::HashSet::new();

@@ -120,3 +120,23 @@ def kinds(actions: list[dict[str, Any]]) -> set[str]:
 def options(g: Game, seat: int) -> set[str]:
     """``kinds`` of the seat's legal actions."""
     return kinds(g.legal_actions(seat))
+
+
+def opening_search_position(hand: str, *, seed: int) -> dict[str, Any]:
+    """The binding ``tusac_search``'s position for the dealer's opening discard of ``hand`` (21
+    cards; three other seats of 20, nothing exposed, 31 in the stock): keyword arguments to
+    which a test adds its candidates and rollouts."""
+    from vncards._core import tusac_pack
+
+    return {
+        "me": 0,
+        "hand": tusac_pack(hand),
+        "counts": [21, 20, 20, 20],
+        "exposed_lenh": [0, 0, 0, 0],
+        "exposed_quad": [False] * 4,
+        "public": 0,
+        "stock": 31,
+        "offer": None,
+        "opening": True,
+        "seed": seed,
+    }
