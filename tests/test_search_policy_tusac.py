@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -51,6 +52,15 @@ def _walk(seed: int, steps: int, players: int = 4) -> Any:
     while not game.is_over and len(game.legal_actions(game.pending_seats[0])) < 2:
         game.apply(game.legal_actions(game.pending_seats[0])[0])
     return None if game.is_over else game
+
+
+def _positions(seed: int, steps: int, stride: int, trials: int) -> Iterator[tuple[int, Any, int]]:
+    """``(trial, game, seat to decide)`` for walks of seeds ``seed + trial`` and
+    ``steps + stride * trial`` random moves, skipping hands that ended first."""
+    for trial in range(trials):
+        g = _walk(seed + trial, steps + stride * trial)
+        if g is not None:
+            yield trial, g, g.pending_seats[0]
 
 
 def _binding_args() -> dict[str, Any]:
@@ -93,11 +103,7 @@ def test_a_whole_game_of_searches_over_policy_rollouts_replays() -> None:
 
 def test_a_search_over_policy_rollouts_is_honest() -> None:
     checked = 0
-    for trial in range(4):
-        g = _walk(60 + trial, 4 + 11 * trial)
-        if g is None:
-            continue
-        seat = g.pending_seats[0]
+    for trial, g, seat in _positions(60, 4, 11, trials=4):
         other = redeal(g, seat, seed=trial)
         assert other.view(seat) == g.view(seat) and other.events_for(seat) == g.events_for(seat)
         make = functools.partial(make_bot, "search", "tusac", 9, g.rules, **GUIDED)
@@ -230,11 +236,7 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table() -> None:
 
 def test_the_policy_margin_races_only_where_the_policy_is_unsure() -> None:
     checked = 0
-    for trial in range(6):
-        g = _walk(90 + trial, 3 + 7 * trial)
-        if g is None:
-            continue
-        seat = g.pending_seats[0]
+    for _, g, seat in _positions(90, 3, 7, trials=6):
         view, legal = g.view(seat), g.legal_actions(seat)
         scores = make_bot("policy", "tusac", 1, g.rules).scores(view, legal)
         top = sorted(scores, reverse=True)
@@ -252,11 +254,7 @@ def test_the_policy_margin_races_only_where_the_policy_is_unsure() -> None:
 
 def test_a_search_cut_short_on_the_policys_value_is_honest_and_replays() -> None:
     cut = {**GUIDED, "policy_value": 1}
-    for trial in range(3):
-        g = _walk(40 + trial, 6 + 10 * trial)
-        if g is None:
-            continue
-        seat = g.pending_seats[0]
+    for _, g, seat in _positions(40, 6, 10, trials=3):
         make = functools.partial(make_bot, "search", "tusac", 9, g.rules, **cut)
         assert decide(make(), g, seat) == decide(make(), g, seat)
         assert decides_honestly(make, g, seat, redeals=2)
