@@ -21,6 +21,7 @@
 //! has none by default: a straight flush there wins 1, four of a kind 4).
 
 use super::eval::{Evaluator, Wheel, CLASSES3, CLASSES5};
+use super::framing::{frame, unframe};
 use super::settle::bonus;
 use super::{Rules, Scoring};
 use crate::error::{Error, Result};
@@ -90,9 +91,7 @@ impl Histograms {
     /// header (how the counts were sampled: deals, seed...); then little-endian u64 counts:
     /// back, middle (7,462 each), front (455).
     pub fn to_bytes(&self, header: &str) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(header.as_bytes());
+        let mut out = frame(MAGIC, header);
         for &c in self.back.iter().chain(&self.middle).chain(&self.front) {
             out.extend_from_slice(&c.to_le_bytes());
         }
@@ -102,13 +101,7 @@ impl Histograms {
     /// The header and the counts of the binary form.
     fn split(bytes: &[u8]) -> Result<(&str, &[u8])> {
         let bad = || Error::Rules("position tables must start with MBT2 and a header".into());
-        if bytes.len() < 8 || &bytes[..4] != MAGIC {
-            return Err(bad());
-        }
-        let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-        let counts = bytes.get(8 + len..).ok_or_else(bad)?;
-        let header = std::str::from_utf8(&bytes[8..8 + len]).map_err(|_| bad())?;
-        Ok((header, counts))
+        unframe(bytes, MAGIC).ok_or_else(bad)
     }
 
     /// The JSON header of the binary form.

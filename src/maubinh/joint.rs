@@ -28,6 +28,7 @@
 //! a later format (`MBJ2`...) is refused with an error that names it.
 
 use super::expected::Entry;
+use super::framing::{frame, refuse_newer, unframe};
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
 
@@ -74,9 +75,7 @@ impl Cells {
 
     /// The binary form (see the module docs).
     pub fn to_bytes(&self, header: &str) -> Result<Vec<u8>> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(header.as_bytes());
+        let mut out = frame(MAGIC, header);
         out.push(self.grid as u8);
         for &c in &self.counts {
             let c = u32::try_from(c)
@@ -87,24 +86,17 @@ impl Cells {
     }
 
     fn split(bytes: &[u8]) -> Result<(&str, &[u8])> {
-        if let Some([b'M', b'B', b'J', v]) = bytes.get(..4) {
-            if v.is_ascii_digit() && *v > MAGIC[3] {
-                return Err(Error::Rules(format!(
-                    "Mậu Binh joint tables of format MBJ{}: this vncards reads MBJ1 only (a \
-                     newer version wrote them: upgrade vncards, or regenerate them with this \
-                     version's scripts/gen_maubinh_joint.py)",
-                    *v as char
-                )));
-            }
-        }
-        let bad = || Error::Rules("joint tables must start with MBJ1 and a header".into());
-        if bytes.len() < 9 || &bytes[..4] != MAGIC {
-            return Err(bad());
-        }
-        let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-        let header = bytes.get(8..8 + len).ok_or_else(bad)?;
-        let header = std::str::from_utf8(header).map_err(|_| bad())?;
-        Ok((header, &bytes[8 + len..]))
+        refuse_newer(
+            bytes,
+            b"MBJ",
+            MAGIC[3],
+            "Mậu Binh joint tables",
+            "this vncards reads MBJ1 only (a newer version wrote them: upgrade vncards, or \
+             regenerate them with this version's scripts/gen_maubinh_joint.py)",
+        )?;
+        unframe(bytes, MAGIC)
+            .filter(|(_, body)| !body.is_empty())
+            .ok_or_else(|| Error::Rules("joint tables must start with MBJ1 and a header".into()))
     }
 
     /// The JSON header of the binary form.

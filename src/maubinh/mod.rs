@@ -13,6 +13,7 @@
 pub mod eval;
 pub mod expected;
 pub mod exploit;
+mod framing;
 pub mod instant;
 pub mod joint;
 pub mod population;

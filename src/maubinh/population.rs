@@ -11,6 +11,7 @@
 
 use super::eval::{CLASSES3, CLASSES5};
 use super::expected::{split_value, Combine, Histograms, Model, Tables};
+use super::framing::{frame, refuse_newer, unframe};
 use super::joint::Joint;
 use super::{Arrangement, Rules, Scoring, Wheel};
 use crate::cards::CardSet;
@@ -107,17 +108,14 @@ const PER: usize = 2 * CLASSES5 + CLASSES3;
 
 /// Refuses a table file of a format newer than this build reads, naming it.
 fn known_format(bytes: &[u8]) -> Result<()> {
-    match bytes.get(..4) {
-        Some([b'M', b'B', b'T', v]) if *v > NEWEST && v.is_ascii_digit() => {
-            Err(Error::Rules(format!(
-                "Mậu Binh tables of format MBT{}: this vncards reads MBT2, MBT3 and MBT4 only \
-                 (a newer version wrote them: upgrade vncards, or regenerate the tables with \
-                 this version's scripts/gen_maubinh_tables.py)",
-                *v as char
-            )))
-        }
-        _ => Ok(()),
-    }
+    refuse_newer(
+        bytes,
+        b"MBT",
+        NEWEST,
+        "Mậu Binh tables",
+        "this vncards reads MBT2, MBT3 and MBT4 only (a newer version wrote them: upgrade \
+         vncards, or regenerate the tables with this version's scripts/gen_maubinh_tables.py)",
+    )
 }
 
 /// Appends the quantized counts of one position: its cumulative shares rounded to multiples of
@@ -189,9 +187,7 @@ impl Census {
         if self.scheme == Scheme::Whole {
             return Ok(self.parts[0].to_bytes(header));
         }
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(header.as_bytes());
+        let mut out = frame(MAGIC, header);
         out.push(self.scheme.id());
         for h in &self.parts {
             for &c in h.back.iter().chain(&h.middle).chain(&h.front) {
@@ -222,14 +218,9 @@ impl Census {
                 "Mậu Binh tables of form {name} must start with {name}, a header and a scheme"
             ))
         };
-        if bytes.len() < 9 || &bytes[..4] != magic {
-            return Err(bad());
-        }
-        let len = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
-        let header = bytes.get(8..8 + len).ok_or_else(bad)?;
-        let header = std::str::from_utf8(header).map_err(|_| bad())?;
-        let scheme = Scheme::from_id(*bytes.get(8 + len).ok_or_else(bad)?)?;
-        Ok((header, scheme, &bytes[9 + len..]))
+        let (header, body) = unframe(bytes, magic).ok_or_else(bad)?;
+        let (&scheme, rest) = body.split_first().ok_or_else(bad)?;
+        Ok((header, Scheme::from_id(scheme)?, rest))
     }
 
     /// Reads any of the three binary forms: `MBT2` (one population), `MBT3` (split, exact
@@ -275,9 +266,7 @@ impl Census {
     /// probability the solver reads, are within `2^-(bits+1)` of the exact counts'
     /// (`7.6·10⁻⁶` at 16 bits); 48 classes take about 0.47 MB where `MBT3` takes 2.95 MB.
     pub fn to_compact(&self, header: &str) -> Vec<u8> {
-        let mut out = COMPACT.to_vec();
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(header.as_bytes());
+        let mut out = frame(COMPACT, header);
         out.push(self.scheme.id());
         out.push(COMPACT_BITS);
         let mut values = Vec::with_capacity(self.parts.len() * PER);
