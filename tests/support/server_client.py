@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # starlette's note about httpx2
+    warnings.simplefilter("ignore")  # on Python 3.10 (no httpx2): starlette's note about httpx
     from starlette.testclient import TestClient
 
 from vncards.server import ServerConfig
