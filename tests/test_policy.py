@@ -28,7 +28,7 @@ from vncards.bots.policy import SUFFIX, rules_record, shipped_weights
 from vncards.bots.strength import bench_bots
 from vncards.errors import RulesError, SnapshotError
 from vncards.integrations.encoding import action_cards, observation
-from vncards.learn.config import TrainConfig, check
+from vncards.learn.config import TrainConfig, check, parse_opponents
 from vncards.learn.distill import action_rows, merge, teacher_data
 from vncards.learn.model import Architecture, from_net, init_layers, to_net
 from vncards.session import Seat, Session
@@ -465,6 +465,145 @@ def test_the_exploration_rate_goes_from_its_start_to_its_end_over_the_decay_step
     for bad in ({"epsilon_start": 1.5}, {"lr_end": 0.0}, {"decay_steps": -1}, {"return_scale": -2.0}):
         with pytest.raises(RulesError, match=next(iter(bad))):
             check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+
+
+# -- greedy opponents in self-play -----------------------------------------------------------------
+
+
+def _replay_with_greedy(game: str, net: Any, seed: int, mask: int) -> tuple[int, int]:
+    """One hand of ``net.selfplay`` with ``greedy`` at the seats of ``mask``, replayed in Python
+    with the ``greedy`` bot at those seats and the samples' actions at the others: checks every
+    sample's observation is the replay's, and returns (samples, decisions the replay asked of
+    the network's seats)."""
+    rules = games.spec(game).rules()
+    obs, acts, rets, hands, truncated, _ = net.selfplay(rules.flow, [seed], 0.0, greedy_seats=[mask])
+    assert hands == 1 and truncated == 0
+    g = games.new_game(game, 4, rules, seed=seed)
+    greedy = make_bot("greedy", game, rules=rules)
+    k = 0
+    learners: list[int] = []
+    while not g.is_over:
+        seat = g.pending_seats[0]
+        legal = g.legal_actions(seat)
+        if len(legal) > 1 and mask >> seat & 1:
+            g.apply(greedy.choose(g.view(seat), legal))
+            continue
+        if len(legal) > 1:
+            view = g.view(seat)
+            assert k < len(obs) and np.array_equal(observation(view, 4), obs[k])
+            rows = action_rows(game, view, legal)
+            (i,) = [j for j in range(len(legal)) if np.array_equal(rows[j], acts[k])]
+            g.apply(legal[i])
+            learners.append(seat)
+            k += 1
+            continue
+        g.apply(legal[0])
+    assert list(rets) == [g.hand_settlement[s] for s in learners]
+    return len(obs), k
+
+
+@pytest.mark.parametrize("game", ["tienlen", "tienlen-north"])
+def test_self_play_seats_given_to_greedy_play_as_the_greedy_bot_and_are_not_learned(game: str) -> None:
+    net = _net(game, seed=3)
+    seen = 0
+    for seed in range(1, 13):
+        mask = (0b1110, 0b0101, 0b1010, 0b0111)[seed % 4]
+        samples, asked = _replay_with_greedy(game, net, seed, mask)
+        assert samples == asked
+        seen += samples
+    assert seen > 50
+    # No greedy seat: the plain self-play, sample for sample.
+    flow = games.spec(game).rules().flow
+    plain, zero = net.selfplay(flow, [4, 5], 0.1), net.selfplay(flow, [4, 5], 0.1, greedy_seats=[0, 0])
+    assert all(np.array_equal(x, y) for x, y in zip(plain[:3], zero[:3], strict=True))
+    # Every seat greedy: hands played, nothing learned.
+    obs, _, _, hands, _, decisions = net.selfplay(flow, [4, 5], 0.1, greedy_seats=[15, 15])
+    assert len(obs) == 0 and hands == 2 and decisions > 0
+
+
+def test_greedy_seats_are_refused_where_self_play_cannot_play_them() -> None:
+    net, flow = _net("tienlen"), games.spec("tienlen").rules().flow
+    with pytest.raises(RulesError, match="one mask per seed"):
+        net.selfplay(flow, [1, 2], 0.1, greedy_seats=[1])
+    with pytest.raises(RulesError, match="past the table's 4"):
+        net.selfplay(flow, [1], 0.1, greedy_seats=[16])
+    for game in ("samloc", "tusac"):
+        other = _net(game)
+        rules = games.spec(game).rules().flow
+        with pytest.raises(RulesError, match="Tiến Lên only"):
+            other.selfplay(rules, [1], 0.1, greedy_seats=[2])
+        assert other.selfplay(rules, [1], 0.1, greedy_seats=[0])[3] == 1
+
+
+def test_opponents_are_written_bot_share_and_checked() -> None:
+    assert parse_opponents("greedy:0.25") == (("greedy", 0.25),)
+    assert parse_opponents("greedy:0.5, self:0.5") == (("greedy", 0.5),)
+    for text, message in (
+        ("greedy", "BOT:SHARE"),
+        ("greedy:x", "BOT:SHARE"),
+        ("greedy:0.5,self:0.4", "add up to 1"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            parse_opponents(text)
+    cfg = TrainConfig("tienlen", 100, opponents=(("greedy", 0.5),))
+    check(cfg)
+    assert TrainConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg
+    for bad, message in (
+        ({"opponents": (("random", 0.5),)}, "may be greedy"),
+        ({"opponents": (("greedy", 1.0),)}, "in \\(0, 1\\)"),
+        ({"opponents": (("greedy", 0.5),), "game": "samloc"}, "tienlen, tienlen-north only"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(tmp_path: Path) -> None:
+    common = ["--seed", "5", "--tiny", "--hands", "8", "--updates", "2", "--batch", "32"]
+    common += ["--eval-every", "4", "--eval-deals", "2"]
+    plain, mixed = tmp_path / "plain.vnpolicy", tmp_path / "mixed.vnpolicy"
+    assert _train("tienlen", "--steps", "4", "--out", str(plain), *common).returncode == 0
+    done = _train("tienlen", "--steps", "8", "--out", str(mixed), "--opponents", "greedy:0.5", *common)
+    assert done.returncode == 0, done.stderr
+    prov = json.loads(_core.PolicyNet.from_bytes(mixed.read_bytes()).provenance)
+    first = json.loads(_core.PolicyNet.from_bytes(plain.read_bytes()).provenance)
+    assert prov["config"]["opponents"] == [["greedy", 0.5]] and "--opponents greedy:0.5" in prov["command"]
+    assert "greedy 0.5" in prov["method"]
+    # The same deals, half the seats greedy: fewer samples than every seat learning.
+    assert prov["hands"] == 32 and first["hands"] == 16 and 0 < prov["samples"] < 2 * first["samples"]
+    # Resumed from half the run: the same weights (the greedy seats are drawn per round).
+    half = tmp_path / "half.vnpolicy"
+    assert (
+        _train("tienlen", "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode
+        == 0
+    )
+    resumed = _train(
+        "tienlen",
+        "--steps",
+        "8",
+        "--out",
+        str(half),
+        "--resume",
+        str(tmp_path / "half.ckpt.npz"),
+        "--opponents",
+        "greedy:0.5",
+        *common,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert (
+        _core.PolicyNet.from_bytes(half.read_bytes()).data()
+        == _core.PolicyNet.from_bytes(mixed.read_bytes()).data()
+    )
+    for flags, message in (
+        (["--opponents", "greedy"], "BOT:SHARE"),
+        (["--opponents", "random:0.5"], "may be greedy"),
+    ):
+        bad = _train("tienlen", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), *flags, *common)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    bad = _train(
+        "samloc", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), "--opponents", "greedy:0.5"
+    )
+    assert bad.returncode == 2 and "tienlen, tienlen-north only" in bad.stderr
 
 
 # -- distillation ------------------------------------------------------------------------------

@@ -933,6 +933,7 @@ class PolicyNet:
         seeds: Sequence[int],
         epsilon: float,
         max_steps: int = 2000,
+        greedy_seats: Sequence[int] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], int, int, int]: ...
 
 def policy_encoding(game: str, players: int) -> tuple[str, int, str, int, int]: ...

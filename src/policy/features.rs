@@ -403,11 +403,20 @@ pub trait Learnable: Game {
     fn action_size(&self) -> usize;
     /// Appends one row per legal action of the seat to act, in the legal-action order.
     fn action_rows(&self, out: &mut Vec<f32>);
+    /// The `greedy` bot's choice for the seat to act (an index of the legal list), where the
+    /// game has it in Rust (Tiến Lên); `None` elsewhere.
+    fn greedy(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl Learnable for SheddingTable {
     fn action_size(&self) -> usize {
         SHEDDING_ACTION
+    }
+
+    fn greedy(&self) -> Option<usize> {
+        self.greedy_action()
     }
 
     fn action_rows(&self, out: &mut Vec<f32>) {

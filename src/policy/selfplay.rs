@@ -4,6 +4,10 @@
 //! the row of the action it took, and the units the seat won in the end (the Monte-Carlo
 //! return the network learns to predict).
 //!
+//! Seats may instead be played by the `greedy` bot (`greedy_seats`, a bit per seat and hand):
+//! they learn nothing, so their decisions give no samples, but the learner's returns are then
+//! those of a table with greedy opponents.
+//!
 //! Hands are independent and each draws from its own seed, so the samples are the same
 //! whatever the number of threads, in the order of the seeds.
 
@@ -36,8 +40,16 @@ impl Samples {
     }
 }
 
-/// Plays one hand of `proto`'s game dealt from `seed`.
-fn hand<G: Learnable>(proto: &G, net: &Net, seed: u64, epsilon: f64, max_steps: usize) -> Samples {
+/// Plays one hand of `proto`'s game dealt from `seed`, the seats of `greedy_seats` (bits)
+/// played by [`Learnable::greedy`].
+fn hand<G: Learnable>(
+    proto: &G,
+    net: &Net,
+    seed: u64,
+    greedy_seats: u8,
+    epsilon: f64,
+    max_steps: usize,
+) -> Samples {
     let mut g = proto.clone();
     g.deal(Rng::from_key(seed_key(seed)));
     let mut rng = FastRng::new(seed ^ 0x5eed_da7a_0f5e_1f00);
@@ -62,6 +74,10 @@ fn hand<G: Learnable>(proto: &G, net: &Net, seed: u64, epsilon: f64, max_steps: 
         out.decisions += 1;
         if n == 1 {
             g.apply(0);
+            continue;
+        }
+        if greedy_seats >> seat & 1 == 1 {
+            g.apply(g.greedy().expect("a game with a greedy player in Rust"));
             continue;
         }
         g.observe(seat, &mut obs);
@@ -93,16 +109,24 @@ fn hand<G: Learnable>(proto: &G, net: &Net, seed: u64, epsilon: f64, max_steps: 
 }
 
 /// Plays a hand from each of `seeds` (in parallel) and gathers their samples in seed order.
+/// `greedy_seats`: empty (every seat plays the network), or one mask per seed of the seats the
+/// `greedy` bot plays in that hand (the caller checks the game has [`Learnable::greedy`]).
 pub fn selfplay<G: Learnable>(
     proto: &G,
     net: &Net,
     seeds: &[u64],
+    greedy_seats: &[u8],
     epsilon: f64,
     max_steps: usize,
 ) -> Samples {
+    assert!(greedy_seats.is_empty() || greedy_seats.len() == seeds.len());
     let parts: Vec<Samples> = seeds
         .par_iter()
-        .map(|&s| hand(proto, net, s, epsilon, max_steps))
+        .enumerate()
+        .map(|(i, &s)| {
+            let greedy = greedy_seats.get(i).copied().unwrap_or(0);
+            hand(proto, net, s, greedy, epsilon, max_steps)
+        })
         .collect();
     let mut all = Samples::default();
     for p in parts {

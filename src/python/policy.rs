@@ -338,10 +338,11 @@ impl PyPolicyNet {
 
     /// Self-play of one hand from each of `seeds` (in parallel, the GIL released) at a table
     /// with `rules` (`SheddingFlowRules` or `TuSacFlowRules`): every seat plays this network,
-    /// exploring with probability `epsilon`. Returns `(obs [n, observation_size], actions [n,
-    /// action_size], returns [n], hands, truncated, decisions)`: one sample per decision with a
-    /// choice, its return the units the seat won.
-    #[pyo3(signature = (rules, seeds, epsilon, max_steps = 2000))]
+    /// exploring with probability `epsilon`, except the seats of `greedy_seats` (one bit mask per
+    /// seed; Tiến Lên only), which the `greedy` bot plays and which give no samples. Returns
+    /// `(obs [n, observation_size], actions [n, action_size], returns [n], hands, truncated,
+    /// decisions)`: one sample per decision with a choice, its return the units the seat won.
+    #[pyo3(signature = (rules, seeds, epsilon, max_steps = 2000, greedy_seats = None))]
     #[allow(clippy::type_complexity)]
     fn selfplay<'py>(
         &self,
@@ -350,6 +351,7 @@ impl PyPolicyNet {
         seeds: Vec<u64>,
         epsilon: f64,
         max_steps: usize,
+        greedy_seats: Option<Vec<u8>>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
         Bound<'py, PyAny>,
@@ -394,10 +396,33 @@ impl PyPolicyNet {
                     self.0.header.game
                 )));
             }
+            let greedy = greedy_seats.unwrap_or_default();
+            if !greedy.is_empty() {
+                if greedy.len() != seeds.len() {
+                    return Err(rules_err(format!(
+                        "greedy_seats needs one mask per seed ({}), not {}",
+                        seeds.len(),
+                        greedy.len()
+                    )));
+                }
+                if let Some(m) = greedy.iter().find(|&&m| usize::from(m) >> players != 0) {
+                    return Err(rules_err(format!(
+                        "greedy_seats mask {m:#b} names a seat past the table's {players}"
+                    )));
+                }
+                if greedy.iter().any(|&m| m != 0)
+                    && !matches!(&proto, Proto::Shedding(t) if !t.is_samloc())
+                {
+                    return Err(rules_err(format!(
+                        "greedy seats in self-play are played in Rust in Tiến Lên only, not {}",
+                        self.0.header.game
+                    )));
+                }
+            }
             let net = Arc::clone(&self.0);
             let s: Samples = py.detach(move || match &proto {
-                Proto::Shedding(t) => selfplay(t, &net, &seeds, epsilon, max_steps),
-                Proto::TuSac(t) => selfplay(t, &net, &seeds, epsilon, max_steps),
+                Proto::Shedding(t) => selfplay(t, &net, &seeds, &greedy, epsilon, max_steps),
+                Proto::TuSac(t) => selfplay(t, &net, &seeds, &greedy, epsilon, max_steps),
             });
             let n = s.len();
             let obs = PyArray1::from_vec(py, s.obs).reshape([n, d])?.into_any();

@@ -7,7 +7,9 @@ use super::{Game, MAX_SEATS};
 use crate::encode::observation::{shedding, shedding_size, SheddingView};
 use crate::family::{Flow, FlowRules, House};
 use crate::rng::Rng;
-use crate::shedding::flow::Discard;
+use crate::rollout::{greedy_choice, Context};
+use crate::shedding::flow::{Discard, FinishOnTwo};
+use crate::shedding::penalty::TWOS;
 use crate::shedding::Combo;
 
 /// Action bound of Tiến Lên (13-card hands: 2^13 − 1 plays and a pass) and Sâm Lốc (10 cards).
@@ -58,7 +60,51 @@ impl SheddingTable {
         }
     }
 
-    fn is_samloc(&self) -> bool {
+    /// The `greedy` bot's choice (`vncards.bots.shedding.TienLenGreedyBot`) for the seat to
+    /// act, as an index of the legal list, in Tiến Lên; `None` in Sâm Lốc (whose greedy bot
+    /// also decides Sâm by sampling deals) or when nobody is to act. As the bot does: a play
+    /// that would empty the hand with a 2 where that is not allowed is set aside while another
+    /// play (or, on a table, a pass) is open; then the rollouts' greedy policy
+    /// ([`greedy_choice`]) chooses, its `None` being a pass (or, leading, the first play).
+    pub fn greedy_action(&self) -> Option<usize> {
+        let f = &self.flow;
+        let seat = f.turn.filter(|_| !f.over && !self.is_samloc())?;
+        let hand = f.hands[seat];
+        let can_pass = f.table.is_some();
+        let pass = self.plays.len();
+        let mut kept: Vec<usize> = (0..self.plays.len()).collect();
+        if f.finish_on_two() != FinishOnTwo::Allowed && hand.0 & TWOS != 0 {
+            let short: Vec<usize> = kept
+                .iter()
+                .copied()
+                .filter(|&i| self.plays[i].cards != hand)
+                .collect();
+            if short.len() < kept.len() && (!short.is_empty() || can_pass) {
+                kept = short;
+            }
+        }
+        if kept.is_empty() {
+            return Some(if can_pass { pass } else { 0 });
+        }
+        let plays: Vec<Combo> = kept.iter().map(|&i| self.plays[i]).collect();
+        let min_other = (0..f.players)
+            .filter(|&s| s != seat && f.out >> s & 1 == 0)
+            .map(|s| f.hands[s].len())
+            .min()
+            .unwrap_or(99);
+        let ctx = Context {
+            min_other,
+            can_pass,
+            finish_on_two: f.finish_on_two() == FinishOnTwo::Allowed,
+        };
+        Some(match greedy_choice(hand, &plays, f.table.as_ref(), ctx) {
+            Some(i) => kept[i],
+            None if can_pass => pass,
+            None => kept[0],
+        })
+    }
+
+    pub(crate) fn is_samloc(&self) -> bool {
         matches!(self.flow.rules.house, House::SamLoc(_))
     }
 }

@@ -97,6 +97,15 @@ def register(commands: Commands) -> None:
         "--distill-batch", type=int, default=256, help="decisions per distillation step (default %(default)s)"
     )
     t.add_argument(
+        "--opponents",
+        type=_opponents,
+        default=(),
+        metavar="BOT:SHARE",
+        help="seats of the self-play hands played by BOT instead of the network, each seat with "
+        "probability SHARE (e.g. greedy:0.5; greedy in Tiến Lên only); their decisions are not "
+        "learned (default: none, every seat plays the network)",
+    )
+    t.add_argument(
         "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
     )
     t.add_argument(
@@ -131,6 +140,16 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="a tiny network (tower 32, join 16, head 8): for tests and trials; not with --tower, --join, --head",
     )
+
+
+def _opponents(text: str) -> tuple[tuple[str, float], ...]:
+    """``--opponents`` (``BOT:SHARE`` pairs, comma-separated)."""
+    from ..learn.config import parse_opponents
+
+    try:
+        return parse_opponents(text)
+    except VncardsError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _width(text: str) -> int:
@@ -187,6 +206,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         distill_hands=args.distill_hands,
         distill_steps=args.distill_steps,
         distill_batch=args.distill_batch,
+        opponents=args.opponents,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,

@@ -6,6 +6,8 @@ training itself is :mod:`vncards.learn.train`).
 [0.45, 0.25, 0.05, 0.05]
 >>> TrainConfig.from_dict(cfg.to_dict()) == cfg
 True
+>>> parse_opponents("greedy:0.5")
+(('greedy', 0.5),)
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from typing import Any
 from ..errors import RulesError
 from .model import Architecture
 
-__all__ = ["TrainConfig", "GAMES", "check"]
+__all__ = ["TrainConfig", "GAMES", "OPPONENTS", "check", "parse_opponents"]
 
 #: The games ``vncards train`` trains.
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
+#: The bots that may play seats of the self-play hands besides the learner (``--opponents``),
+#: and the games whose Rust self-play has them.
+OPPONENTS = {"greedy": ("tienlen", "tienlen-north")}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +49,9 @@ class TrainConfig:
     distill_hands: int = 0
     distill_steps: int = 0
     distill_batch: int = 256
+    #: ``(bot, share)`` pairs: each seat of each self-play hand is played by ``bot`` with
+    #: probability ``share`` (drawn per seat; the rest of the seats play and learn).
+    opponents: tuple[tuple[str, float], ...] = ()
     tower: tuple[int, ...] = (256, 128)
     join: int = 128
     head: tuple[int, ...] = (32,)
@@ -81,9 +89,32 @@ class TrainConfig:
         d = dict(d)
         d.setdefault("return_scale", 1.0)  # checkpoints from before the scale learned raw units
         d["options"] = tuple(sorted(d.get("options", {}).items()))
+        d["opponents"] = tuple((str(b), float(p)) for b, p in d.get("opponents", ()))
         for k in ("tower", "head"):
             d[k] = tuple(d[k])
         return cls(**d)
+
+
+def parse_opponents(text: str) -> tuple[tuple[str, float], ...]:
+    """``--opponents`` written ``greedy:0.5`` (``BOT:SHARE`` pairs, comma-separated; ``self:S``
+    may name the learner's own share, which is the rest): the ``(bot, share)`` pairs of
+    :attr:`TrainConfig.opponents`, checked by :func:`check`."""
+    pairs: list[tuple[str, float]] = []
+    for part in text.split(","):
+        bot, sep, share = part.strip().partition(":")
+        try:
+            value = float(share)
+        except ValueError:
+            value = float("nan")
+        if not sep or value != value:
+            raise RulesError(f"write opponents as BOT:SHARE pairs, e.g. greedy:0.5; not {part!r}")
+        pairs.append((bot, value))
+    learner = [p for b, p in pairs if b == "self"]
+    others = tuple((b, p) for b, p in pairs if b != "self")
+    total = sum(p for _, p in pairs)
+    if learner and abs(total - 1.0) > 1e-9:
+        raise RulesError(f"the shares of {text!r} must add up to 1 when self's is given, not {total:g}")
+    return others
 
 
 def check(cfg: TrainConfig) -> None:
@@ -115,6 +146,18 @@ def check(cfg: TrainConfig) -> None:
         v = getattr(cfg, name)
         if v is not None and not v > 0.0:
             raise RulesError(f"{name} must be positive, not {v}")
+    bots = [b for b, _ in cfg.opponents]
+    for bot, share in cfg.opponents:
+        if bot not in OPPONENTS:
+            raise RulesError(f"opponents may be {', '.join(OPPONENTS)}; not {bot!r}")
+        if cfg.game not in OPPONENTS[bot]:
+            raise RulesError(
+                f"{bot} opponents play in the self-play of {', '.join(OPPONENTS[bot])} only, not {cfg.game}"
+            )
+        if not 0.0 < share < 1.0:
+            raise RulesError(f"an opponent's share must be in (0, 1), not {share}")
+    if len(set(bots)) < len(bots) or sum(p for _, p in cfg.opponents) >= 1.0:
+        raise RulesError(f"opponents names each bot once, with shares below 1 in all: {cfg.opponents}")
     if not cfg.return_scale >= 0.0:
         raise RulesError(
             f"return_scale must be positive (or 0: from the first round), not {cfg.return_scale}"

@@ -71,7 +71,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
     ) from e
 
-__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD"]
+__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD", "OPPONENTS_METHOD"]
 
 METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
 #: What a run that first distils a teacher records before :data:`METHOD` (or alone, with no self-play).
@@ -79,6 +79,8 @@ DISTILL_METHOD = (
     "distillation of {teacher} (cross-entropy of each decision's legal actions, the scores read as logits, "
     "to the teacher's pick: scores are then preferences, not units)"
 )
+#: What a run with ``opponents`` adds to :data:`METHOD`.
+OPPONENTS_METHOD = "but each seat of a hand is played instead, with these probabilities, by {mix}: its decisions are not learned"
 CHECKPOINT_VERSION = 1
 
 
@@ -339,10 +341,14 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> _State:
 
 def _method(cfg: TrainConfig, st: _State) -> str:
     """How the weights were made: self-play, distillation, or distillation then self-play."""
+    selfplay = METHOD
+    if cfg.opponents:
+        mix = ", ".join(f"{bot} {share:g}" for bot, share in cfg.opponents)
+        selfplay += f"; {OPPONENTS_METHOD.format(mix=mix)}"
     if not cfg.distill_steps:
-        return METHOD
+        return selfplay
     distilled = DISTILL_METHOD.format(teacher=cfg.distill)
-    return f"{distilled}; then {METHOD}" if st.round else distilled
+    return f"{distilled}; then {selfplay}" if st.round else distilled
 
 
 def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
@@ -536,7 +542,10 @@ def train(
             0, 2**63 - 1, size=cfg.hands, dtype=np.int64
         )
         epsilon = cfg.epsilon_at(st.round * cfg.updates)
-        obs, act, ret, hands, _truncated, _decisions = net.selfplay(flow, seeds.tolist(), epsilon)
+        greedy = _greedy_seats(cfg, st.round)
+        obs, act, ret, hands, _truncated, _decisions = net.selfplay(
+            flow, seeds.tolist(), epsilon, greedy_seats=greedy
+        )
         st.hands += hands
         st.samples += len(ret)
         n = len(ret)
@@ -562,6 +571,18 @@ def train(
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())
     return figures
+
+
+def _greedy_seats(cfg: TrainConfig, round: int) -> list[int] | None:
+    """The seats ``greedy`` plays in each hand of ``round`` (a bit mask per hand, each seat
+    drawn with the opponents' share of ``greedy``, from the run's seed and the round alone, so
+    that a resumed run draws the same), or None: every seat plays the network."""
+    share = dict(cfg.opponents).get("greedy")
+    if share is None:
+        return None
+    draws = np.random.default_rng([cfg.seed, round, 0x0990]).random((cfg.hands, cfg.players))
+    bits = (draws < share).astype(np.int64) << np.arange(cfg.players)
+    return [int(m) for m in bits.sum(axis=1)]
 
 
 def _scale_of(returns: Any) -> float:
