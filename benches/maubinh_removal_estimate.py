@@ -40,9 +40,9 @@ def indices(masks: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.uint8]:
     return np.nonzero(bits)[1].reshape(-1, size).astype(np.uint8)
 
 
-def pool(size: int, seed: int, rules: Rules) -> Pool:
-    """Random hands arranged by the equilibrium (instant wins left out): each position's
-    cards, the whole hands, each position's ranks."""
+def arranged_pool(size: int, seed: int, rules: Rules) -> Pool:
+    """``size`` random hands (``numpy.random.default_rng(seed)``) arranged by the equilibrium,
+    instant wins left out: each position's cards, the whole hands, each position's ranks."""
     rng = np.random.default_rng(seed)
     hands = np.argsort(rng.random((size, 52)), axis=1)[:, :13].astype(np.uint8)
     arranged = best_arrangements(hands, rules, "equilibrium")
@@ -70,9 +70,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.seed in (2026, 2035, 2036):
         parser.error("seeds 2026, 2035 and 2036 are kept for the shipped figures")
-    rules = Rules(scoring=args.scoring)  # type: ignore[arg-type]
-    masks, _, ranks = pool(args.pool, args.seed + 101, rules)
-    _, truth_held, truth_ranks = pool(args.truth, args.seed + 202, rules)
+    rules = Rules(scoring=args.scoring)
+    masks, _, ranks = arranged_pool(args.pool, args.seed + 101, rules)
+    _, truth_held, truth_ranks = arranged_pool(args.truth, args.seed + 202, rules)
     rng = np.random.default_rng(args.seed + 303)
     errors: dict[str, list[float]] = {"table": [], "shipped": [], **{f"shift x {s}": [] for s in SHRINKS}}
     for _ in range(args.hands):

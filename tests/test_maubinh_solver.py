@@ -14,7 +14,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from vncards import Card, IllegalMoveError, InvalidCardError, RulesError, _core
-from vncards.cards import from_mask
+from vncards.cards import from_mask, to_mask
 from vncards.maubinh import (
     Arrangement,
     Rules,
@@ -355,3 +355,56 @@ def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> Non
     assert expected_value(best, rules, "equilibrium") == best.value
     # Every listed arrangement carries the value expected_value gives it (the refined one).
     assert all(expected_value(a, rules, "equilibrium") == a.value for a in ranked)
+
+
+@given(st.permutations(range(52)), st.permutations(range(4)), st.sampled_from(["units", "4-2"]))
+def test_the_equilibrium_sees_the_cards_held_alike_whatever_the_suits_are_called(
+    deck: list[int], suits: list[int], scoring: str
+) -> None:
+    """Card removal reads the cards a hand holds, but renaming the suits changes nothing: the
+    same value for the best arrangement and the same corrected entries."""
+    rules = Rules(scoring=scoring)  # type: ignore[arg-type]
+    cards = [Card(i) for i in deck[:13]]
+    renamed = [Card(c.index // 4 * 4 + suits[c.index % 4]) for c in cards]
+    assume(instant_win(cards, rules) is None)
+    best, moved = (
+        best_arrangement(cards, rules, "equilibrium"),
+        best_arrangement(renamed, rules, "equilibrium"),
+    )
+    assert best.value == moved.value
+    classes = tuple(int(r) for r in ranks_of(best, rules))
+    mask, moved_mask = (sum(1 << c.index for c in h) for h in (cards, renamed))
+    options = (rules.wheel, rules.back_straight_flush_units, scoring, "equilibrium")
+    assert _core.maubinh_removal_entries(*options, mask, classes) == _core.maubinh_removal_entries(
+        *options, moved_mask, classes
+    )
+
+
+def test_removal_entries_correct_the_class_tables_for_the_cards_held() -> None:
+    """The equilibrium's entries move with the cards held (two hands of one class of the
+    tables get different entries for the same classes); the expected objective's are its
+    tables'; a class beyond a position's or a hand of other than 13 cards is refused."""
+    rules = Rules(scoring="4-2")
+    options = (rules.wheel, rules.back_straight_flush_units, "4-2")
+    # Same aces, kings, distinct ranks and longest suit; different ranks and suits otherwise.
+    a = to_mask("A♠ K♥ Q♦ J♣ 9♠ 8♥ 7♦ 6♣ 5♠ 4♥ 3♦ 2♣ 2♠")
+    b = to_mask("A♥ K♠ Q♣ J♦ 10♥ 8♠ 7♣ 6♦ 5♥ 4♠ 3♣ 3♦ 2♥")
+    classes = (3000, 2000, 200)
+    tables = [_core.maubinh_position_tables(*options, "equilibrium", h) for h in (a, b)]
+    for name, c in zip(("back", "middle", "front"), classes, strict=True):
+        assert list(tables[0][name][c]) == list(tables[1][name][c])  # one class of the tables
+    table = _core.maubinh_position_tables(*options, "expected", a)
+    expected = _core.maubinh_removal_entries(*options, "expected", a, classes)
+    for p, name in enumerate(("back", "middle", "front")):
+        assert expected[p] == pytest.approx(list(table[name][classes[p]]))
+    assert _core.maubinh_removal_entries(
+        *options, "equilibrium", a, classes
+    ) != _core.maubinh_removal_entries(*options, "equilibrium", b, classes)
+    for entry in _core.maubinh_removal_entries(*options, "equilibrium", a, classes):
+        assert (
+            0 <= entry[0] <= 1 and 0 <= entry[1] <= 1 and entry[0] + entry[1] + entry[2] == pytest.approx(1)
+        )
+    with pytest.raises(RulesError, match="class 455"):
+        _core.maubinh_removal_entries(*options, "equilibrium", a, (0, 0, 455))
+    with pytest.raises(IllegalMoveError):
+        _core.maubinh_removal_entries(*options, "equilibrium", a & (a - 1), classes)
