@@ -30,19 +30,14 @@ from collections import Counter
 
 import numpy as np
 import numpy.typing as npt
+from maubinh_removal_estimate import arranged_pool
 
 from vncards import _core
 from vncards.cards import from_mask
-from vncards.maubinh import Rules, best_arrangements, hand_rank, hand_ranks, ranked_arrangements
+from vncards.maubinh import Rules, hand_rank, ranked_arrangements
 
 GRID = 16
 Array = npt.NDArray[np.float64]
-
-
-def indices(masks: npt.NDArray[np.uint64], size: int) -> npt.NDArray[np.uint8]:
-    """The card indices of each mask (``size`` cards each), in order."""
-    bits = np.unpackbits(np.ascontiguousarray(masks).view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    return np.nonzero(bits)[1].reshape(-1, size).astype(np.uint8)
 
 
 def points_42(c: npt.NDArray[np.int64], opponents: npt.NDArray[np.int32]) -> Array:
@@ -114,16 +109,8 @@ def main() -> None:
     if args.seed in (2026, 2035):
         parser.error("seeds 2026 and 2035 are kept for the shipped figures")
     rules = Rules(scoring="4-2")
-    rng = np.random.default_rng(args.seed)
     started = time.perf_counter()
-    hands = np.argsort(rng.random((args.pool, 52)), axis=1)[:, :13].astype(np.uint8)
-    arranged = best_arrangements(hands, rules, "equilibrium")
-    keep = np.array([a.instant is None for a in arranged])
-    masks = np.array([a.masks for a in arranged], dtype=np.uint64)[keep]
-    held = (np.uint64(1) << hands.astype(np.uint64)).sum(axis=1, dtype=np.uint64)[keep]
-    pool = np.stack(
-        [hand_ranks(indices(masks[:, p], size), rules) for p, size in ((0, 5), (1, 5), (2, 3))], axis=1
-    ).astype(np.int32)
+    _, held, pool = arranged_pool(args.pool, args.seed, rules)
     copula = Copula(pool)
     print(f"pool of {len(pool):,} arranged hands, {time.perf_counter() - started:.0f} s", flush=True)
     tops = [k for k in (2, 4, 8, 16) if k <= args.top]

@@ -441,7 +441,8 @@ def test_maubinh_summary_names_every_hand_and_ties() -> None:
     summary = _after(out.stdout, "Against each opponent\n").splitlines()
     assert summary[0] == "  seat 1 (solver): back +1, middle -1, front +1: you +1"
     assert len(summary) == 3
-    assert "middle (chi 2)  2♣ 3♠ 3♣ 3♥ 6♥  three of a kind / sám cô" in out.stdout
+    # Seat 1 plays the equilibrium (since card removal, with the 4♦ in the middle, the 6♥ in front).
+    assert "middle (chi 2)  2♣ 3♠ 3♣ 3♥ 4♦  three of a kind / sám cô" in out.stdout
 
 
 def test_play_says_who_sits_where_and_refuses_a_wrong_bot_count() -> None:
@@ -587,9 +588,11 @@ def test_maubinh_cards_in_one_order_everywhere() -> None:
     suggested = _after(text, "1. arrange as the solver suggests:\n").splitlines()[:3]
     chosen = _after(text, "your arrangement:\n").splitlines()[:3]
     assert [line.split() for line in suggested] == [line.split() for line in chosen]
-    assert "middle (chi 2)  2♠ 8♦ Q♥ K♠ K♥  pair / đôi" in chosen[1]
+    # The equilibrium's arrangements (since card removal: the Q♥ in front, seat 2's 10♠ in the
+    # middle), listed 2 lowest.
+    assert "middle (chi 2)  2♠ 8♦ 10♦ K♠ K♥  pair / đôi" in chosen[1]
     showdown = _after(text, "hands revealed (so bài):")
-    assert "2♦ 5♦ 6♦ 7♦ Q♦" in showdown and "2♥ 3♦ Q♣ K♣ K♦" in showdown
+    assert "2♦ 5♦ 6♦ 7♦ Q♦" in showdown and "2♥ 3♦ 10♠ K♣ K♦" in showdown
     cards = "As 2d 3d 4d 5s 9h 9c Kd Ks 7c Jh Qd 8c"
     arranged = run("arrange", cards, "--alternatives", "0")
     assert "back    A♠ 2♦ 3♦ 4♦ 5♠      straight / sảnh" in arranged.stdout

@@ -766,6 +766,9 @@ CORE: dict[str, Callable[[D], Any]] = {
     "maubinh_position_tables": lambda d: _core.maubinh_position_tables(
         d(names), d(small_ints), d(names), d(names), d(masks())
     ),
+    "maubinh_removal_entries": lambda d: _core.maubinh_removal_entries(
+        d(names), d(small_ints), d(names), d(names), d(masks()), d(st.tuples(ints, ints, ints))
+    ),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
         d(card_args()),
         *d(maubinh_options()),

@@ -14,7 +14,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from vncards import Card, IllegalMoveError, InvalidCardError, RulesError, _core
-from vncards.cards import from_mask
+from vncards.cards import from_mask, to_mask
 from vncards.maubinh import (
     Arrangement,
     Rules,
@@ -274,7 +274,9 @@ def _two_of_three(x: float, y: float, z: float) -> float:
 def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     """The 4-2 equilibrium's choice, written here: every split's value under the hand's class
     tables with the positions independent, the best split of each strength, the best four of
-    those, then the most by value plus the copula's correction of the majority."""
+    those within 0.1 of the first, then the most by the value of the entries corrected for the
+    cards held (``_core.maubinh_removal_entries``) plus the copula's correction of the
+    majority from them."""
     ranks = split_ranks(cards, rules)
     mask = sum(1 << c.index for c in cards)
     t = _core.maubinh_position_tables(
@@ -295,11 +297,21 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     for i in order:
         if not np.isfinite(v[i]) or len(seen) == 4:
             break
-        seen.setdefault((int(ranks[0][i]), int(ranks[1][i]), int(ranks[2][i])), float(v[i]))
+        if v[i] >= v[order[0]] - 0.1:
+            seen.setdefault((int(ranks[0][i]), int(ranks[1][i]), int(ranks[2][i])), float(v[i]))
     c = _copula()
 
-    def corrected(strengths: tuple[int, int, int], value: float) -> float:
-        rows = [t[p][s] for p, s in zip(("back", "middle", "front"), strengths, strict=True)]
+    def corrected(strengths: tuple[int, int, int], _table_value: float) -> float:
+        rows = _core.maubinh_removal_entries(
+            rules.wheel, rules.back_straight_flush_units, "4-2", "equilibrium", mask, strengths
+        )
+        e = np.array(rows)
+        x, y, z = e[:, win]
+        tx, ty, tz = e[:, tie]
+        lx, ly, lz = e[:, lose]
+        more_w = _two_of_three(x, y, z) + x * ty * tz + tx * y * tz + tx * ty * z
+        more_l = _two_of_three(lx, ly, lz) + lx * ty * tz + tx * ly * tz + tx * ty * lz
+        total = float(e[:, value].sum()) + more_w - more_l
         w = [float(r[win]) for r in rows]
         a = [1 - float(r[lose]) for r in rows]
         pairs_w = _cdf(c, w[0], w[1], 1) + _cdf(c, w[0], 1, w[2]) + _cdf(c, 1, w[1], w[2])
@@ -308,15 +320,16 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
         both = (1 - a[0] - a[1] + cbm) + (1 - a[0] - a[2] + cbf) + (1 - a[1] - a[2] + cmf)
         every = 1 - sum(a) + cbm + cbf + cmf - _cdf(c, *a)
         losses = both - 2 * every - _two_of_three(*(1 - x for x in a))
-        return value + wins - losses
+        return total + wins - losses
 
     return max(seen, key=lambda s: corrected(s, seen[s]))
 
 
 def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
-    """Under 4-2 the equilibrium picks, among the tables' best four strengths, the most by
-    value plus the copula's correction: against the numpy enumeration above (ties between
-    distinct strengths' values have not occurred on these hands)."""
+    """Under 4-2 the equilibrium picks, among the tables' best four strengths (within 0.1 of
+    the first), the most by the value of its entries corrected for card removal plus the
+    copula's correction: against the numpy enumeration above (ties between distinct
+    strengths' values have not occurred on these hands)."""
     rules = Rules(scoring="4-2")
     moved = 0
     for cards in random_hands(40, 8):
@@ -332,7 +345,7 @@ def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
 @given(st.permutations(range(52)))
 def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> None:
     """Its value is the corrected one expected_value gives, the ranking starts with it, and
-    the first four of a ranking are ordered by that value."""
+    every arrangement of a ranking carries its corrected value."""
     rules = Rules(scoring="4-2")
     cards = [Card(i) for i in deck[:13]]
     assume(instant_win(cards, rules) is None)  # then the arrangement is only shown
@@ -340,5 +353,58 @@ def test_the_4_2_equilibrium_reports_its_corrected_value(deck: list[int]) -> Non
     ranked = ranked_arrangements(cards, rules, "equilibrium", count=12)
     assert ranked[0] == best and ranked[0].value == best.value
     assert expected_value(best, rules, "equilibrium") == best.value
-    values = [a.value for a in ranked[:4]]
-    assert values == sorted(values, reverse=True)
+    # Every listed arrangement carries the value expected_value gives it (the refined one).
+    assert all(expected_value(a, rules, "equilibrium") == a.value for a in ranked)
+
+
+@given(st.permutations(range(52)), st.permutations(range(4)), st.sampled_from(["units", "4-2"]))
+def test_the_equilibrium_sees_the_cards_held_alike_whatever_the_suits_are_called(
+    deck: list[int], suits: list[int], scoring: str
+) -> None:
+    """Card removal reads the cards a hand holds, but renaming the suits changes nothing: the
+    same value for the best arrangement and the same corrected entries."""
+    rules = Rules(scoring=scoring)  # type: ignore[arg-type]
+    cards = [Card(i) for i in deck[:13]]
+    renamed = [Card(c.index // 4 * 4 + suits[c.index % 4]) for c in cards]
+    assume(instant_win(cards, rules) is None)
+    best, moved = (
+        best_arrangement(cards, rules, "equilibrium"),
+        best_arrangement(renamed, rules, "equilibrium"),
+    )
+    assert best.value == moved.value
+    classes = tuple(int(r) for r in ranks_of(best, rules))
+    mask, moved_mask = (sum(1 << c.index for c in h) for h in (cards, renamed))
+    options = (rules.wheel, rules.back_straight_flush_units, scoring, "equilibrium")
+    assert _core.maubinh_removal_entries(*options, mask, classes) == _core.maubinh_removal_entries(
+        *options, moved_mask, classes
+    )
+
+
+def test_removal_entries_correct_the_class_tables_for_the_cards_held() -> None:
+    """The equilibrium's entries move with the cards held (two hands of one class of the
+    tables get different entries for the same classes); the expected objective's are its
+    tables'; a class beyond a position's or a hand of other than 13 cards is refused."""
+    rules = Rules(scoring="4-2")
+    options = (rules.wheel, rules.back_straight_flush_units, "4-2")
+    # Same aces, kings, distinct ranks and longest suit; different ranks and suits otherwise.
+    a = to_mask("A♠ K♥ Q♦ J♣ 9♠ 8♥ 7♦ 6♣ 5♠ 4♥ 3♦ 2♣ 2♠")
+    b = to_mask("A♥ K♠ Q♣ J♦ 10♥ 8♠ 7♣ 6♦ 5♥ 4♠ 3♣ 3♦ 2♥")
+    classes = (3000, 2000, 200)
+    tables = [_core.maubinh_position_tables(*options, "equilibrium", h) for h in (a, b)]
+    for name, c in zip(("back", "middle", "front"), classes, strict=True):
+        assert list(tables[0][name][c]) == list(tables[1][name][c])  # one class of the tables
+    table = _core.maubinh_position_tables(*options, "expected", a)
+    expected = _core.maubinh_removal_entries(*options, "expected", a, classes)
+    for p, name in enumerate(("back", "middle", "front")):
+        assert expected[p] == pytest.approx(list(table[name][classes[p]]))
+    assert _core.maubinh_removal_entries(
+        *options, "equilibrium", a, classes
+    ) != _core.maubinh_removal_entries(*options, "equilibrium", b, classes)
+    for entry in _core.maubinh_removal_entries(*options, "equilibrium", a, classes):
+        assert (
+            0 <= entry[0] <= 1 and 0 <= entry[1] <= 1 and entry[0] + entry[1] + entry[2] == pytest.approx(1)
+        )
+    with pytest.raises(RulesError, match="class 455"):
+        _core.maubinh_removal_entries(*options, "equilibrium", a, (0, 0, 455))
+    with pytest.raises(IllegalMoveError):
+        _core.maubinh_removal_entries(*options, "equilibrium", a & (a - 1), classes)

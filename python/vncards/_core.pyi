@@ -522,6 +522,14 @@ def maubinh_expected_value(
 def maubinh_position_tables(
     wheel: str, back_straight_flush_units: int, scoring: str, objective: str, hand: int
 ) -> dict[str, Any]: ...
+def maubinh_removal_entries(
+    wheel: str,
+    back_straight_flush_units: int,
+    scoring: str,
+    objective: str,
+    hand: int,
+    classes: tuple[int, int, int],
+) -> list[list[float]]: ...
 def maubinh_settle(
     seats: Sequence[tuple[int, int, int] | None],
     wheel: str,

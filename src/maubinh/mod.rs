@@ -7,6 +7,7 @@
 //! - [`expected`]: per-position win/tie/loss tables and the expected-units model;
 //! - [`population`]: the tables per class of the player's own hand (card removal);
 //! - [`joint`]: the 4-2 majority's correction for an opponent's three hands played together;
+//! - [`removal`]: each position's correction for the cards the player holds;
 //! - [`solver`]: the exact best arrangement over all 72,072 splits;
 //! - [`exploit`]: how much a best-responding opponent wins against an arrangement strategy.
 
@@ -17,6 +18,7 @@ mod framing;
 pub mod instant;
 pub mod joint;
 pub mod population;
+pub mod removal;
 pub mod settle;
 pub mod simulate;
 pub mod solver;

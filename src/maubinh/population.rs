@@ -13,6 +13,7 @@ use super::eval::{CLASSES3, CLASSES5};
 use super::expected::{split_value, Combine, Histograms, Model, Tables};
 use super::framing::{frame, refuse_newer, unframe};
 use super::joint::Joint;
+use super::removal::{Removal, Seen};
 use super::{Arrangement, Rules, Scoring, Wheel};
 use crate::cards::CardSet;
 use crate::error::{Error, Result};
@@ -353,12 +354,15 @@ impl Census {
 }
 
 /// The solver's tables for one model: one [`Tables`] per class of the player's hand, and the
-/// opponents' copula that corrects the 4-2 majority ([`super::joint`]), if the model has one.
+/// opponents' copula that corrects the 4-2 majority ([`super::joint`]), if the model has one,
+/// and the pool of arranged hands that corrects each position for the cards the player holds
+/// ([`super::removal`]), if it has one.
 #[derive(Clone, Debug)]
 pub struct Population {
     pub scheme: Scheme,
     pub parts: Vec<Tables>,
     pub joint: Option<Arc<Joint>>,
+    pub removal: Option<Arc<Removal>>,
 }
 
 impl Population {
@@ -368,6 +372,7 @@ impl Population {
             scheme: Scheme::Whole,
             parts: vec![tables],
             joint: None,
+            removal: None,
         }
     }
 
@@ -380,6 +385,7 @@ impl Population {
                 .map(|h| Tables::from_histograms(h, rules))
                 .collect(),
             joint: None,
+            removal: None,
         }
     }
 
@@ -399,56 +405,107 @@ impl Population {
         &self.parts[self.scheme.class(hand)]
     }
 
-    /// Expected units against one opponent of an arrangement, under its hand's tables (with
-    /// the copula's correction where [`Population::joint_for`] gives one).
+    /// Whether a decision's value goes beyond the tables' own (the solver then picks among
+    /// its tables' best few splits by [`Population::refined_value`]).
+    #[inline]
+    pub fn refines(&self, rules: &Rules) -> bool {
+        self.removal.is_some() || self.joint_for(rules).is_some()
+    }
+
+    /// The pool seen from `hand`, where the population corrects for card removal.
+    #[inline]
+    pub fn seen(&self, hand: u64) -> Option<Seen<'_>> {
+        self.removal.as_deref().map(|r| r.seen(hand))
+    }
+
+    /// The value of a split of classes `[back, middle, front]` under a hand's tables `t`:
+    /// each position's entry corrected for the cards the hand holds (`seen`, from
+    /// [`Population::seen`]), then the copula's correction where [`Population::joint_for`]
+    /// gives one.
+    pub fn refined_value(
+        &self,
+        t: &Tables,
+        classes: [u16; 3],
+        seen: Option<&Seen<'_>>,
+        rules: &Rules,
+    ) -> f64 {
+        let [cb, cm, cf] = classes;
+        let table = [
+            &t.back[cb as usize],
+            &t.middle[cm as usize],
+            &t.front[cf as usize],
+        ];
+        let entries = match seen {
+            Some(s) => [0, 1, 2].map(|p| s.correct(p, classes[p], table[p])),
+            None => table.map(|e| *e),
+        };
+        let [b, m, f] = &entries;
+        split_value(b, m, f, Combine::of(rules))
+            + self.joint_for(rules).map_or(0.0, |j| j.correction(b, m, f))
+    }
+
+    /// Expected units against one opponent of an arrangement, under its hand's tables and
+    /// what [`Population::refined_value`] adds to them.
     pub fn arrangement_value(&self, a: &Arrangement, rules: &Rules) -> f64 {
-        let t = self.for_hand(a.cards());
+        let hand = a.cards();
         let ev = rules.evaluator();
-        let (b, m, f) = (
-            &t.back[ev.class5(a.back) as usize],
-            &t.middle[ev.class5(a.middle) as usize],
-            &t.front[ev.class3(a.front) as usize],
-        );
-        let v = split_value(b, m, f, Combine::of(rules));
-        v + self.joint_for(rules).map_or(0.0, |j| j.correction(b, m, f))
+        let classes = [ev.class5(a.back), ev.class5(a.middle), ev.class3(a.front)];
+        self.refined_value(
+            self.for_hand(hand),
+            classes,
+            self.seen(hand).as_ref(),
+            rules,
+        )
     }
 
     /// The tables from a model's shipped census for the options they depend on (the scoring,
-    /// the wheel and the back straight flush's units), built once per combination and kept
-    /// for the few most recent combinations.
+    /// the wheel and the back straight flush's units), built once per combination (a thread
+    /// asking while another builds waits for it) and kept for the few most recent
+    /// combinations. The equilibrium's carries its copula under 4-2 and, under both scorings,
+    /// its card-removal pool (arranged by the equilibrium without it, under the combination's
+    /// rules with the scoops off, so the pool does not depend on which rules asked first).
     pub fn shipped(rules: &Rules, model: Model) -> Arc<Population> {
         const KEPT: usize = 6;
         type Key = (Model, Scoring, Wheel, u8);
-        type Cache = Mutex<Vec<(Key, Arc<Population>)>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
+        type Slot = Arc<OnceLock<Arc<Population>>>;
+        static CACHE: Mutex<Vec<(Key, Slot)>> = Mutex::new(Vec::new());
         let key = (
             model,
             rules.scoring,
             rules.wheel,
             rules.back_straight_flush_units,
         );
-        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-        let lookup = |c: &Cache| {
-            let kept = c.lock().unwrap_or_else(|e| e.into_inner());
-            kept.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone())
+        let slot = {
+            let mut kept = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+            match kept.iter().find(|(k, _)| *k == key) {
+                Some((_, slot)) => slot.clone(),
+                None => {
+                    if kept.len() == KEPT {
+                        kept.remove(0);
+                    }
+                    let slot = Slot::default();
+                    kept.push((key, slot.clone()));
+                    slot
+                }
+            }
         };
-        if let Some(t) = lookup(cache) {
-            return t;
-        }
-        let mut population = Population::from_census(Census::shipped(model, rules.scoring), rules);
-        if (model, rules.scoring) == (Model::Equilibrium, Scoring::FourTwo) {
-            population.joint = Some(Arc::new(Joint::shipped_42().clone()));
-        }
-        let built = Arc::new(population);
-        let mut kept = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = kept.iter().find(|(k, _)| *k == key) {
-            return t.clone();
-        }
-        if kept.len() == KEPT {
-            kept.remove(0);
-        }
-        kept.push((key, built.clone()));
-        built
+        slot.get_or_init(|| {
+            let mut population =
+                Population::from_census(Census::shipped(model, rules.scoring), rules);
+            if model == Model::Equilibrium {
+                if rules.scoring == Scoring::FourTwo {
+                    population.joint = Some(Arc::new(Joint::shipped_42().clone()));
+                }
+                let plain = Rules {
+                    scoop: false,
+                    scoop_all: false,
+                    ..*rules
+                };
+                population.removal = Some(Arc::new(Removal::build(&plain, &population)));
+            }
+            Arc::new(population)
+        })
+        .clone()
     }
 }
 

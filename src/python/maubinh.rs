@@ -457,6 +457,43 @@ fn maubinh_expected_value(
     })
 }
 
+/// The entries (win, tie, lose, loss, bonus, value) a hand's split of classes `(back, middle,
+/// front)` is refined with: its class tables' entries, each corrected for the cards the hand
+/// holds where the objective's tables have a card-removal pool (the equilibrium's), as they
+/// are otherwise.
+#[pyfunction]
+fn maubinh_removal_entries(
+    wheel: &str,
+    back_straight_flush_units: i64,
+    scoring: &str,
+    objective: &str,
+    hand: u64,
+    classes: (u16, u16, u16),
+) -> PyResult<Vec<[f64; 6]>> {
+    guard(|| {
+        let r = rules(wheel, false, false, back_straight_flush_units, scoring)?;
+        crate::maubinh::solver::check_hand(hand).map_err(to_py)?;
+        let population =
+            Population::shipped(&r, Objective::from_name(objective).map_err(to_py)?.model());
+        let t = population.for_hand(hand);
+        let classes = [classes.0, classes.1, classes.2];
+        let seen = population.seen(hand);
+        let mut out = Vec::with_capacity(3);
+        for (p, entries) in [&t.back, &t.middle, &t.front].into_iter().enumerate() {
+            let e = entries.get(usize::from(classes[p])).ok_or_else(|| {
+                to_py(Error::Rules(format!(
+                    "class {} is beyond the {} classes of that position",
+                    classes[p],
+                    entries.len()
+                )))
+            })?;
+            let e = seen.as_ref().map_or(*e, |s| s.correct(p, classes[p], e));
+            out.push([e.win, e.tie, e.lose, e.loss, e.bonus, e.value].map(f64::from));
+        }
+        Ok(out)
+    })
+}
+
 /// Per-position tables as `{"back"|"middle"|"front": (classes, 6) float array}` with columns
 /// win, tie, lose, loss, bonus, value: those a hand (a card mask; its class of the split
 /// population) is solved with.
@@ -885,6 +922,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_expected_value, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_ranked_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_removal_entries, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_histograms, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_tables_header, m)?)?;

@@ -667,6 +667,10 @@ def ranked_arrangements(
 ) -> list[Arrangement]:
     """The ``count`` best valid arrangements with distinct hand strengths, best first (the
     solver's answer, then its runner-ups), each with ``.value`` set. Instant wins are ignored.
+    The equilibrium chooses among its tables' best few by a value corrected for the cards the
+    hand holds (and under 4-2 for an opponent's hands played together): those few come first
+    by that value, the rest in the tables' order, and every ``.value`` is the corrected one
+    (what :func:`expected_value` gives).
 
     >>> ranked = ranked_arrangements("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠", count=2)
     >>> ranked[0] == best_arrangement("A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠")
