@@ -12,6 +12,9 @@
 
 use crate::rollout::FastRng;
 
+/// Most Metropolis steps per deal a search takes; the bots' `chain` option has the same bound.
+pub const MAX_CHAIN: u32 = 1000;
+
 /// What one holder of hidden cards holds: the chain swaps one card of a holding for one of
 /// another, so the holdings keep their sizes.
 pub trait Holding: Copy {

@@ -49,9 +49,7 @@ pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
 pub const SHARP_MISS: f64 = 0.05;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
-/// Most Metropolis steps per deal a search takes (see [`Shedding::inferring`]); the bots'
-/// `chain` option has the same bound.
-pub const MAX_CHAIN: u32 = 1000;
+pub use super::infer::MAX_CHAIN;
 
 /// The determinisations and rollouts of one shedding decision.
 pub struct Shedding<'a> {
