@@ -469,7 +469,10 @@ fn choice(c: &ChoiceArg) -> PyResult<Choice> {
 /// `keep_first` (standard errors) the first candidate is chosen unless another beats it by
 /// more than that over the same deals. With `value_after` (at least 1; only with the policy
 /// playing the rollouts) each rollout stops at the seat's `value_after`-th own decision and is
-/// scored by the policy's best score there.
+/// scored by the policy's best score there. With `chain` (card swaps a deal, at most
+/// 1,000) and `observed` (the other seats' decisions this hand, as
+/// `vncards.bots.tusac_search.observed` lists them) the deals are drawn by a Metropolis chain
+/// weighted by how well the model (the policy, else greedy) replays those decisions.
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, counts, exposed_lenh, exposed_quad, public, stock,
     offer, opening, candidates, seed, rollouts = None, think_ms = None, single = None,

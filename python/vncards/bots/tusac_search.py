@@ -46,8 +46,8 @@ from ..errors import RulesError
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
-from .search import MAX_CHAIN
 from .policy import Guide, TuSacPolicyBot
+from .search import MAX_CHAIN
 
 __all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go", "observed"]
 
@@ -172,7 +172,17 @@ def observed(events: Sequence[dict[str, Any]], players: int, me: int) -> list[tu
         for k in removed[s][i:]:
             later[k] += 1
         out.append(
-            (s, choice, dead_then, exposed_then, counts_then, stock_then, offer_then, opening_then, _pack(later))
+            (
+                s,
+                choice,
+                dead_then,
+                exposed_then,
+                counts_then,
+                stock_then,
+                offer_then,
+                opening_then,
+                _pack(later),
+            )
         )
     return out
 
@@ -232,7 +242,9 @@ class TuSacSearchBot:
         #: Rollouts the policy plays stop at the seat's ``policy_value``-th own decision, scored
         #: by the policy's value (None: played out to the hand's end).
         self.policy_value = policy_value
-        if chain is not None and not (isinstance(chain, int) and not isinstance(chain, bool) and 0 <= chain <= MAX_CHAIN):
+        if chain is not None and not (
+            isinstance(chain, int) and not isinstance(chain, bool) and 0 <= chain <= MAX_CHAIN
+        ):
             raise RulesError(f"chain: {chain!r} is not a whole number of steps from 0 to {MAX_CHAIN}")
         #: Card swaps a deal of the inference's chain (None: no inference from the other
         #: seats' decisions, only from the claims they had to make).
