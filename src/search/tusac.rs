@@ -1385,52 +1385,16 @@ mod tests {
         let pos = midgame(None);
         let cands = candidates(&s, &pos);
         let budget = Budget::rollouts(120);
-        let greedy = search(&s, &pos, &cands, None, &budget, 4, None, None, None, &[], 0);
-        let policy = search(
-            &s,
-            &pos,
-            &cands,
-            None,
-            &budget,
-            4,
-            Some(&guide),
-            None,
-            None,
-            &[],
-            0,
-        );
-        let own = search(
-            &s,
-            &pos,
-            &cands,
-            None,
-            &budget,
-            4,
-            Some(&masked),
-            None,
-            None,
-            &[],
-            0,
-        );
+        let run = |g: Option<&Guide<'_>>| {
+            search(&s, &pos, &cands, None, &budget, 4, g, None, None, &[], 0)
+        };
+        let greedy = run(None);
+        let policy = run(Some(&guide));
+        let own = run(Some(&masked));
         assert_ne!(greedy.means, policy.means);
         assert_ne!(own.means, policy.means);
         assert_ne!(own.means, greedy.means);
-        assert_eq!(
-            policy,
-            search(
-                &s,
-                &pos,
-                &cands,
-                None,
-                &budget,
-                4,
-                Some(&guide),
-                None,
-                None,
-                &[],
-                0
-            )
-        );
+        assert_eq!(policy, run(Some(&guide)));
     }
 
     /// The root's score of candidate `c` on `deals` deals of `pos`, rollouts played by `net`
