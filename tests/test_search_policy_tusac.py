@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from support.tusac_positions import opening_search_position
 from vncards import RulesError, games
-from vncards._core import TuSacRolloutSetup, tusac_pack, tusac_search
+from vncards._core import TuSacRolloutSetup, tusac_pack, tusac_search, tusac_unpack
 from vncards.bots import decide, make_bot
 from vncards.bots.honesty import decides_honestly, redeal
 from vncards.bots.policy import shipped_policy
-from vncards.bots.tusac_search import TuSacSearchBot
+from vncards.bots.tusac_search import TuSacSearchBot, observed
 
 #: Small budgets: the tests check behaviour, the benchmarks measure strength.
 GUIDED: dict[str, Any] = {"rollouts": 12, "policy_rollouts": True, "policy_top": 3, "keep_first": 1.0}
@@ -284,3 +284,115 @@ def test_bad_margin_and_value_options_are_refused() -> None:
         tusac_search(setup, policy=net, policy_rollouts=True, value_after=0, **_binding_args())
     with pytest.raises(RulesError, match="value_after"):
         tusac_search(setup, policy=net, value_after=1, **_binding_args())
+
+
+# -- The inference from the other seats' decisions (``chain``) ---------------------------------
+
+INFERRING: dict[str, Any] = {**GUIDED, "chain": 4}
+
+
+def _played(seed: int, moves: int) -> Any:
+    """A Tứ Sắc game after ``moves`` decisions of four ``policy`` bots, at a decision with a
+    choice (None if the hand ended first): decisions the inference can read."""
+    game = _fresh(seed)
+    bots = [make_bot("policy", "tusac", s, game.rules) for s in range(4)]
+    for _ in range(moves):
+        s = game.pending_seats[0]
+        game.apply(decide(bots[s], game, s))
+        if game.is_over:
+            return None
+    while not game.is_over and len(game.legal_actions(game.pending_seats[0])) < 2:
+        game.apply(game.legal_actions(game.pending_seats[0])[0])
+    return None if game.is_over else game
+
+
+def test_an_inferring_search_is_honest_and_replays() -> None:
+    checked = 0
+    for trial in range(4):
+        g = _played(300 + trial, 24 + 6 * trial)
+        if g is None:
+            continue
+        seat = g.pending_seats[0]
+        assert observed(g.events_for(seat), 4, seat)
+        make = functools.partial(make_bot, "search", "tusac", 9, g.rules, **INFERRING)
+        assert decide(make(), g, seat) == decide(make(), g, seat)
+        assert decides_honestly(make, g, seat, redeals=2)
+        checked += 1
+    assert checked >= 2
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 60))
+def test_the_observed_decisions_are_what_the_table_showed(seed: int, moves: int) -> None:
+    g = _played(seed, moves)
+    if g is None:
+        return
+    seat = g.pending_seats[0]
+    view = g.view(seat)
+    offer = [view["offer"]["card"]] if view["offer"] else []
+    shown = [*view["dead"], *(c for ms in view["exposed"] for m in ms for c in m["cards"]), *offer]
+    counts = view["hand_counts"]
+    for s, choice, _dead, _exposed, then, _stock, offered, _opening, later in observed(
+        g.events_for(seat), 4, seat
+    ):
+        assert s != seat
+        assert (offered is None) == (choice[0] == "discard")
+        lost = tusac_unpack(later)
+        # What the seat has let go of since is all in sight now (dead, in a meld, or on
+        # offer), and with the cards it hides now it makes the count it hid then.
+        assert all(shown.count(str(c)) >= lost.count(c) for c in set(lost))
+        assert then[s] == counts[s] + len(lost)
+        if choice[0] == "discard":
+            assert choice[1] in [c.index for c in lost]
+
+
+def test_the_inference_moves_the_deals_and_only_with_observations() -> None:
+    g = _played(41, 40)
+    assert g is not None
+    seat = g.pending_seats[0]
+    bot = make_bot("search", "tusac", 9, g.rules, **INFERRING)
+    calls: list[dict[str, Any]] = []
+
+    def capture(*a: Any, **kw: Any) -> Any:
+        calls.append(kw)
+        return tusac_search(*a, **kw)
+
+    import vncards.bots.tusac_search as module
+
+    real = module.tusac_search
+    module.tusac_search = capture  # type: ignore[assignment]
+    try:
+        decide(bot, g, seat)
+    finally:
+        module.tusac_search = real  # type: ignore[assignment]
+    args = calls[-1]  # the race (the first call ordered the candidates)
+    assert args["chain"] == 4 and args["observed"]
+    setup = TuSacRolloutSetup(4)
+    call = {k: v for k, v in args.items() if k not in ("observed", "chain")}
+    plain = tusac_search(setup, **call)
+    inferred = tusac_search(setup, observed=args["observed"], chain=4, **call)
+    assert inferred == tusac_search(setup, observed=args["observed"], chain=4, **call)
+    assert inferred[1] != plain[1]
+    assert tusac_search(setup, observed=[], chain=4, **call) == plain
+    assert tusac_search(setup, observed=args["observed"], chain=0, **call) == plain
+
+
+def test_bad_inference_options_are_refused() -> None:
+    rules = games.spec("tusac").rules()
+    for bad in (-1, 1001, 1.5, True, "4"):
+        with pytest.raises(RulesError, match="chain"):
+            TuSacSearchBot(1, rules, chain=bad)  # type: ignore[arg-type]
+    setup = TuSacRolloutSetup(4)
+    with pytest.raises(RulesError, match="chain"):
+        tusac_search(setup, chain=1001, **_binding_args())
+    table = (0, [0, 0, 0, 0], [20, 20, 20, 20], 31)
+    discard = ("discard", 8, None, [])
+    for bad_obs, words in (
+        ((4, discard, *table, None, True, 0), "seat below"),
+        ((1, discard, *table, (8, True, 1), False, 0), "discard without an offer"),
+        ((1, ("pass", None, None, []), *table, None, False, 0), "discard without an offer"),
+        ((1, ("win", None, None, []), *table, (8, True, 1), False, 0), "discard without an offer"),
+        ((1, discard, 0, [0, 0], [20, 20], 31, None, True, 0), "seat below"),
+    ):
+        with pytest.raises(RulesError, match=words):
+            tusac_search(setup, observed=[bad_obs], chain=2, **_binding_args())

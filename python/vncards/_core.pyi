@@ -833,6 +833,20 @@ class TuSacRolloutSetup:
         claim_window: str = "every_seat",
     ) -> TuSacRolloutSetup: ...
 
+#: Another seat's decision for the Tứ Sắc inference: ``(seat, choice, dead, exposed, counts,
+#: stock, offer, opening, later)`` (``vncards.bots.tusac_search.observed`` builds them).
+_TuSacObserved = tuple[
+    int,
+    tuple[str, int | None, str | None, Sequence[int]],
+    int,
+    Sequence[int],
+    Sequence[int],
+    int,
+    tuple[int, bool, int] | None,
+    bool,
+    int,
+]
+
 def tusac_search(
     setup: TuSacRolloutSetup,
     *,
@@ -858,6 +872,8 @@ def tusac_search(
     greedy_seats: Sequence[int] = ...,
     keep_first: float | None = None,
     value_after: int | None = None,
+    observed: Sequence[_TuSacObserved] = ...,
+    chain: int = 0,
 ) -> _SearchResult: ...
 def maubinh_search(
     cards: int,

@@ -19,6 +19,7 @@ use crate::policy::features::{SHEDDING_ACTION, TUSAC_ACTION};
 use crate::policy::Net;
 use crate::rollout::{check_work, Setup, MAX_ROLLOUT_WORK, MAX_SEATS};
 use crate::search::guide::{root_scores, Guide};
+use crate::search::infer::MAX_CHAIN;
 use crate::search::shedding::Observation;
 use crate::search::tree::{search as search_tree, Branching};
 use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
@@ -201,12 +202,7 @@ fn search_shedding(
         if policy_top == Some(0) {
             return Err(rules_err("policy_top must be at least 1".into()));
         }
-        if chain > shedding::MAX_CHAIN {
-            return Err(rules_err(format!(
-                "chain must be within 0..={}, not {chain}",
-                shedding::MAX_CHAIN
-            )));
-        }
+        check_chain(chain)?;
         let greedy_mask = seat_mask(&greedy_seats, setup.players)?;
         let setup = setup.clone();
         Ok(py.detach(move || {
@@ -473,12 +469,16 @@ fn choice(c: &ChoiceArg) -> PyResult<Choice> {
 /// `keep_first` (standard errors) the first candidate is chosen unless another beats it by
 /// more than that over the same deals. With `value_after` (at least 1; only with the policy
 /// playing the rollouts) each rollout stops at the seat's `value_after`-th own decision and is
-/// scored by the policy's best score there.
+/// scored by the policy's best score there. With `chain` (card swaps a deal, at most
+/// 1,000) and `observed` (the other seats' decisions this hand, as
+/// `vncards.bots.tusac_search.observed` lists them) the deals are drawn by a Metropolis chain
+/// weighted by how well the model (the policy, else greedy) replays those decisions.
 #[pyfunction]
 #[pyo3(signature = (setup, *, me, hand, counts, exposed_lenh, exposed_quad, public, stock,
     offer, opening, candidates, seed, rollouts = None, think_ms = None, single = None,
     known = None, greedy_only = false, exposed = None, policy = None, policy_rollouts = false,
-    greedy_seats = Vec::new(), keep_first = None, value_after = None))]
+    greedy_seats = Vec::new(), keep_first = None, value_after = None, observed = Vec::new(),
+    chain = 0))]
 #[allow(clippy::too_many_arguments)]
 fn tusac_search(
     py: Python<'_>,
@@ -505,6 +505,8 @@ fn tusac_search(
     greedy_seats: Vec<usize>,
     keep_first: Option<f64>,
     value_after: Option<u32>,
+    observed: Vec<ObservedArg>,
+    chain: u32,
 ) -> PyResult<Found> {
     guard(|| {
         let setup = setup.get().0;
@@ -609,6 +611,11 @@ fn tusac_search(
                 )));
             }
         }
+        check_chain(chain)?;
+        let observed = observed
+            .iter()
+            .map(|o| tusac_observation(o, n))
+            .collect::<PyResult<Vec<_>>>()?;
         Ok(py.detach(move || {
             let guide = net.as_deref().map(|net| Guide {
                 rollouts: policy_rollouts,
@@ -625,9 +632,76 @@ fn tusac_search(
                 guide.as_ref(),
                 keep_first,
                 value_after,
+                &observed,
+                chain,
             ))
         }))
     })
+}
+
+/// The searches' `chain` (Metropolis card swaps a deal) within its bound.
+fn check_chain(chain: u32) -> PyResult<()> {
+    if chain > MAX_CHAIN {
+        return Err(rules_err(format!(
+            "chain must be within 0..={MAX_CHAIN}, not {chain}"
+        )));
+    }
+    Ok(())
+}
+
+/// Another seat's decision for the Tứ Sắc inference: `(seat, choice, dead, exposed, counts,
+/// stock, offer, opening, later)`, the cards packed as `tusac_pack` packs them.
+type ObservedArg = (
+    usize,
+    ChoiceArg,
+    u128,
+    Vec<u128>,
+    Vec<u8>,
+    u32,
+    Option<(u8, bool, usize)>,
+    bool,
+    u128,
+);
+
+fn tusac_observation(o: &ObservedArg, n: usize) -> PyResult<ts::TuSacObservation> {
+    let (seat, c, dead, exposed, counts, stock, offer, opening, later) = o;
+    if *seat >= n || exposed.len() != n || counts.len() != n {
+        return Err(rules_err(format!(
+            "observed: a seat below {n}, and {n} exposed hands and counts"
+        )));
+    }
+    let mut out = ts::TuSacObservation {
+        seat: *seat,
+        dead: unpack(*dead)?,
+        exposed: [Hand::EMPTY; ts::MAX_SEATS],
+        counts: [0; ts::MAX_SEATS],
+        stock: *stock,
+        offer: None,
+        opening: *opening,
+        later: unpack(*later)?,
+        choice: choice(c)?,
+    };
+    for (s, &e) in exposed.iter().enumerate() {
+        out.exposed[s] = unpack(e)?;
+    }
+    out.counts[..n].copy_from_slice(counts);
+    if let Some((k, from_stock, by)) = *offer {
+        if by >= n {
+            return Err(rules_err("observed: offer seat out of range".into()));
+        }
+        out.offer = Some(Offer {
+            card: kind_index(k)?,
+            from_stock,
+            seat: by,
+        });
+    }
+    let win = matches!(out.choice, ts::Choice::Win);
+    if win || out.offer.is_some() == matches!(out.choice, ts::Choice::Discard(_)) {
+        return Err(rules_err(
+            "observed: a discard without an offer, or a claim or pass of one".into(),
+        ));
+    }
+    Ok(out)
 }
 
 /// Races Mậu Binh arrangements `candidates` (`(back, middle, front)` masks of the 13 cards

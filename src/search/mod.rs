@@ -15,6 +15,7 @@
 use std::time::Instant;
 
 pub mod guide;
+pub mod infer;
 pub mod maubinh;
 pub mod sam;
 pub mod shedding;

@@ -11,6 +11,7 @@
 //! tests is kept (strong evidence then narrows the deals as far as it can).
 
 use super::guide::{filtered, Guide, Rollouts};
+use super::infer::{Chain, Evidence};
 use super::{race, Budget, Outcome, Trial};
 use crate::cards::CardSet;
 use crate::rollout::{
@@ -48,9 +49,7 @@ pub const LEAD_ABOVE_LOWEST: f64 = 0.1;
 pub const SHARP_MISS: f64 = 0.05;
 /// Deals tried for one kept deal.
 pub const ATTEMPTS: u32 = 32;
-/// Most Metropolis steps per deal a search takes (see [`Shedding::inferring`]); the bots'
-/// `chain` option has the same bound.
-pub const MAX_CHAIN: u32 = 1000;
+pub use super::infer::MAX_CHAIN;
 
 /// The determinisations and rollouts of one shedding decision.
 pub struct Shedding<'a> {
@@ -68,19 +67,12 @@ pub struct Shedding<'a> {
     hands: [CardSet; MAX_SEATS],
     /// Who plays the rollouts.
     player: Rollouts<'a>,
-    /// Seats modelled as the greedy player (bit `s` for seat `s`): their observations are
-    /// tested against the greedy model's exact choice ([`SHARP_MISS`]).
-    sharp: u32,
-    /// The Markov chain's deal and each seat's likelihood of it (see [`Shedding::walk`]).
-    chain: Option<([CardSet; MAX_SEATS + 1], [f64; MAX_SEATS + 1])>,
+    /// What the other seats' observations say of their hands.
+    seen: Seen<'a>,
+    /// The Markov chain over the deals (see [`Shedding::walk`]).
+    chain: Option<Chain<CardSet>>,
     /// Card swaps tried per deal drawn by the chain (0: no chain, rejection only).
     steps: u32,
-    /// The observations grouped by seat, each seat's in their order in `obs` (see
-    /// [`Shedding::seat_likelihood`]).
-    by_seat: Vec<Observation>,
-    /// Where each seat's observations start in `by_seat` (seat `s`: `from[s]..from[s + 1]`;
-    /// the undealt rest, holder `players`, has none).
-    from: [usize; MAX_SEATS + 2],
 }
 
 impl<'a> Shedding<'a> {
@@ -104,11 +96,15 @@ impl<'a> Shedding<'a> {
             scratch: Vec::with_capacity(128),
             hands: [CardSet::EMPTY; MAX_SEATS],
             player: Rollouts::Greedy,
-            sharp: 0,
+            seen: Seen {
+                setup,
+                sharp: 0,
+                scratch: Vec::with_capacity(128),
+                by_seat: Vec::new(),
+                from: [0; MAX_SEATS + 2],
+            },
             chain: None,
             steps: 0,
-            by_seat: Vec::new(),
-            from: [0; MAX_SEATS + 2],
         }
     }
 
@@ -128,10 +124,13 @@ impl<'a> Shedding<'a> {
             }
         }
         Shedding {
-            sharp,
+            seen: Seen {
+                sharp,
+                by_seat,
+                from,
+                ..self.seen
+            },
             steps: chain,
-            by_seat,
-            from,
             ..self
         }
     }
@@ -141,6 +140,73 @@ impl<'a> Shedding<'a> {
         Shedding { player, ..self }
     }
 
+    /// Sequential acceptance: how many observations the deal passed, and whether all did.
+    fn test(&mut self, hands: &[CardSet; MAX_SEATS]) -> (u32, bool) {
+        let mut passed = 0;
+        for o in self.obs {
+            let f = self.seen.likelihood(hands[o.seat], o);
+            if f < 1.0 && self.rng.unit() >= f {
+                return (passed, false);
+            }
+            passed += 1;
+        }
+        (passed, true)
+    }
+
+    /// The product of the likelihoods of `seat`'s observations for a seat holding `hand`
+    /// ([`super::infer::likelihood`] over the index by seat).
+    #[cfg(test)]
+    fn seat_likelihood(&mut self, seat: usize, hand: CardSet, scale: f64, floor: f64) -> f64 {
+        super::infer::likelihood(&mut self.seen, seat, hand, scale, floor)
+    }
+
+    /// [`Shedding::steps`] Metropolis steps of the chain ([`super::infer::Chain`]) from its deal:
+    /// a random card swapped between two holders of unseen cards (the other seats, and the
+    /// undealt rest as holder `players`, which no observation tests), started from the deal
+    /// rejection drew.
+    fn walk(&mut self) {
+        let (players, me) = (self.setup.players, self.pos.me);
+        let seen = &mut self.seen;
+        let chain = self.chain.get_or_insert_with(|| {
+            let mut held = vec![CardSet::EMPTY; MAX_SEATS + 1];
+            held[..MAX_SEATS].copy_from_slice(&self.hands);
+            let dealt = (0..players)
+                .filter(|&s| s != me)
+                .fold(CardSet::EMPTY, |d, s| d.union(held[s]));
+            held[players] = self.pos.unseen.difference(dealt);
+            Chain::new(held, (0..=players).filter(|&s| s != me), seen)
+        });
+        chain.walk(self.steps, &mut self.rng, seen);
+        self.hands.copy_from_slice(&chain.held()[..MAX_SEATS]);
+    }
+
+    fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
+        determinise(self.pos, self.setup.players, &mut self.rng, &mut self.pool)
+    }
+
+    /// The next deal (see [`Trial::draw`]).
+    pub(crate) fn deal(&mut self) -> [CardSet; MAX_SEATS] {
+        self.draw();
+        self.hands
+    }
+}
+
+/// The observations of the other seats, as a likelihood of their hands (see the module
+/// notes): the [`Evidence`] of the chain.
+struct Seen<'a> {
+    setup: &'a Setup,
+    /// Seats modelled as the greedy player (bit `s` for seat `s`): their observations are
+    /// tested against the greedy model's exact choice ([`SHARP_MISS`]).
+    sharp: u32,
+    scratch: Vec<Combo>,
+    /// The observations grouped by seat, each seat's in their order in `obs`.
+    by_seat: Vec<Observation>,
+    /// Where each seat's observations start in `by_seat` (seat `s`: `from[s]..from[s + 1]`;
+    /// the undealt rest, holder `players`, has none).
+    from: [usize; MAX_SEATS + 2],
+}
+
+impl Seen<'_> {
     /// The greedy model's choice (`None`: pass) for a seat holding `then`, facing `table`
     /// (`None`: leading) with `min_other` the fewest cards another seat holds.
     fn greedy_model(
@@ -196,113 +262,16 @@ impl<'a> Shedding<'a> {
             _ => 1.0,
         }
     }
+}
 
-    /// Sequential acceptance: how many observations the deal passed, and whether all did.
-    fn test(&mut self, hands: &[CardSet; MAX_SEATS]) -> (u32, bool) {
-        let mut passed = 0;
-        for o in self.obs {
-            let f = self.likelihood(hands[o.seat], o);
-            if f < 1.0 && self.rng.unit() >= f {
-                return (passed, false);
-            }
-            passed += 1;
-        }
-        (passed, true)
+impl Evidence<CardSet> for Seen<'_> {
+    fn observations(&self, holder: usize) -> usize {
+        self.from[holder + 1] - self.from[holder]
     }
 
-    /// The product of the likelihoods of `seat`'s observations for a seat holding `hand`, read
-    /// from the index by seat (only `seat`'s own observations). It stops as soon as `scale`
-    /// times the product so far is at most `floor`: every factor is at most 1, so the whole
-    /// product would be too, and the chain rejects such a swap whatever the rest (pass
-    /// `f64::NEG_INFINITY` for the whole product).
-    fn seat_likelihood(&mut self, seat: usize, hand: CardSet, scale: f64, floor: f64) -> f64 {
-        let mut l = 1.0;
-        for k in self.from[seat]..self.from[seat + 1] {
-            let o = self.by_seat[k];
-            l *= self.likelihood(hand, &o);
-            if scale * l <= floor {
-                break;
-            }
-        }
-        l
-    }
-
-    /// Metropolis steps from the chain's deal: swap a random card between two random holders
-    /// of unseen cards (the other seats, and the undealt rest as holder `players`, which no
-    /// observation tests), each swap kept with the ratio of the two holders' likelihoods.
-    fn walk(&mut self) {
-        let (players, me) = (self.setup.players, self.pos.me);
-        let (mut held, mut lik) = match self.chain {
-            Some(c) => c,
-            None => {
-                let mut held = [CardSet::EMPTY; MAX_SEATS + 1];
-                held[..MAX_SEATS].copy_from_slice(&self.hands);
-                let mut dealt = CardSet::EMPTY;
-                let mut lik = [1.0; MAX_SEATS + 1];
-                for s in (0..players).filter(|&s| s != me) {
-                    dealt = dealt.union(held[s]);
-                    lik[s] = self.seat_likelihood(s, held[s], 1.0, f64::NEG_INFINITY);
-                }
-                held[players] = self.pos.unseen.difference(dealt);
-                (held, lik)
-            }
-        };
-        let mut holders = [0usize; MAX_SEATS + 1];
-        let mut n = 0;
-        for s in (0..=players).filter(|&s| s != me && !held[s].is_empty()) {
-            holders[n] = s;
-            n += 1;
-        }
-        for _ in 0..if n < 2 { 0 } else { self.steps } {
-            let (a, na, b, nb) = self.propose(&held, &holders[..n]);
-            // Kept when `u * lik[a] * lik[b] < la * lb`. The likelihoods draw nothing from
-            // the generator, so `u` may be drawn first, and a swap whose `la` (or `la` times
-            // part of `lb`) is already at most the left side is rejected without the rest.
-            let bar = self.rng.unit() * lik[a] * lik[b];
-            let la = self.seat_likelihood(a, na, 1.0, bar);
-            if la <= bar {
-                continue;
-            }
-            let lb = self.seat_likelihood(b, nb, la, bar);
-            if bar < la * lb {
-                (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
-            }
-        }
-        self.hands.copy_from_slice(&held[..MAX_SEATS]);
-        self.chain = Some((held, lik));
-    }
-
-    /// A random swap of one card between two of the (at least two) `holders`: `(a, a's hand
-    /// after it, b, b's hand after it)`.
-    fn propose(
-        &mut self,
-        held: &[CardSet; MAX_SEATS + 1],
-        holders: &[usize],
-    ) -> (usize, CardSet, usize, CardSet) {
-        let n = holders.len();
-        let a = holders[self.rng.below(n)];
-        let mut b = holders[self.rng.below(n - 1)];
-        if b == a {
-            b = holders[n - 1];
-        }
-        let ca = nth_card(held[a].0, self.rng.below(held[a].len() as usize));
-        let cb = nth_card(held[b].0, self.rng.below(held[b].len() as usize));
-        (
-            a,
-            CardSet(held[a].0 & !ca | cb),
-            b,
-            CardSet(held[b].0 & !cb | ca),
-        )
-    }
-
-    fn uniform(&mut self) -> [CardSet; MAX_SEATS] {
-        determinise(self.pos, self.setup.players, &mut self.rng, &mut self.pool)
-    }
-
-    /// The next deal (see [`Trial::draw`]).
-    pub(crate) fn deal(&mut self) -> [CardSet; MAX_SEATS] {
-        self.draw();
-        self.hands
+    fn factor(&mut self, holder: usize, i: usize, now: CardSet) -> f64 {
+        let o = self.by_seat[self.from[holder] + i];
+        self.likelihood(now, &o)
     }
 }
 
@@ -355,14 +324,6 @@ impl Shedding<'_> {
             }
         }
     }
-}
-
-/// The card of the `k`-th lowest set bit of `mask` (a single-bit mask).
-fn nth_card(mut mask: u64, k: usize) -> u64 {
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask & mask.wrapping_neg()
 }
 
 /// Races the candidate plays (`None`: pass) of the root seat of `pos`; with a `guide`, the
@@ -574,7 +535,7 @@ mod tests {
             }
             let mut t = Shedding::new(&setup, &pos, &[], &[], None, 1).inferring(0b1111, 0);
             for (hand, o) in seen {
-                assert_eq!(t.likelihood(hand, &o), 1.0, "{o:?} holding {hand:?}");
+                assert_eq!(t.seen.likelihood(hand, &o), 1.0, "{o:?} holding {hand:?}");
                 tested += 1;
             }
         }
@@ -655,7 +616,7 @@ mod tests {
                         let scan = obs
                             .iter()
                             .filter(|o| o.seat == s)
-                            .fold(1.0, |l, o| l * t.likelihood(held, o));
+                            .fold(1.0, |l, o| l * t.seen.likelihood(held, o));
                         let indexed = t.seat_likelihood(s, held, 1.0, f64::NEG_INFINITY);
                         assert_eq!(indexed.to_bits(), scan.to_bits(), "seat {s}, seed {seed}");
                     }
@@ -665,20 +626,21 @@ mod tests {
     }
 
     /// The Metropolis steps as they were before the index by seat and the early rejection
-    /// (the same proposals): each swap's two likelihoods in full by a scan of every
-    /// observation.
-    fn plain_walk(t: &mut Shedding<'_>) {
+    /// (the same proposals, drawn in the same order): each swap's two likelihoods in full by
+    /// a scan of every observation. `state`: the plain chain's deal and likelihoods.
+    type Plain = Option<([CardSet; MAX_SEATS + 1], [f64; MAX_SEATS + 1])>;
+    fn plain_walk(t: &mut Shedding<'_>, state: &mut Plain) {
         let (players, me) = (t.setup.players, t.pos.me);
         let whole = |t: &mut Shedding<'_>, seat: usize, hand: CardSet| {
             let mut l = 1.0;
             for o in t.obs {
                 if o.seat == seat {
-                    l *= t.likelihood(hand, o);
+                    l *= t.seen.likelihood(hand, o);
                 }
             }
             l
         };
-        let (mut held, mut lik) = t.chain.unwrap_or_else(|| {
+        let (mut held, mut lik) = state.unwrap_or_else(|| {
             let mut held = [CardSet::EMPTY; MAX_SEATS + 1];
             held[..MAX_SEATS].copy_from_slice(&t.hands);
             let mut lik = [1.0; MAX_SEATS + 1];
@@ -699,14 +661,31 @@ mod tests {
             .collect();
         let n = holders.len();
         for _ in 0..if n < 2 { 0 } else { t.steps } {
-            let (a, na, b, nb) = t.propose(&held, &holders);
+            let a = holders[t.rng.below(n)];
+            let mut b = holders[t.rng.below(n - 1)];
+            if b == a {
+                b = holders[n - 1];
+            }
+            let ca = nth(held[a].0, t.rng.below(held[a].len() as usize));
+            let cb = nth(held[b].0, t.rng.below(held[b].len() as usize));
+            let (na, nb) = (CardSet(held[a].0 & !ca | cb), CardSet(held[b].0 & !cb | ca));
+            let u = t.rng.unit();
             let (la, lb) = (whole(t, a, na), whole(t, b, nb));
-            if t.rng.unit() * lik[a] * lik[b] < la * lb {
+            if u * lik[a] * lik[b] < la * lb {
                 (held[a], held[b], lik[a], lik[b]) = (na, nb, la, lb);
             }
         }
         t.hands.copy_from_slice(&held[..MAX_SEATS]);
-        t.chain = Some((held, lik));
+        *state = Some((held, lik));
+    }
+
+    /// The card of the `k`-th lowest set bit of `mask`, by a scan.
+    fn nth(mask: u64, k: usize) -> u64 {
+        let bits: Vec<u64> = (0..64)
+            .map(|b| 1u64 << b)
+            .filter(|b| mask & b != 0)
+            .collect();
+        bits[k]
     }
 
     #[test]
@@ -719,14 +698,15 @@ mod tests {
                     Shedding::new(&setup, &pos, &obs, &[], None, seed).inferring(sharp, steps);
                 let mut plain =
                     Shedding::new(&setup, &pos, &obs, &[], None, seed).inferring(sharp, steps);
+                let mut state: Plain = None;
                 let mut moved = 0;
                 let mut last = None;
                 for _ in 0..200 {
                     fast.draw();
-                    if plain.chain.is_none() {
+                    if state.is_none() {
                         plain.reject();
                     }
-                    plain_walk(&mut plain);
+                    plain_walk(&mut plain, &mut state);
                     assert_eq!(fast.hands, plain.hands, "seed {seed}, sharp {sharp:b}");
                     moved += usize::from(last.is_some_and(|h| h != fast.hands));
                     last = Some(fast.hands);

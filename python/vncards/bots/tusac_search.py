@@ -47,8 +47,9 @@ from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
 from .policy import Guide, TuSacPolicyBot
+from .search import MAX_CHAIN
 
-__all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go"]
+__all__ = ["TuSacSearchBot", "TuSacCheatingBot", "let_go", "observed"]
 
 Action = dict[str, Any]
 _LESSER = {"pair", "general", "general_set", "chariot_set", "three_soldiers", "four_soldiers"}
@@ -90,6 +91,102 @@ def let_go(events: Sequence[dict[str, Any]], players: int, me: int) -> list[int]
     return masks
 
 
+def _pack(counts: Sequence[int]) -> int:
+    """Per-kind counts packed as ``tusac_pack`` packs a hand (three bits a kind)."""
+    return sum(c << (3 * k) for k, c in enumerate(counts))
+
+
+def observed(events: Sequence[dict[str, Any]], players: int, me: int) -> list[tuple[Any, ...]]:
+    """The other seats' public decisions this hand, for the search's inference
+    (``tusac_search(..., observed=)``): each discard, each claim (its meld and the cards it
+    took from the hand), and each pass on an offer that went dead (every seat that could
+    answer it let it go), with the table as the seat saw it then (dead and exposed cards,
+    hidden counts, stock, offer) and the cards its hidden hand has lost since, the
+    decision's own included. Everything comes from the public events: hidden hands only
+    shrink in Tứ Sắc, so what a seat held then is what it holds now and those cards.
+
+    >>> events = [{"type": "deal", "dealer": 0, "counts": [21, 20, 20], "stock": 31},
+    ...           {"type": "discard", "seat": 0, "card": "PW", "opening": True},
+    ...           {"type": "dead", "card": "PW"}]
+    >>> [(o[0], o[1][0]) for o in observed(events, 3, 1)]
+    [(0, 'discard'), (2, 'pass')]
+    """
+    counts = [0] * players
+    stock = 0
+    dead = [0] * 28
+    exposed = [[0] * 28 for _ in range(players)]
+    offer: tuple[int, bool, int] | None = None
+    opening = False
+    # (seat, choice, table then, index of the seat's first removal since)
+    seen: list[tuple[int, tuple[Any, ...], tuple[Any, ...], int]] = []
+    removed: list[list[int]] = [[] for _ in range(players)]  # each seat's lost kinds, in order
+
+    def table() -> tuple[Any, ...]:
+        return (_pack(dead), [_pack(e) for e in exposed], list(counts), stock, offer, opening)
+
+    for e in events:
+        kind = e["type"]
+        if kind == "deal":
+            counts, stock = list(e["counts"]), int(e["stock"])
+            dead = [0] * 28
+            exposed = [[0] * 28 for _ in range(players)]
+            offer, opening, seen = None, True, []
+            removed = [[] for _ in range(players)]
+        elif kind == "quan":
+            s, k = e["seat"], _kind(e["card"])
+            exposed[s][k] += 4
+            counts[s] -= 4
+            removed[s] += [k] * 4
+        elif kind == "discard":
+            s, k = e["seat"], _kind(e["card"])
+            opening = bool(e.get("opening", False))
+            offer = None
+            if s != me:
+                seen.append((s, ("discard", k, None, []), table(), len(removed[s])))
+            counts[s] -= 1
+            removed[s].append(k)
+            offer, opening = (k, False, s), False
+        elif kind == "turn_up":
+            offer, stock = (_kind(e["card"]), True, e["seat"]), int(e["stock"])
+        elif kind == "dead" and offer is not None:
+            k, from_stock, origin = offer
+            for s in range(players):
+                if s != me and (from_stock or s != origin):
+                    seen.append((s, ("pass", None, None, []), table(), len(removed[s])))
+            dead[k] += 1
+            offer = None
+        elif kind == "claim" and offer is not None:
+            s, k = e["seat"], offer[0]
+            used = [_kind(c) for c in e["cards"]]
+            used.remove(k)
+            if s != me:
+                seen.append((s, ("claim", None, e["meld"], used), table(), len(removed[s])))
+            for u in [*used, k]:
+                exposed[s][u] += 1
+            counts[s] -= len(used)
+            removed[s] += used
+            offer = None
+    out = []
+    for s, choice, (dead_then, exposed_then, counts_then, stock_then, offer_then, opening_then), i in seen:
+        later = [0] * 28
+        for k in removed[s][i:]:
+            later[k] += 1
+        out.append(
+            (
+                s,
+                choice,
+                dead_then,
+                exposed_then,
+                counts_then,
+                stock_then,
+                offer_then,
+                opening_then,
+                _pack(later),
+            )
+        )
+    return out
+
+
 class TuSacSearchBot:
     """Tứ Sắc by search: see the module notes. ``rollouts`` and/or ``think_ms`` per decision."""
 
@@ -109,6 +206,7 @@ class TuSacSearchBot:
         policy_margin: float | None = None,
         policy_value: int | None = None,
         policy_play: bool = False,
+        chain: int | None = None,
         weights: Any = None,
         guided: Mapping[str, Any] | None = None,
     ) -> None:
@@ -144,6 +242,13 @@ class TuSacSearchBot:
         #: Rollouts the policy plays stop at the seat's ``policy_value``-th own decision, scored
         #: by the policy's value (None: played out to the hand's end).
         self.policy_value = policy_value
+        if chain is not None and not (
+            isinstance(chain, int) and not isinstance(chain, bool) and 0 <= chain <= MAX_CHAIN
+        ):
+            raise RulesError(f"chain: {chain!r} is not a whole number of steps from 0 to {MAX_CHAIN}")
+        #: Card swaps a deal of the inference's chain (None: no inference from the other
+        #: seats' decisions, only from the claims they had to make).
+        self.chain = chain
         self._policy = None if self.guide.net is None else TuSacPolicyBot(seed, rules, weights=self.guide.net)
         #: The same bot with the ``guided`` options, which decides wherever the learned
         #: policy's weights fit the table (see the module notes).
@@ -159,7 +264,7 @@ class TuSacSearchBot:
                 "policy_margin": policy_margin,
                 "policy_value": policy_value,
             }
-            options |= {"policy_play": policy_play, "weights": weights}
+            options |= {"policy_play": policy_play, "chain": chain, "weights": weights}
             self.guided = type(self)(seed, rules, **{**options, **guided})
 
     def _setup(self, players: int) -> TuSacRolloutSetup:
@@ -274,11 +379,19 @@ class TuSacSearchBot:
             candidates=[cands[i] for i in order],
             known=self._known(turn),
             keep_first=self.keep_first,
+            **self._inference_args(events, n, me),
             **args,
             **self._policy_args(n),
             **self.budget.search_args(start, *facts),
         )
         return legal[order[best]]
+
+    def _inference_args(self, events: Sequence[dict[str, Any]], players: int, me: int) -> dict[str, Any]:
+        """The inference arguments of ``_core.tusac_search``: the other seats' decisions and
+        the chain's swaps a deal, with ``chain`` (none without it)."""
+        if not self.chain or not events:
+            return {}
+        return {"observed": observed(events, players, me), "chain": self.chain}
 
     def _policy_args(self, players: int) -> dict[str, Any]:
         """The policy arguments of ``_core.tusac_search``: none unless the policy plays the
