@@ -40,6 +40,7 @@ from typing import Any
 
 from .. import _core, games
 from ..errors import RulesError
+from .options import real_number, whole_number
 from .view_parts import shedding_parts, tusac_parts
 
 __all__ = [
@@ -219,11 +220,9 @@ class Guide:
         play: bool = False,
     ) -> Guide:
         """The guide of a search bot of ``family`` at a table of ``rules`` (see the class notes)."""
-        prior = float(prior)
-        if not 0.0 <= prior <= MAX_PRIOR:
-            raise RulesError(f"prior must be within 0..{MAX_PRIOR:g}, not {prior!r}")
-        if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
-            raise RulesError(f"policy_top must be a whole number at least 1, not {top!r}")
+        prior = real_number("prior", prior, 0.0, MAX_PRIOR)
+        if top is not None:
+            top = whole_number("policy_top", top, 1, unit="candidates")
         wanted = prior > 0.0 or bool(rollouts) or top is not None or bool(play)
         if weights is not None:
             net = _checked(family, load_weights(weights), rules)

@@ -85,6 +85,7 @@ from ..samloc.game import SAM_UNITS
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
+from .options import whole_number
 from .policy import Guide
 from .shedding import (
     _TWOS,
@@ -384,10 +385,8 @@ class _SearchMixin(_SheddingBot):
             raise RulesError(f"opponents: {opponents!r} is not one of {', '.join(map(repr, _OPPONENTS))}")
         #: Whom rollouts the policy plays model the other seats as (see the module notes).
         self.opponents = cast(Opponents, opponents)
-        if isinstance(chain, bool) or not isinstance(chain, int) or not 0 <= chain <= MAX_CHAIN:
-            raise RulesError(f"chain: {chain!r} is not a whole number of steps from 0 to {MAX_CHAIN}")
         #: Metropolis card swaps per deal of the inference (0: rejection sampling).
-        self.chain = chain
+        self.chain = whole_number("chain", chain, 0, MAX_CHAIN, unit="steps")
         self.guide = Guide.of(
             self.FAMILY,
             rules,

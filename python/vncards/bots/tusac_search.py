@@ -46,6 +46,7 @@ from ..errors import RulesError
 from ..table import Seed
 from .base import Turn
 from .budget import CheatingSearch, SearchBudget, forced
+from .options import real_number, whole_number
 from .policy import Guide, TuSacPolicyBot
 from .search import MAX_CHAIN
 
@@ -219,36 +220,26 @@ class TuSacSearchBot:
         self.guide = Guide.of(
             "tusac", rules, weights, prior=0.0, rollouts=policy_rollouts, top=policy_top, play=policy_play
         )
-        if keep_first is not None and not (isinstance(keep_first, (int, float)) and 0 <= keep_first <= 100):
-            raise RulesError(f"keep_first must be a number of standard errors in 0..100, not {keep_first!r}")
         #: The first candidate is kept unless beaten by this many standard errors (None: the
         #: best mean wins).
-        self.keep_first = None if keep_first is None else float(keep_first)
-        if policy_margin is not None and not (
-            isinstance(policy_margin, (int, float)) and 0 <= policy_margin < float("inf")
-        ):
-            raise RulesError(
-                f"policy_margin must be a finite number of units at least 0, not {policy_margin!r}"
-            )
+        self.keep_first = (
+            None
+            if keep_first is None
+            else real_number("keep_first", keep_first, 0, 100, unit="standard errors")
+        )
         #: Only the candidates the policy scores within this many units of its best are raced
         #: (None: all of ``policy_top``).
-        self.policy_margin = None if policy_margin is None else float(policy_margin)
-        if policy_value is not None and not (
-            isinstance(policy_value, int) and not isinstance(policy_value, bool) and policy_value >= 1
-        ):
-            raise RulesError(
-                f"policy_value must be a whole number of decisions at least 1, not {policy_value!r}"
-            )
+        self.policy_margin = (
+            None if policy_margin is None else real_number("policy_margin", policy_margin, 0, unit="units")
+        )
         #: Rollouts the policy plays stop at the seat's ``policy_value``-th own decision, scored
         #: by the policy's value (None: played out to the hand's end).
-        self.policy_value = policy_value
-        if chain is not None and not (
-            isinstance(chain, int) and not isinstance(chain, bool) and 0 <= chain <= MAX_CHAIN
-        ):
-            raise RulesError(f"chain: {chain!r} is not a whole number of steps from 0 to {MAX_CHAIN}")
+        self.policy_value = (
+            None if policy_value is None else whole_number("policy_value", policy_value, 1, unit="decisions")
+        )
         #: Card swaps a deal of the inference's chain (None: no inference from the other
         #: seats' decisions, only from the claims they had to make).
-        self.chain = chain
+        self.chain = None if chain is None else whole_number("chain", chain, 0, MAX_CHAIN, unit="steps")
         self._policy = None if self.guide.net is None else TuSacPolicyBot(seed, rules, weights=self.guide.net)
         #: The same bot with the ``guided`` options, which decides wherever the learned
         #: policy's weights fit the table (see the module notes).
