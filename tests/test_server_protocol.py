@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 
 from support.server_client import TestClient, hello, join, live, new_table, play_moves, recv, scripted
 from support.tree import ROOT, source_tree

@@ -3,8 +3,17 @@ for scripted clients, tables whose first hand is still to play, joining, and fra
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from typing import Any
+
+import pytest
+
+if not any(importlib.util.find_spec(name) for name in ("httpx2", "httpx")):
+    pytest.skip(
+        "Starlette's test client needs httpx2 (httpx on Python 3.10): pip install 'vncards[test]'",
+        allow_module_level=True,
+    )
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # on Python 3.10 (no httpx2): starlette's note about httpx
