@@ -14,6 +14,9 @@ from hypothesis import HealthCheck, settings
 
 from support.tree import IN_SOURCE_TREE, REASON
 
+#: ``VNCARDS_NO_SKIPS=1`` (``.ci/run``) fails a run that skipped a test.
+pytest_plugins = ["support.no_skips", "pytester"]
+
 settings.register_profile(
     "ci",
     max_examples=60,
