@@ -302,6 +302,12 @@ fn rank_at(chars: &[char], i: usize) -> Option<(u8, usize)> {
     Some((r, 1))
 }
 
+/// The mask of the cards with these indices (each below 52; the bit `1 << index`), as a
+/// shuffled deck's first cards are dealt: `mask_of(&rng.permutation(52)[..13])` is a hand.
+pub fn mask_of(indices: &[u32]) -> u64 {
+    indices.iter().fold(0, |m, &c| m | 1u64 << c)
+}
+
 /// Parses a card text that is one card and nothing else (`"10♥"`, `"♥10"`, `"Th"`).
 pub fn parse_card(text: &str) -> Result<Card, Error> {
     let cards = parse_cards_list(text)?;
@@ -399,6 +405,14 @@ pub fn parse_card_set(text: &str) -> Result<(Vec<Card>, CardSet), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mask_of_sets_one_bit_per_index() {
+        assert_eq!(mask_of(&[]), 0);
+        assert_eq!(mask_of(&[0, 13, 51]), 1 | 1 << 13 | 1 << 51);
+        let deck: Vec<u32> = (0..52).collect();
+        assert_eq!(mask_of(&deck), (1u64 << 52) - 1);
+    }
 
     #[test]
     fn order_and_index() {

@@ -521,7 +521,7 @@ mod tests {
     /// 20,000 seeded random 13-card hands.
     fn random_hands() -> impl Iterator<Item = u64> {
         let mut rng = crate::rng::Rng::from_key([2; 32]);
-        (0..20_000).map(move |_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
+        (0..20_000).map(move |_| crate::cards::mask_of(&rng.permutation(52)[..13]))
     }
 
     #[test]

@@ -41,6 +41,7 @@ use super::population::Population;
 use super::settle::bonus;
 use super::solver::{best_with_tables, Objective};
 use super::{Arrangement, Rules};
+use crate::cards::mask_of;
 use crate::rng::Rng;
 
 /// Hands in the pool.
@@ -106,7 +107,7 @@ impl Removal {
         let mut rng = Rng::from_key(SEED);
         let mut pool = Vec::with_capacity(POOL);
         while pool.len() < POOL {
-            let hand: u64 = rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum();
+            let hand = mask_of(&rng.permutation(52)[..13]);
             if instant_win(hand, rules).is_some() {
                 continue;
             }
@@ -272,17 +273,16 @@ mod tests {
     use crate::maubinh::Scoring;
 
     fn random_hand(rng: &mut Rng) -> u64 {
-        rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum()
+        mask_of(&rng.permutation(52)[..13])
     }
 
     /// A hand split at random (valid or not: the index does not care).
     fn random_split(rng: &mut Rng) -> Arrangement {
         let cards = rng.permutation(52);
-        let mask = |r: &[u32]| r.iter().map(|&c| 1u64 << c).sum::<u64>();
         Arrangement {
-            back: mask(&cards[..5]),
-            middle: mask(&cards[5..10]),
-            front: mask(&cards[10..13]),
+            back: mask_of(&cards[..5]),
+            middle: mask_of(&cards[5..10]),
+            front: mask_of(&cards[10..13]),
         }
     }
 

@@ -6,6 +6,7 @@ use super::population::{Census, Population, Scheme};
 use super::settle::settle;
 use super::solver::{best_with_tables, Objective};
 use super::{Evaluator, Rules};
+use crate::cards::mask_of;
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +20,7 @@ pub fn deal(seed: u64, index: u64, players: usize) -> Vec<u64> {
     key[16..20].copy_from_slice(b"MBdl");
     let perm = Rng::from_key(key).permutation(52);
     (0..players)
-        .map(|p| perm[13 * p..13 * p + 13].iter().map(|&c| 1u64 << c).sum())
+        .map(|p| mask_of(&perm[13 * p..13 * p + 13]))
         .collect()
 }
 

@@ -947,12 +947,13 @@ pub fn ranked_arrangements(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::mask_of;
     use crate::rng::Rng;
 
     fn random_hands(n: usize, seed: u8) -> Vec<u64> {
         let mut rng = Rng::from_key([seed; 32]);
         (0..n)
-            .map(|_| rng.permutation(52)[..13].iter().map(|&c| 1u64 << c).sum())
+            .map(|_| mask_of(&rng.permutation(52)[..13]))
             .collect()
     }
 
