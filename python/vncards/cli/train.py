@@ -106,6 +106,14 @@ def register(commands: Commands) -> None:
         "learned (default: none, every seat plays the network)",
     )
     t.add_argument(
+        "--init",
+        default=None,
+        metavar="WEIGHTS",
+        help="start from the weights file WEIGHTS (.vnpolicy, e.g. a shipped one: same game, "
+        "players, rules and sizes) instead of random weights; the optimizer starts afresh "
+        "(default: none, random weights)",
+    )
+    t.add_argument(
         "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
     )
     t.add_argument(
@@ -207,6 +215,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         distill_steps=args.distill_steps,
         distill_batch=args.distill_batch,
         opponents=args.opponents,
+        init=args.init,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,
