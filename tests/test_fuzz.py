@@ -652,8 +652,16 @@ def _policy(draw: st.DrawFn) -> Any:
     rules = draw(st.sampled_from([tienlen.Rules().flow, _tusac_rules(draw), None]))
     seeds = draw(st.lists(st.integers(0, 2**64 - 1), max_size=2))
     greedy = draw(st.one_of(st.none(), st.lists(st.integers(-1, 300), max_size=3)))
+    frozen = draw(st.sampled_from([None, net]))
+    frozen_seats = draw(st.one_of(st.none(), st.lists(st.integers(-1, 300), max_size=3)))
     return net.selfplay(
-        rules, seeds, draw(st.floats(allow_nan=True)), draw(st.integers(0, 300)), greedy_seats=greedy
+        rules,
+        seeds,
+        draw(st.floats(allow_nan=True)),
+        draw(st.integers(0, 300)),
+        greedy_seats=greedy,
+        frozen=frozen,
+        frozen_seats=frozen_seats,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import importlib.util
 import json
 import random
@@ -470,16 +471,21 @@ def test_the_exploration_rate_goes_from_its_start_to_its_end_over_the_decay_step
 # -- greedy opponents in self-play -----------------------------------------------------------------
 
 
-def _replay_with_greedy(game: str, net: Any, seed: int, mask: int) -> tuple[int, int]:
-    """One hand of ``net.selfplay`` with ``greedy`` at the seats of ``mask``, replayed in Python
-    with the ``greedy`` bot at those seats and the samples' actions at the others: checks every
-    sample's observation is the replay's, and returns (samples, decisions the replay asked of
-    the network's seats)."""
+def _replay_with_greedy(game: str, net: Any, seed: int, mask: int, frozen: Any = None) -> tuple[int, int]:
+    """One hand of ``net.selfplay`` with ``greedy`` (or the network ``frozen``) at the seats of
+    ``mask``, replayed in Python with the ``greedy`` bot (or the ``policy`` bot of ``frozen``) at
+    those seats and the samples' actions at the others: checks every sample's observation is
+    the replay's, and returns (samples, decisions the replay asked of the network's seats)."""
     rules = games.spec(game).rules()
-    obs, acts, rets, hands, truncated, _ = net.selfplay(rules.flow, [seed], 0.0, greedy_seats=[mask])
+    seats = {"greedy_seats": [mask]} if frozen is None else {"frozen": frozen, "frozen_seats": [mask]}
+    obs, acts, rets, hands, truncated, _ = net.selfplay(rules.flow, [seed], 0.0, **seats)
     assert hands == 1 and truncated == 0
     g = games.new_game(game, 4, rules, seed=seed)
-    greedy = make_bot("greedy", game, rules=rules)
+    greedy = (
+        make_bot("greedy", game, rules=rules)
+        if frozen is None
+        else make_bot("policy", game, rules=rules, weights=frozen)
+    )
     k = 0
     learners: list[int] = []
     while not g.is_over:
@@ -498,7 +504,8 @@ def _replay_with_greedy(game: str, net: Any, seed: int, mask: int) -> tuple[int,
             k += 1
             continue
         g.apply(legal[0])
-    assert list(rets) == [g.hand_settlement[s] for s in learners]
+    units = g.settlement if game == "tusac" else g.hand_settlement
+    assert list(rets) == [units[s] for s in learners]
     return len(obs), k
 
 
@@ -535,8 +542,54 @@ def test_greedy_seats_are_refused_where_self_play_cannot_play_them() -> None:
         assert other.selfplay(rules, [1], 0.1, greedy_seats=[0])[3] == 1
 
 
+@pytest.mark.parametrize("game", ["tienlen", "samloc", "tusac"])
+def test_self_play_seats_given_to_a_frozen_network_play_as_its_policy_bot_and_are_not_learned(
+    game: str,
+) -> None:
+    net, frozen = _net(game, seed=3), _net(game, seed=8)
+    seen = 0
+    for seed in range(1, 9):
+        mask = (0b1110, 0b0101, 0b1010, 0b0111)[seed % 4]
+        samples, asked = _replay_with_greedy(game, net, seed, mask, frozen=frozen)
+        assert samples == asked
+        seen += samples
+    assert seen > 10
+    flow = games.spec(game).rules().flow
+    # The learner's own network frozen at some seats plays as the learner would (no
+    # exploration): the samples are those of the plain self-play less those seats'.
+    plain = net.selfplay(flow, [4, 5], 0.0)
+    part = net.selfplay(flow, [4, 5], 0.0, frozen=net, frozen_seats=[0b0101, 0b0101])
+    rows = [r.tobytes() for r in plain[0]]
+    it = iter(rows)
+    assert 0 < len(part[0]) < len(rows) and all(r.tobytes() in it for r in part[0])
+    # Every seat frozen: hands played, nothing learned.
+    obs, _, _, hands, _, decisions = net.selfplay(flow, [4, 5], 0.1, frozen=frozen, frozen_seats=[15, 15])
+    assert len(obs) == 0 and hands == 2 and decisions > 0
+
+
+def test_frozen_seats_are_refused_where_self_play_cannot_play_them() -> None:
+    net, flow = _net("tienlen"), games.spec("tienlen").rules().flow
+    with pytest.raises(RulesError, match="needs the frozen network"):
+        net.selfplay(flow, [1], 0.1, frozen_seats=[1])
+    with pytest.raises(RulesError, match="one mask per seed"):
+        net.selfplay(flow, [1, 2], 0.1, frozen=net, frozen_seats=[1])
+    with pytest.raises(RulesError, match="past the table's 4"):
+        net.selfplay(flow, [1], 0.1, frozen=net, frozen_seats=[16])
+    with pytest.raises(RulesError, match="both greedy's and the frozen network's"):
+        net.selfplay(flow, [1, 2], 0.1, greedy_seats=[1, 6], frozen=net, frozen_seats=[1, 1])
+    with pytest.raises(RulesError, match="the frozen network plays samloc"):
+        net.selfplay(flow, [1], 0.1, frozen=_net("samloc"), frozen_seats=[1])
+    with pytest.raises(RulesError, match="at 3 seats"):
+        net.selfplay(flow, [1], 0.1, frozen=_net("tienlen", players=3), frozen_seats=[1])
+
+
 def test_opponents_are_written_bot_share_and_checked() -> None:
     assert parse_opponents("greedy:0.25") == (("greedy", 0.25),)
+    assert parse_opponents("greedy:0.3,policy:weights=a.vnpolicy:0.2, self:0.5") == (
+        ("greedy", 0.3),
+        ("policy:weights=a.vnpolicy", 0.2),
+    )
+    assert parse_opponents("policy:0.25") == (("policy", 0.25),)
     assert parse_opponents("greedy:0.5, self:0.5") == (("greedy", 0.5),)
     for text, message in (
         ("greedy", "BOT:SHARE"),
@@ -552,9 +605,16 @@ def test_opponents_are_written_bot_share_and_checked() -> None:
         ({"opponents": (("random", 0.5),)}, "may be greedy"),
         ({"opponents": (("greedy", 1.0),)}, "in \\(0, 1\\)"),
         ({"opponents": (("greedy", 0.5),), "game": "samloc"}, "tienlen, tienlen-north only"),
+        ({"opponents": (("policy:wights=a", 0.5),)}, "policy or policy:weights=FILE"),
+        ({"opponents": (("policy:weights=", 0.5),)}, "policy or policy:weights=FILE"),
+        ({"opponents": (("policy", 0.2), ("policy:weights=a", 0.2))}, "one frozen network"),
+        ({"opponents": (("greedy", 0.5), ("policy", 0.5))}, "shares below 1"),
     ):
         with pytest.raises(RulesError, match=message):
             check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+    # A frozen network plays in every game's self-play.
+    for game in GAMES:
+        check(TrainConfig(game, 100, opponents=(("policy:weights=a.vnpolicy", 0.25),)))
 
 
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
@@ -604,6 +664,153 @@ def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(tmp_pat
         "samloc", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), "--opponents", "greedy:0.5"
     )
     assert bad.returncode == 2 and "tienlen, tienlen-north only" in bad.stderr
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_starts_from_a_weights_file_and_resume_continues_the_same_run(tmp_path: Path) -> None:
+    common = ["--seed", "7", "--tiny", "--hands", "6", "--updates", "2", "--batch", "32"]
+    common += ["--eval-every", "4", "--eval-deals", "2", "--opponents", "greedy:0.5"]
+    first = tmp_path / "first.vnpolicy"
+    assert _train("tienlen", "--steps", "4", "--out", str(first), *common).returncode == 0
+    start = _core.PolicyNet.from_bytes(first.read_bytes())
+    start_prov = json.loads(start.provenance)
+    more = tmp_path / "more.vnpolicy"
+    done = _train("tienlen", "--steps", "8", "--out", str(more), "--init", str(first), *common)
+    assert done.returncode == 0, done.stderr
+    net = _core.PolicyNet.from_bytes(more.read_bytes())
+    prov = json.loads(net.provenance)
+    digest = hashlib.sha256(first.read_bytes()).hexdigest()
+    assert prov["init"] == {"file": "first.vnpolicy", "sha256": digest, "steps": 4}
+    assert prov["method"].startswith(f"starting from the weights first.vnpolicy (SHA-256 {digest}, 4 steps")
+    assert "--init" in prov["command"] and prov["config"]["init"] == str(first)
+    # The returns keep the scale the first weights learned them in.
+    assert prov["return_scale"] == start_prov["return_scale"]
+    # Its curve's first point is the starting weights' play: the first run's last point.
+    curve = json.loads((tmp_path / "more.curve.json").read_text())["curve"]
+    last = json.loads((tmp_path / "first.curve.json").read_text())["curve"][-1]
+    assert {k: curve[0][k] for k in ("lead", "low", "high")} == {k: last[k] for k in ("lead", "low", "high")}
+    assert net.data() != start.data()
+    # Half the run, then resumed: the same weights (the start is read once, at the start).
+    half = tmp_path / "half.vnpolicy"
+    assert (
+        _train("tienlen", "--steps", "4", "--out", str(half), "--init", str(first), *common).returncode == 0
+    )
+    resumed = _train(
+        "tienlen",
+        "--steps",
+        "8",
+        "--out",
+        str(half),
+        "--init",
+        str(first),
+        "--resume",
+        str(tmp_path / "half.ckpt.npz"),
+        *common,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert _core.PolicyNet.from_bytes(half.read_bytes()).data() == net.data()
+    # Weights a run cannot start from are refused, naming why.
+    (tmp_path / "junk.vnpolicy").write_bytes(b"not weights")
+    for flags, message in (
+        (["--init", str(tmp_path / "missing.vnpolicy"), *common], "cannot start from the weights"),
+        (["--init", str(tmp_path / "junk.vnpolicy"), *common], "cannot start from the weights"),
+        (["--init", str(first), *common[:2], "--join", "8", *common[3:]], "this run trains tienlen"),
+        (["--init", str(first), *common, "--rules", "scoring=ranked", "ending=ranked"], "other rules"),
+    ):
+        bad = _train("tienlen", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), *flags)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    north = _train(
+        "tienlen-north",
+        "--steps",
+        "2",
+        "--out",
+        str(tmp_path / "north.vnpolicy"),
+        "--init",
+        str(first),
+        "--tiny",
+        "--hands",
+        "2",
+        "--eval-deals",
+        "1",
+    )
+    assert north.returncode == 2 and "a network of tienlen," in north.stderr, north.stderr
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+def test_vncards_train_with_a_league_of_greedy_and_a_frozen_network(tmp_path: Path) -> None:
+    common = ["--seed", "6", "--tiny", "--hands", "8", "--updates", "2", "--batch", "32"]
+    common += ["--eval-every", "4", "--eval-deals", "2"]
+    old = tmp_path / "old.vnpolicy"
+    assert _train("tienlen", "--steps", "2", "--out", str(old), *common).returncode == 0
+    league = ["--opponents", f"greedy:0.3,policy:weights={old}:0.3"]
+    whole, half = tmp_path / "whole.vnpolicy", tmp_path / "half.vnpolicy"
+    done = _train("tienlen", "--steps", "8", "--out", str(whole), *league, *common)
+    assert done.returncode == 0, done.stderr
+    prov = json.loads(_core.PolicyNet.from_bytes(whole.read_bytes()).provenance)
+    assert prov["config"]["opponents"] == [["greedy", 0.3], [f"policy:weights={old}", 0.3]]
+    digest = hashlib.sha256(old.read_bytes()).hexdigest()
+    assert prov["opponent_weights"] == {"file": "old.vnpolicy", "sha256": digest}
+    assert f"policy:weights={old} 0.3" in prov["method"]
+    # Resumed from half the run: the same weights.
+    assert _train("tienlen", "--steps", "4", "--out", str(half), *league, *common).returncode == 0
+    resumed = _train(
+        "tienlen",
+        "--steps",
+        "8",
+        "--out",
+        str(half),
+        "--resume",
+        str(tmp_path / "half.ckpt.npz"),
+        *league,
+        *common,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert (
+        _core.PolicyNet.from_bytes(half.read_bytes()).data()
+        == _core.PolicyNet.from_bytes(whole.read_bytes()).data()
+    )
+    # The frozen weights changed under a run: refused on resume.
+    old.write_bytes(_core.PolicyNet.from_bytes(half.read_bytes()).to_bytes())
+    moved = _train(
+        "tienlen",
+        "--steps",
+        "12",
+        "--out",
+        str(half),
+        "--resume",
+        str(tmp_path / "half.ckpt.npz"),
+        *league,
+        *common,
+    )
+    assert moved.returncode == 2 and "not those the run started with" in moved.stderr, moved.stderr
+    # The shipped network as the frozen opponent, in a game without greedy seats.
+    shipped = _train(
+        "samloc", "--steps", "2", "--out", str(tmp_path / "s.vnpolicy"), "--opponents", "policy:0.5", *common
+    )
+    if "samloc" in shipped_weights():
+        assert shipped.returncode == 0, shipped.stderr
+        prov = json.loads(_core.PolicyNet.from_bytes((tmp_path / "s.vnpolicy").read_bytes()).provenance)
+        assert prov["opponent_weights"]["file"] == "samloc.vnpolicy"
+    for flags, message in (
+        (
+            ["--opponents", f"policy:weights={tmp_path / 'none.vnpolicy'}:0.3"],
+            "cannot read the opponents' weights",
+        ),
+        (["--opponents", "policy:weight=x:0.3"], "policy or policy:weights=FILE"),
+    ):
+        bad = _train("tienlen", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), *flags, *common)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    north = _train(
+        "tienlen-north",
+        "--steps",
+        "2",
+        "--out",
+        str(tmp_path / "bad.vnpolicy"),
+        "--opponents",
+        f"policy:weights={old}:0.3",
+        *common,
+    )
+    assert north.returncode == 2 and "not this run's table" in north.stderr, north.stderr
 
 
 # -- distillation ------------------------------------------------------------------------------

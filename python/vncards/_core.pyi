@@ -958,6 +958,8 @@ class PolicyNet:
         epsilon: float,
         max_steps: int = 2000,
         greedy_seats: Sequence[int] | None = None,
+        frozen: PolicyNet | None = None,
+        frozen_seats: Sequence[int] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], int, int, int]: ...
 
 def policy_encoding(game: str, players: int) -> tuple[str, int, str, int, int]: ...

@@ -8,4 +8,4 @@ pub mod selfplay;
 
 pub use features::{encoding, Encoding, Learnable};
 pub use net::{Header, Net};
-pub use selfplay::{scores_batch, selfplay, Samples};
+pub use selfplay::{scores_batch, selfplay, Opponents, Samples};

@@ -4,9 +4,11 @@
 //! the row of the action it took, and the units the seat won in the end (the Monte-Carlo
 //! return the network learns to predict).
 //!
-//! Seats may instead be played by the `greedy` bot (`greedy_seats`, a bit per seat and hand):
-//! they learn nothing, so their decisions give no samples, but the learner's returns are then
-//! those of a table with greedy opponents.
+//! Seats may instead be played by the `greedy` bot or by a frozen network (an earlier or a
+//! shipped one: a league), a bit per seat and hand for each ([`Opponents`]): they learn
+//! nothing, so their decisions give no samples, but the learner's returns are then those of a
+//! table with these opponents. A frozen network plays as the `policy` bot does (its best-scored
+//! action, reading its own seat's observation only), in Rust, in the same parallel pass.
 //!
 //! Hands are independent and each draws from its own seed, so the samples are the same
 //! whatever the number of threads, in the order of the seeds.
@@ -40,13 +42,24 @@ impl Samples {
     }
 }
 
+/// Who plays the seats the learner does not, hand by hand: empty slices (or `None`) for
+/// nobody, else one bit mask per hand (seat `s` is bit `s`), the two masks disjoint.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Opponents<'a> {
+    /// The seats [`Learnable::greedy`] plays (the caller checks the game has it).
+    pub greedy: &'a [u8],
+    /// A frozen network and the seats it plays.
+    pub frozen: Option<(&'a Net, &'a [u8])>,
+}
+
 /// Plays one hand of `proto`'s game dealt from `seed`, the seats of `greedy_seats` (bits)
-/// played by [`Learnable::greedy`].
+/// played by [`Learnable::greedy`], those of `frozen`'s mask by its network.
 fn hand<G: Learnable>(
     proto: &G,
     net: &Net,
     seed: u64,
     greedy_seats: u8,
+    frozen: Option<(&Net, u8)>,
     epsilon: f64,
     max_steps: usize,
 ) -> Samples {
@@ -84,6 +97,12 @@ fn hand<G: Learnable>(
         rows.clear();
         g.action_rows(&mut rows);
         debug_assert_eq!(rows.len(), n * a);
+        if let Some((other, mask)) = frozen {
+            if mask >> seat & 1 == 1 {
+                g.apply(other.choose(&obs, &rows, &mut scratch));
+                continue;
+            }
+        }
         let pick = if epsilon > 0.0 && rng.unit() < epsilon {
             rng.below(n)
         } else {
@@ -109,23 +128,30 @@ fn hand<G: Learnable>(
 }
 
 /// Plays a hand from each of `seeds` (in parallel) and gathers their samples in seed order.
-/// `greedy_seats`: empty (every seat plays the network), or one mask per seed of the seats the
-/// `greedy` bot plays in that hand (the caller checks the game has [`Learnable::greedy`]).
+/// `opponents`: the seats of each hand that the `greedy` bot or a frozen network plays (every
+/// seat plays the learner's network where both are empty).
 pub fn selfplay<G: Learnable>(
     proto: &G,
     net: &Net,
     seeds: &[u64],
-    greedy_seats: &[u8],
+    opponents: Opponents<'_>,
     epsilon: f64,
     max_steps: usize,
 ) -> Samples {
+    let greedy_seats = opponents.greedy;
     assert!(greedy_seats.is_empty() || greedy_seats.len() == seeds.len());
+    if let Some((_, masks)) = opponents.frozen {
+        assert!(masks.is_empty() || masks.len() == seeds.len());
+    }
     let parts: Vec<Samples> = seeds
         .par_iter()
         .enumerate()
         .map(|(i, &s)| {
             let greedy = greedy_seats.get(i).copied().unwrap_or(0);
-            hand(proto, net, s, greedy, epsilon, max_steps)
+            let frozen = opponents
+                .frozen
+                .map(|(other, masks)| (other, masks.get(i).copied().unwrap_or(0)));
+            hand(proto, net, s, greedy, frozen, epsilon, max_steps)
         })
         .collect();
     let mut all = Samples::default();

@@ -12,7 +12,7 @@ use super::tusac_flow::PyTuSacRules;
 use crate::encode::Deck;
 use crate::error::Error;
 use crate::policy::features::{shedding_row, tusac_row, SheddingAct, TuSacAct, TuSacContext};
-use crate::policy::{encoding, scores_batch, selfplay, Header, Net, Samples};
+use crate::policy::{encoding, scores_batch, selfplay, Header, Net, Opponents, Samples};
 use crate::vector::shedding::SheddingTable;
 use crate::vector::tusac::TuSacTable;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
@@ -339,11 +339,13 @@ impl PyPolicyNet {
     /// Self-play of one hand from each of `seeds` (in parallel, the GIL released) at a table
     /// with `rules` (`SheddingFlowRules` or `TuSacFlowRules`): every seat plays this network,
     /// exploring with probability `epsilon`, except the seats of `greedy_seats` (one bit mask per
-    /// seed; Tiến Lên only), which the `greedy` bot plays and which give no samples. Returns
+    /// seed; Tiến Lên only), which the `greedy` bot plays, and those of `frozen_seats` (one mask
+    /// per seed, none of them greedy's), which the network `frozen` plays (its best-scored
+    /// action, no exploration: a league's earlier or shipped network); neither gives samples. Returns
     /// `(obs [n, observation_size], actions [n, action_size], returns [n], hands, truncated,
     /// decisions)`: one sample per decision with a choice, its return the units the seat won.
-    #[pyo3(signature = (rules, seeds, epsilon, max_steps = 2000, greedy_seats = None))]
-    #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (rules, seeds, epsilon, max_steps = 2000, greedy_seats = None, frozen = None, frozen_seats = None))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn selfplay<'py>(
         &self,
         py: Python<'py>,
@@ -352,6 +354,8 @@ impl PyPolicyNet {
         epsilon: f64,
         max_steps: usize,
         greedy_seats: Option<Vec<u8>>,
+        frozen: Option<Bound<'py, PyPolicyNet>>,
+        frozen_seats: Option<Vec<u8>>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
         Bound<'py, PyAny>,
@@ -419,10 +423,56 @@ impl PyPolicyNet {
                     )));
                 }
             }
+            let frozen_seats = frozen_seats.unwrap_or_default();
+            let other = match (&frozen, frozen_seats.is_empty()) {
+                (None, false) => {
+                    return Err(rules_err("frozen_seats needs the frozen network".into()));
+                }
+                (None, true) => None,
+                (Some(f), _) => {
+                    let other = f.get().net();
+                    if other.header.game != self.0.header.game
+                        || other.header.players != players
+                        || other.encoding != self.0.encoding
+                    {
+                        return Err(rules_err(format!(
+                            "the frozen network plays {} at {} seats, not this network's {} at {players}",
+                            other.header.game, other.header.players, self.0.header.game
+                        )));
+                    }
+                    if frozen_seats.len() != seeds.len() {
+                        return Err(rules_err(format!(
+                            "frozen_seats needs one mask per seed ({}), not {}",
+                            seeds.len(),
+                            frozen_seats.len()
+                        )));
+                    }
+                    if let Some(m) = frozen_seats
+                        .iter()
+                        .find(|&&m| usize::from(m) >> players != 0)
+                    {
+                        return Err(rules_err(format!(
+                            "frozen_seats mask {m:#b} names a seat past the table's {players}"
+                        )));
+                    }
+                    if let Some(i) = (0..greedy.len()).find(|&i| greedy[i] & frozen_seats[i] != 0) {
+                        return Err(rules_err(format!(
+                            "hand {i}: a seat is both greedy's and the frozen network's"
+                        )));
+                    }
+                    Some(other)
+                }
+            };
             let net = Arc::clone(&self.0);
-            let s: Samples = py.detach(move || match &proto {
-                Proto::Shedding(t) => selfplay(t, &net, &seeds, &greedy, epsilon, max_steps),
-                Proto::TuSac(t) => selfplay(t, &net, &seeds, &greedy, epsilon, max_steps),
+            let s: Samples = py.detach(move || {
+                let opponents = Opponents {
+                    greedy: &greedy,
+                    frozen: other.as_deref().map(|o| (o, frozen_seats.as_slice())),
+                };
+                match &proto {
+                    Proto::Shedding(t) => selfplay(t, &net, &seeds, opponents, epsilon, max_steps),
+                    Proto::TuSac(t) => selfplay(t, &net, &seeds, opponents, epsilon, max_steps),
+                }
             });
             let n = s.len();
             let obs = PyArray1::from_vec(py, s.obs).reshape([n, d])?.into_any();

@@ -102,8 +102,18 @@ def register(commands: Commands) -> None:
         default=(),
         metavar="BOT:SHARE",
         help="seats of the self-play hands played by BOT instead of the network, each seat with "
-        "probability SHARE (e.g. greedy:0.5; greedy in Tiến Lên only); their decisions are not "
-        "learned (default: none, every seat plays the network)",
+        "probability SHARE, pairs comma-separated: greedy (Tiến Lên only) or a frozen network, "
+        "policy (the shipped weights) or policy:weights=FILE (an earlier run's: a league), e.g. "
+        "greedy:0.4,policy:weights=old.vnpolicy:0.2; their decisions are not learned (default: "
+        "none, every seat plays the network)",
+    )
+    t.add_argument(
+        "--init",
+        default=None,
+        metavar="WEIGHTS",
+        help="start from the weights file WEIGHTS (.vnpolicy, e.g. a shipped one: same game, "
+        "players, rules and sizes) instead of random weights; the optimizer starts afresh "
+        "(default: none, random weights)",
     )
     t.add_argument(
         "--eval-every", type=int, default=2000, help="steps between curve points (default %(default)s)"
@@ -207,6 +217,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         distill_steps=args.distill_steps,
         distill_batch=args.distill_batch,
         opponents=args.opponents,
+        init=args.init,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         eval_seed=args.eval_seed,

@@ -8,6 +8,8 @@ training itself is :mod:`vncards.learn.train`).
 True
 >>> parse_opponents("greedy:0.5")
 (('greedy', 0.5),)
+>>> parse_opponents("greedy:0.3,policy:weights=old.vnpolicy:0.2")
+(('greedy', 0.3), ('policy:weights=old.vnpolicy', 0.2))
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from typing import Any
 from ..errors import RulesError
 from .model import Architecture
 
-__all__ = ["TrainConfig", "GAMES", "OPPONENTS", "check", "parse_opponents"]
+__all__ = ["TrainConfig", "GAMES", "OPPONENTS", "check", "parse_opponents", "frozen_weights"]
 
 #: The games ``vncards train`` trains.
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
 #: The bots that may play seats of the self-play hands besides the learner (``--opponents``),
-#: and the games whose Rust self-play has them.
-OPPONENTS = {"greedy": ("tienlen", "tienlen-north")}
+#: and the games whose Rust self-play has them. ``policy`` is a frozen network: the shipped
+#: weights, or ``policy:weights=FILE`` (an earlier run's, for a league).
+OPPONENTS = {"greedy": ("tienlen", "tienlen-north"), "policy": GAMES}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +55,9 @@ class TrainConfig:
     #: ``(bot, share)`` pairs: each seat of each self-play hand is played by ``bot`` with
     #: probability ``share`` (drawn per seat; the rest of the seats play and learn).
     opponents: tuple[tuple[str, float], ...] = ()
+    #: A weights file (``.vnpolicy``) to start from instead of random weights: its layers, of
+    #: this game, table and sizes (the optimizer starts afresh).
+    init: str | None = None
     tower: tuple[int, ...] = (256, 128)
     join: int = 128
     head: tuple[int, ...] = (32,)
@@ -96,12 +102,13 @@ class TrainConfig:
 
 
 def parse_opponents(text: str) -> tuple[tuple[str, float], ...]:
-    """``--opponents`` written ``greedy:0.5`` (``BOT:SHARE`` pairs, comma-separated; ``self:S``
-    may name the learner's own share, which is the rest): the ``(bot, share)`` pairs of
+    """``--opponents`` written ``greedy:0.5`` (``BOT:SHARE`` pairs, comma-separated, the share
+    after the last colon, as in ``policy:weights=FILE:0.2``; ``self:S`` may name the learner's
+    own share, which is the rest): the ``(bot, share)`` pairs of
     :attr:`TrainConfig.opponents`, checked by :func:`check`."""
     pairs: list[tuple[str, float]] = []
     for part in text.split(","):
-        bot, sep, share = part.strip().partition(":")
+        bot, sep, share = part.strip().rpartition(":")
         try:
             value = float(share)
         except ValueError:
@@ -147,7 +154,11 @@ def check(cfg: TrainConfig) -> None:
         if v is not None and not v > 0.0:
             raise RulesError(f"{name} must be positive, not {v}")
     bots = [b for b, _ in cfg.opponents]
+    if len({b.partition(":")[0] for b in bots}) < len(bots):
+        raise RulesError(f"opponents names each bot once (one frozen network): {cfg.opponents}")
     for bot, share in cfg.opponents:
+        frozen_weights(bot)
+        bot = bot.partition(":")[0]
         if bot not in OPPONENTS:
             raise RulesError(f"opponents may be {', '.join(OPPONENTS)}; not {bot!r}")
         if cfg.game not in OPPONENTS[bot]:
@@ -162,3 +173,15 @@ def check(cfg: TrainConfig) -> None:
         raise RulesError(
             f"return_scale must be positive (or 0: from the first round), not {cfg.return_scale}"
         )
+
+
+def frozen_weights(bot: str) -> str | None:
+    """The weights file of an opponent that is a frozen network: ``policy:weights=FILE``'s
+    FILE, ``""`` for ``policy`` (the game's shipped weights), None for another bot."""
+    name, _, rest = bot.partition(":")
+    if name != "policy":
+        return None
+    key, eq, path = rest.partition("=")
+    if rest and (key != "weights" or not eq or not path):
+        raise RulesError(f"a frozen network opponent is policy or policy:weights=FILE, not {bot!r}")
+    return path

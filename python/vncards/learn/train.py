@@ -71,7 +71,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
     ) from e
 
-__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD", "OPPONENTS_METHOD"]
+__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD", "OPPONENTS_METHOD", "INIT_METHOD"]
 
 METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
 #: What a run that first distils a teacher records before :data:`METHOD` (or alone, with no self-play).
@@ -81,6 +81,8 @@ DISTILL_METHOD = (
 )
 #: What a run with ``opponents`` adds to :data:`METHOD`.
 OPPONENTS_METHOD = "but each seat of a hand is played instead, with these probabilities, by {mix}: its decisions are not learned"
+#: What a run with ``init`` records before the rest of its method.
+INIT_METHOD = "starting from the weights {file} (SHA-256 {sha256}, {steps} steps of their own)"
 CHECKPOINT_VERSION = 1
 
 
@@ -240,6 +242,11 @@ class _State:
     distilled: int = 0
     teacher_hands: int = 0
     teacher_decisions: int = 0
+    #: What the run started from: the ``init`` weights file's SHA-256 and its provenance's
+    #: steps (None from random weights).
+    init: dict[str, Any] | None = None
+    #: The frozen network opponent's weights file: its name and SHA-256 (None without one).
+    opponent_weights: dict[str, str] | None = None
 
     def layers(self) -> Layers:
         """The weights as a ``.vnpolicy`` holds them (scoring in units)."""
@@ -287,6 +294,8 @@ def _save_checkpoint(path: Path, cfg: TrainConfig, st: _State) -> None:
         "distilled": st.distilled,
         "teacher_hands": st.teacher_hands,
         "teacher_decisions": st.teacher_decisions,
+        "init": st.init,
+        "opponent_weights": st.opponent_weights,
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     import io
@@ -336,6 +345,8 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> _State:
         distilled=meta.get("distilled", 0),
         teacher_hands=meta.get("teacher_hands", 0),
         teacher_decisions=meta.get("teacher_decisions", 0),
+        init=meta.get("init"),
+        opponent_weights=meta.get("opponent_weights"),
     )
 
 
@@ -345,10 +356,12 @@ def _method(cfg: TrainConfig, st: _State) -> str:
     if cfg.opponents:
         mix = ", ".join(f"{bot} {share:g}" for bot, share in cfg.opponents)
         selfplay += f"; {OPPONENTS_METHOD.format(mix=mix)}"
-    if not cfg.distill_steps:
-        return selfplay
-    distilled = DISTILL_METHOD.format(teacher=cfg.distill)
-    return f"{distilled}; then {selfplay}" if st.round else distilled
+    if cfg.distill_steps:
+        distilled = DISTILL_METHOD.format(teacher=cfg.distill)
+        selfplay = f"{distilled}; then {selfplay}" if st.round else distilled
+    if st.init is not None:
+        selfplay = f"{INIT_METHOD.format(**st.init)}; {selfplay}"
+    return selfplay
 
 
 def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
@@ -365,6 +378,8 @@ def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
         "return_scale": st.scale,
         "teacher_hands": st.teacher_hands,
         "teacher_decisions": st.teacher_decisions,
+        "init": st.init,
+        "opponent_weights": st.opponent_weights,
         "finished": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "config": cfg.to_dict(),
         "vncards": __version__,
@@ -478,9 +493,16 @@ def train(
     if resume is not None:
         st = _load_checkpoint(Path(resume), cfg)
     else:
-        params = _jax_layers(_init(cfg))
+        layers, scale, init = _start(cfg, spec.name, record)
+        params = _jax_layers(layers)
         first = _distill_optimizer(cfg) if cfg.distill_steps else opt
         st = _State(0, 0, params, first.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
+        st.scale, st.init = scale, init
+    frozen, frozen_file = _frozen(cfg, record)
+    if st.opponent_weights is None:
+        st.opponent_weights = frozen_file
+    elif frozen_file != st.opponent_weights:
+        raise RulesError(f"the opponents' weights are not those the run started with: {st.opponent_weights}")
     paths = _paths(out)
     last_save = time.monotonic()
     started, cpu0 = time.monotonic(), time.process_time()
@@ -542,9 +564,14 @@ def train(
             0, 2**63 - 1, size=cfg.hands, dtype=np.int64
         )
         epsilon = cfg.epsilon_at(st.round * cfg.updates)
-        greedy = _greedy_seats(cfg, st.round)
+        seats = _opponent_seats(cfg, st.round)
         obs, act, ret, hands, _truncated, _decisions = net.selfplay(
-            flow, seeds.tolist(), epsilon, greedy_seats=greedy
+            flow,
+            seeds.tolist(),
+            epsilon,
+            greedy_seats=seats.get("greedy"),
+            frozen=frozen,
+            frozen_seats=seats.get("policy"),
         )
         st.hands += hands
         st.samples += len(ret)
@@ -573,16 +600,53 @@ def train(
     return figures
 
 
-def _greedy_seats(cfg: TrainConfig, round: int) -> list[int] | None:
-    """The seats ``greedy`` plays in each hand of ``round`` (a bit mask per hand, each seat
-    drawn with the opponents' share of ``greedy``, from the run's seed and the round alone, so
-    that a resumed run draws the same), or None: every seat plays the network."""
-    share = dict(cfg.opponents).get("greedy")
-    if share is None:
-        return None
+def _opponent_seats(cfg: TrainConfig, round: int) -> dict[str, list[int]]:
+    """The seats each opponent plays in each hand of ``round``, by kind (``greedy``, ``policy``:
+    a bit mask per hand): one uniform draw per seat, from the run's seed and the round alone
+    (so that a resumed run draws the same), falls in the opponents' shares in their order (the
+    learner plays a seat whose draw is past them all)."""
+    if not cfg.opponents:
+        return {}
     draws = np.random.default_rng([cfg.seed, round, 0x0990]).random((cfg.hands, cfg.players))
-    bits = (draws < share).astype(np.int64) << np.arange(cfg.players)
-    return [int(m) for m in bits.sum(axis=1)]
+    out: dict[str, list[int]] = {}
+    low = 0.0
+    for bot, share in cfg.opponents:
+        taken = (draws >= low) & (draws < low + share)
+        bits = taken.astype(np.int64) << np.arange(cfg.players)
+        out[bot.partition(":")[0]] = [int(m) for m in bits.sum(axis=1)]
+        low += share
+    return out
+
+
+def _frozen(cfg: TrainConfig, record: str) -> tuple[Any, dict[str, str] | None]:
+    """The frozen network of the opponents (a ``_core.PolicyNet``: the weights file of
+    ``policy:weights=FILE``, the game's shipped weights for ``policy``, checked to play this
+    game's table and rules) and its file's name and SHA-256; None, None without one."""
+    import vncards._core as core
+
+    from ..bots.policy import shipped_weights
+    from .config import frozen_weights
+
+    paths = [p for p in (frozen_weights(bot) for bot, _ in cfg.opponents) if p is not None]
+    if not paths:
+        return None, None
+    path = paths[0]
+    source: Any = Path(path) if path else shipped_weights().get(cfg.game)
+    if source is None:
+        raise RulesError(f"no weights ship for {cfg.game}: give the opponent as policy:weights=FILE")
+    try:
+        data = source.read_bytes()
+        net = core.PolicyNet.from_bytes(data)
+    except (OSError, ValueError) as e:
+        raise RulesError(f"cannot read the opponents' weights {path!r}: {e}") from None
+    if net.game != cfg.game or net.players != cfg.players or json.loads(net.rules) != json.loads(record):
+        raise RulesError(
+            f"the opponents' weights {path or 'shipped'!r} play {net.game} at {net.players} seats "
+            "or other rules, not this run's table"
+        )
+    import hashlib
+
+    return net, {"file": source.name, "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _scale_of(returns: Any) -> float:
@@ -597,6 +661,48 @@ def _init(cfg: TrainConfig) -> Layers:
 
     _, _, _, d, a = core.policy_encoding(cfg.game, cfg.players)
     return init_layers(cfg.arch, d, a, cfg.seed)
+
+
+def _start(cfg: TrainConfig, game: str, record: str) -> tuple[Layers, float | None, dict[str, Any] | None]:
+    """A new run's starting weights, the scale its returns are learned in (None: from the first
+    round) and what it started from: random weights, or those of the ``init`` file (of this
+    game, table, rules and sizes; its last layer divided by the scale, its provenance's
+    ``return_scale`` unless the run sets one, so the network scores as the file did)."""
+    if cfg.init is None:
+        return _init(cfg), None, None
+    import hashlib
+
+    import vncards._core as core
+
+    from .model import from_net
+
+    path = Path(cfg.init)
+    try:
+        data = path.read_bytes()
+        net = core.PolicyNet.from_bytes(data)
+    except (OSError, ValueError) as e:
+        raise RulesError(f"cannot start from the weights {str(path)!r}: {e}") from None
+    _, _, _, d, a = core.policy_encoding(cfg.game, cfg.players)
+    want = cfg.arch.shapes(d, a)
+    if (
+        net.game != game
+        or net.players != cfg.players
+        or list(net.shapes) != want
+        or net.tower != len(cfg.tower)
+    ):
+        raise RulesError(
+            f"the weights {str(path)!r} are a network of {net.game}, {net.players} players, layers "
+            f"{list(net.shapes)}; this run trains {game}, {cfg.players} players, layers {want}"
+        )
+    if json.loads(net.rules) != json.loads(record):
+        raise RulesError(f"the weights {str(path)!r} were trained on other rules than this run's")
+    prov = json.loads(net.provenance or "{}")
+    scale = float(cfg.return_scale or prov.get("return_scale") or 1.0)
+    layers = from_net(net)
+    w, b = layers[-1]
+    layers[-1] = ((w / scale).astype(np.float32), (b / scale).astype(np.float32))
+    init = {"file": path.name, "sha256": hashlib.sha256(data).hexdigest(), "steps": prov.get("steps")}
+    return layers, scale, init
 
 
 def _jax_layers(layers: Layers) -> Any:
