@@ -339,7 +339,7 @@ impl PyPolicyNet {
     /// Self-play of one hand from each of `seeds` (in parallel, the GIL released) at a table
     /// with `rules` (`SheddingFlowRules` or `TuSacFlowRules`): every seat plays this network,
     /// exploring with probability `epsilon`, except the seats of `greedy_seats` (one bit mask per
-    /// seed; Tiến Lên only), which the `greedy` bot plays and which give no samples. Returns
+    /// seed; Tiến Lên and Tứ Sắc), which the `greedy` bot plays and which give no samples. Returns
     /// `(obs [n, observation_size], actions [n, action_size], returns [n], hands, truncated,
     /// decisions)`: one sample per decision with a choice, its return the units the seat won.
     #[pyo3(signature = (rules, seeds, epsilon, max_steps = 2000, greedy_seats = None))]
@@ -411,10 +411,10 @@ impl PyPolicyNet {
                     )));
                 }
                 if greedy.iter().any(|&m| m != 0)
-                    && !matches!(&proto, Proto::Shedding(t) if !t.is_samloc())
+                    && matches!(&proto, Proto::Shedding(t) if t.is_samloc())
                 {
                     return Err(rules_err(format!(
-                        "greedy seats in self-play are played in Rust in Tiến Lên only, not {}",
+                        "greedy seats in self-play are played in Rust in Tiến Lên and Tứ Sắc only, not {}",
                         self.0.header.game
                     )));
                 }

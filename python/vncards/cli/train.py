@@ -102,7 +102,7 @@ def register(commands: Commands) -> None:
         default=(),
         metavar="BOT:SHARE",
         help="seats of the self-play hands played by BOT instead of the network, each seat with "
-        "probability SHARE (e.g. greedy:0.5; greedy in Tiến Lên only); their decisions are not "
+        "probability SHARE (e.g. greedy:0.5; greedy in Tiến Lên and Tứ Sắc); their decisions are not "
         "learned (default: none, every seat plays the network)",
     )
     t.add_argument(

@@ -24,7 +24,7 @@ __all__ = ["TrainConfig", "GAMES", "OPPONENTS", "check", "parse_opponents"]
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
 #: The bots that may play seats of the self-play hands besides the learner (``--opponents``),
 #: and the games whose Rust self-play has them.
-OPPONENTS = {"greedy": ("tienlen", "tienlen-north")}
+OPPONENTS = {"greedy": ("tienlen", "tienlen-north", "tusac")}
 
 
 @dataclasses.dataclass(frozen=True)
