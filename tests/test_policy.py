@@ -574,8 +574,7 @@ def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(game: s
     # Resumed from half the run: the same weights (the greedy seats are drawn per round).
     half = tmp_path / "half.vnpolicy"
     assert (
-        _train(game, "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode
-        == 0
+        _train(game, "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode == 0
     )
     resumed = _train(
         game,
