@@ -471,7 +471,7 @@ impl Learnable for TuSacTable {
         let mut best: Option<(usize, f32)> = None;
         for (i, row) in rows.chunks_exact(TUSAC_ACTION).enumerate() {
             let s = tusac_greedy_score(row);
-            if best.is_none_or(|(_, b)| s > b) {
+            if best.map_or(true, |(_, b)| s > b) {
                 best = Some((i, s));
             }
         }
