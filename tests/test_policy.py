@@ -509,7 +509,7 @@ def _replay_with_greedy(game: str, net: Any, seed: int, mask: int, frozen: Any =
     return len(obs), k
 
 
-@pytest.mark.parametrize("game", ["tienlen", "tienlen-north"])
+@pytest.mark.parametrize("game", ["tienlen", "tienlen-north", "tusac"])
 def test_self_play_seats_given_to_greedy_play_as_the_greedy_bot_and_are_not_learned(game: str) -> None:
     net = _net(game, seed=3)
     seen = 0
@@ -534,12 +534,11 @@ def test_greedy_seats_are_refused_where_self_play_cannot_play_them() -> None:
         net.selfplay(flow, [1, 2], 0.1, greedy_seats=[1])
     with pytest.raises(RulesError, match="past the table's 4"):
         net.selfplay(flow, [1], 0.1, greedy_seats=[16])
-    for game in ("samloc", "tusac"):
-        other = _net(game)
-        rules = games.spec(game).rules().flow
-        with pytest.raises(RulesError, match="Tiến Lên only"):
-            other.selfplay(rules, [1], 0.1, greedy_seats=[2])
-        assert other.selfplay(rules, [1], 0.1, greedy_seats=[0])[3] == 1
+    other = _net("samloc")
+    rules = games.spec("samloc").rules().flow
+    with pytest.raises(RulesError, match="Tiến Lên and Tứ Sắc only"):
+        other.selfplay(rules, [1], 0.1, greedy_seats=[2])
+    assert other.selfplay(rules, [1], 0.1, greedy_seats=[0])[3] == 1
 
 
 @pytest.mark.parametrize("game", ["tienlen", "samloc", "tusac"])
@@ -604,7 +603,7 @@ def test_opponents_are_written_bot_share_and_checked() -> None:
     for bad, message in (
         ({"opponents": (("random", 0.5),)}, "may be greedy"),
         ({"opponents": (("greedy", 1.0),)}, "in \\(0, 1\\)"),
-        ({"opponents": (("greedy", 0.5),), "game": "samloc"}, "tienlen, tienlen-north only"),
+        ({"opponents": (("greedy", 0.5),), "game": "samloc"}, "tienlen, tienlen-north, tusac only"),
         ({"opponents": (("policy:wights=a", 0.5),)}, "policy or policy:weights=FILE"),
         ({"opponents": (("policy:weights=", 0.5),)}, "policy or policy:weights=FILE"),
         ({"opponents": (("policy", 0.2), ("policy:weights=a", 0.2))}, "one frozen network"),
@@ -618,12 +617,13 @@ def test_opponents_are_written_bot_share_and_checked() -> None:
 
 
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
-def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["tienlen", "tusac"])
+def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(game: str, tmp_path: Path) -> None:
     common = ["--seed", "5", "--tiny", "--hands", "8", "--updates", "2", "--batch", "32"]
     common += ["--eval-every", "4", "--eval-deals", "2"]
     plain, mixed = tmp_path / "plain.vnpolicy", tmp_path / "mixed.vnpolicy"
-    assert _train("tienlen", "--steps", "4", "--out", str(plain), *common).returncode == 0
-    done = _train("tienlen", "--steps", "8", "--out", str(mixed), "--opponents", "greedy:0.5", *common)
+    assert _train(game, "--steps", "4", "--out", str(plain), *common).returncode == 0
+    done = _train(game, "--steps", "8", "--out", str(mixed), "--opponents", "greedy:0.5", *common)
     assert done.returncode == 0, done.stderr
     prov = json.loads(_core.PolicyNet.from_bytes(mixed.read_bytes()).provenance)
     first = json.loads(_core.PolicyNet.from_bytes(plain.read_bytes()).provenance)
@@ -634,11 +634,10 @@ def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(tmp_pat
     # Resumed from half the run: the same weights (the greedy seats are drawn per round).
     half = tmp_path / "half.vnpolicy"
     assert (
-        _train("tienlen", "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode
-        == 0
+        _train(game, "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode == 0
     )
     resumed = _train(
-        "tienlen",
+        game,
         "--steps",
         "8",
         "--out",
@@ -658,12 +657,12 @@ def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(tmp_pat
         (["--opponents", "greedy"], "BOT:SHARE"),
         (["--opponents", "random:0.5"], "may be greedy"),
     ):
-        bad = _train("tienlen", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), *flags, *common)
+        bad = _train(game, "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), *flags, *common)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
     bad = _train(
         "samloc", "--steps", "4", "--out", str(tmp_path / "bad.vnpolicy"), "--opponents", "greedy:0.5"
     )
-    assert bad.returncode == 2 and "tienlen, tienlen-north only" in bad.stderr
+    assert bad.returncode == 2 and "tienlen, tienlen-north, tusac only" in bad.stderr
 
 
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")

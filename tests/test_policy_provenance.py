@@ -43,5 +43,5 @@ def test_shipped_method_is_what_its_settings_ran(rollouts: bool, variant: str) -
 
     prov = json.loads(load_weights(str(shipped_weights(rollouts=rollouts)[variant])).provenance)
     cfg = TrainConfig.from_dict(prov["config"])
-    ran = train._method(cfg, types.SimpleNamespace(round=prov["rounds"]))
+    ran = train._method(cfg, types.SimpleNamespace(round=prov["rounds"], init=prov.get("init")))
     assert prov["method"] == ran

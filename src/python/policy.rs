@@ -32,6 +32,23 @@ fn rules_err(msg: String) -> PyErr {
 }
 
 /// The action row of a legal action given by its type and cards.
+/// `masks` (one seat bit mask per self-play seed, named `name` in errors) checked: as many as
+/// the seeds, and no seat past the table's `players`.
+fn check_seat_masks(name: &str, masks: &[u8], seeds: usize, players: usize) -> PyResult<()> {
+    if masks.len() != seeds {
+        return Err(rules_err(format!(
+            "{name} needs one mask per seed ({seeds}), not {}",
+            masks.len()
+        )));
+    }
+    if let Some(m) = masks.iter().find(|&&m| usize::from(m) >> players != 0) {
+        return Err(rules_err(format!(
+            "{name} mask {m:#b} names a seat past the table's {players}"
+        )));
+    }
+    Ok(())
+}
+
 fn shedding_act(kind: &str, cards: &Bound<'_, PyAny>) -> PyResult<SheddingAct> {
     Ok(match kind {
         "play" => SheddingAct::Play(group_masks(std::slice::from_ref(cards))?[0]),
@@ -339,7 +356,7 @@ impl PyPolicyNet {
     /// Self-play of one hand from each of `seeds` (in parallel, the GIL released) at a table
     /// with `rules` (`SheddingFlowRules` or `TuSacFlowRules`): every seat plays this network,
     /// exploring with probability `epsilon`, except the seats of `greedy_seats` (one bit mask per
-    /// seed; Tiến Lên only), which the `greedy` bot plays, and those of `frozen_seats` (one mask
+    /// seed; Tiến Lên and Tứ Sắc), which the `greedy` bot plays, and those of `frozen_seats` (one mask
     /// per seed, none of them greedy's), which the network `frozen` plays (its best-scored
     /// action, no exploration: a league's earlier or shipped network); neither gives samples. Returns
     /// `(obs [n, observation_size], actions [n, action_size], returns [n], hands, truncated,
@@ -402,23 +419,12 @@ impl PyPolicyNet {
             }
             let greedy = greedy_seats.unwrap_or_default();
             if !greedy.is_empty() {
-                if greedy.len() != seeds.len() {
-                    return Err(rules_err(format!(
-                        "greedy_seats needs one mask per seed ({}), not {}",
-                        seeds.len(),
-                        greedy.len()
-                    )));
-                }
-                if let Some(m) = greedy.iter().find(|&&m| usize::from(m) >> players != 0) {
-                    return Err(rules_err(format!(
-                        "greedy_seats mask {m:#b} names a seat past the table's {players}"
-                    )));
-                }
+                check_seat_masks("greedy_seats", &greedy, seeds.len(), players)?;
                 if greedy.iter().any(|&m| m != 0)
-                    && !matches!(&proto, Proto::Shedding(t) if !t.is_samloc())
+                    && matches!(&proto, Proto::Shedding(t) if t.is_samloc())
                 {
                     return Err(rules_err(format!(
-                        "greedy seats in self-play are played in Rust in Tiến Lên only, not {}",
+                        "greedy seats in self-play are played in Rust in Tiến Lên and Tứ Sắc only, not {}",
                         self.0.header.game
                     )));
                 }
@@ -440,21 +446,7 @@ impl PyPolicyNet {
                             other.header.game, other.header.players, self.0.header.game
                         )));
                     }
-                    if frozen_seats.len() != seeds.len() {
-                        return Err(rules_err(format!(
-                            "frozen_seats needs one mask per seed ({}), not {}",
-                            seeds.len(),
-                            frozen_seats.len()
-                        )));
-                    }
-                    if let Some(m) = frozen_seats
-                        .iter()
-                        .find(|&&m| usize::from(m) >> players != 0)
-                    {
-                        return Err(rules_err(format!(
-                            "frozen_seats mask {m:#b} names a seat past the table's {players}"
-                        )));
-                    }
+                    check_seat_masks("frozen_seats", &frozen_seats, seeds.len(), players)?;
                     if let Some(i) = (0..greedy.len()).find(|&i| greedy[i] & frozen_seats[i] != 0) {
                         return Err(rules_err(format!(
                             "hand {i}: a seat is both greedy's and the frozen network's"

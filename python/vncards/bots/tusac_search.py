@@ -38,7 +38,7 @@ level defined with them plays every table (the bots guide says which Tứ Sắc 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .._core import TuSacCard, TuSacRolloutSetup, tusac_pack, tusac_search
@@ -60,6 +60,32 @@ def _kind(code: str) -> int:
     return TuSacCard(code).index
 
 
+#: An offer on the table: (kind, turned up from the stock, the seat it came from), the order
+#: ``tusac_search``'s tables take it in.
+Offer = tuple[int, bool, int]
+
+
+def _offers(events: Sequence[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Offer | None]]:
+    """Each event with the offer standing when it came (None from a deal, a claim or a dead
+    card until the next discard or turn-up): the offer tracking ``let_go`` and ``observed``
+    share."""
+    offer: Offer | None = None
+    for e in events:
+        yield e, offer
+        kind = e["type"]
+        if kind in ("deal", "dead", "claim"):
+            offer = None
+        elif kind in ("discard", "turn_up"):
+            offer = (_kind(e["card"]), kind == "turn_up", e["seat"])
+
+
+def _could_answer(offer: Offer, players: int, me: int, claimer: int | None = None) -> list[int]:
+    """The seats besides ``me`` (and ``claimer``) that were asked about ``offer``: every seat
+    for a card turned up from the stock, all but the discarder for a discard."""
+    _, from_stock, origin = offer
+    return [s for s in range(players) if s != me and s != claimer and (from_stock or s != origin)]
+
+
 def let_go(events: Sequence[dict[str, Any]], players: int, me: int) -> list[int]:
     """Per seat, a mask of the kinds it let go of this hand (bit k: it was offered a k and
     made no triple or khui of it, so it holds at most one): every seat asked about an offer
@@ -71,24 +97,14 @@ def let_go(events: Sequence[dict[str, Any]], players: int, me: int) -> list[int]
     ['0b0', '0b1000000000000000000000000000', '0b1000000000000000000000000000']
     """
     masks = [0] * players
-    offer: tuple[int, int, bool] | None = None  # (kind, seat, from stock)
-    for e in events:
+    for e, offer in _offers(events):
         kind = e["type"]
         if kind == "deal":
             masks = [0] * players
-            offer = None
-        elif kind == "discard":
-            offer = (_kind(e["card"]), e["seat"], False)
-        elif kind == "turn_up":
-            offer = (_kind(e["card"]), e["seat"], True)
-        elif kind in ("dead", "claim") and offer is not None:
-            k, origin, stock = offer
+        elif offer is not None and (kind == "dead" or (kind == "claim" and e.get("meld") in _LESSER)):
             claimer = e.get("seat") if kind == "claim" else None
-            if kind == "dead" or e.get("meld") in _LESSER:
-                for s in range(players):
-                    if s != me and s != claimer and (stock or s != origin):
-                        masks[s] |= 1 << k
-            offer = None
+            for s in _could_answer(offer, players, me, claimer):
+                masks[s] |= 1 << offer[0]
     return masks
 
 
@@ -116,22 +132,21 @@ def observed(events: Sequence[dict[str, Any]], players: int, me: int) -> list[tu
     stock = 0
     dead = [0] * 28
     exposed = [[0] * 28 for _ in range(players)]
-    offer: tuple[int, bool, int] | None = None
     opening = False
     # (seat, choice, table then, index of the seat's first removal since)
     seen: list[tuple[int, tuple[Any, ...], tuple[Any, ...], int]] = []
     removed: list[list[int]] = [[] for _ in range(players)]  # each seat's lost kinds, in order
 
-    def table() -> tuple[Any, ...]:
+    def table(offer: Offer | None) -> tuple[Any, ...]:
         return (_pack(dead), [_pack(e) for e in exposed], list(counts), stock, offer, opening)
 
-    for e in events:
+    for e, offer in _offers(events):
         kind = e["type"]
         if kind == "deal":
             counts, stock = list(e["counts"]), int(e["stock"])
             dead = [0] * 28
             exposed = [[0] * 28 for _ in range(players)]
-            offer, opening, seen = None, True, []
+            opening, seen = True, []
             removed = [[] for _ in range(players)]
         elif kind == "quan":
             s, k = e["seat"], _kind(e["card"])
@@ -141,32 +156,27 @@ def observed(events: Sequence[dict[str, Any]], players: int, me: int) -> list[tu
         elif kind == "discard":
             s, k = e["seat"], _kind(e["card"])
             opening = bool(e.get("opening", False))
-            offer = None
             if s != me:
-                seen.append((s, ("discard", k, None, []), table(), len(removed[s])))
+                seen.append((s, ("discard", k, None, []), table(None), len(removed[s])))
             counts[s] -= 1
             removed[s].append(k)
-            offer, opening = (k, False, s), False
+            opening = False
         elif kind == "turn_up":
-            offer, stock = (_kind(e["card"]), True, e["seat"]), int(e["stock"])
+            stock = int(e["stock"])
         elif kind == "dead" and offer is not None:
-            k, from_stock, origin = offer
-            for s in range(players):
-                if s != me and (from_stock or s != origin):
-                    seen.append((s, ("pass", None, None, []), table(), len(removed[s])))
-            dead[k] += 1
-            offer = None
+            for s in _could_answer(offer, players, me):
+                seen.append((s, ("pass", None, None, []), table(offer), len(removed[s])))
+            dead[offer[0]] += 1
         elif kind == "claim" and offer is not None:
             s, k = e["seat"], offer[0]
             used = [_kind(c) for c in e["cards"]]
             used.remove(k)
             if s != me:
-                seen.append((s, ("claim", None, e["meld"], used), table(), len(removed[s])))
+                seen.append((s, ("claim", None, e["meld"], used), table(offer), len(removed[s])))
             for u in [*used, k]:
                 exposed[s][u] += 1
             counts[s] -= len(used)
             removed[s] += used
-            offer = None
     out = []
     for s, choice, (dead_then, exposed_then, counts_then, stock_then, offer_then, opening_then), i in seen:
         later = [0] * 28

@@ -102,7 +102,7 @@ def register(commands: Commands) -> None:
         default=(),
         metavar="BOT:SHARE",
         help="seats of the self-play hands played by BOT instead of the network, each seat with "
-        "probability SHARE, pairs comma-separated: greedy (Tiến Lên only) or a frozen network, "
+        "probability SHARE, pairs comma-separated: greedy (Tiến Lên and Tứ Sắc) or a frozen network, "
         "policy (the shipped weights) or policy:weights=FILE (an earlier run's: a league), e.g. "
         "greedy:0.4,policy:weights=old.vnpolicy:0.2; their decisions are not learned (default: "
         "none, every seat plays the network)",

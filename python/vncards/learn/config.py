@@ -27,7 +27,7 @@ GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
 #: The bots that may play seats of the self-play hands besides the learner (``--opponents``),
 #: and the games whose Rust self-play has them. ``policy`` is a frozen network: the shipped
 #: weights, or ``policy:weights=FILE`` (an earlier run's, for a league).
-OPPONENTS = {"greedy": ("tienlen", "tienlen-north"), "policy": GAMES}
+OPPONENTS = {"greedy": ("tienlen", "tienlen-north", "tusac"), "policy": GAMES}
 
 
 @dataclasses.dataclass(frozen=True)
