@@ -376,6 +376,13 @@ def _train(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _resume(game: str, steps: int, out: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``vncards train GAME --steps STEPS --out OUT --resume OUT's checkpoint FLAGS...``: a
+    stopped run continued, as a person continues one."""
+    ckpt = out.with_name(out.name.removesuffix(".vnpolicy") + ".ckpt.npz")
+    return _train(game, "--steps", str(steps), "--out", str(out), "--resume", str(ckpt), *flags)
+
+
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
 def test_vncards_train_sizes_the_network_from_its_flags(tmp_path: Path) -> None:
     out = tmp_path / "wide.vnpolicy"
@@ -636,18 +643,7 @@ def test_vncards_train_with_greedy_opponents_learns_from_the_other_seats(game: s
     assert (
         _train(game, "--steps", "4", "--out", str(half), "--opponents", "greedy:0.5", *common).returncode == 0
     )
-    resumed = _train(
-        game,
-        "--steps",
-        "8",
-        "--out",
-        str(half),
-        "--resume",
-        str(tmp_path / "half.ckpt.npz"),
-        "--opponents",
-        "greedy:0.5",
-        *common,
-    )
+    resumed = _resume(game, 8, half, "--opponents", "greedy:0.5", *common)
     assert resumed.returncode == 0, resumed.stderr
     assert (
         _core.PolicyNet.from_bytes(half.read_bytes()).data()
@@ -694,18 +690,7 @@ def test_vncards_train_starts_from_a_weights_file_and_resume_continues_the_same_
     assert (
         _train("tienlen", "--steps", "4", "--out", str(half), "--init", str(first), *common).returncode == 0
     )
-    resumed = _train(
-        "tienlen",
-        "--steps",
-        "8",
-        "--out",
-        str(half),
-        "--init",
-        str(first),
-        "--resume",
-        str(tmp_path / "half.ckpt.npz"),
-        *common,
-    )
+    resumed = _resume("tienlen", 8, half, "--init", str(first), *common)
     assert resumed.returncode == 0, resumed.stderr
     assert _core.PolicyNet.from_bytes(half.read_bytes()).data() == net.data()
     # Weights a run cannot start from are refused, naming why.
@@ -752,17 +737,7 @@ def test_vncards_train_with_a_league_of_greedy_and_a_frozen_network(tmp_path: Pa
     assert f"policy:weights={old} 0.3" in prov["method"]
     # Resumed from half the run: the same weights.
     assert _train("tienlen", "--steps", "4", "--out", str(half), *league, *common).returncode == 0
-    resumed = _train(
-        "tienlen",
-        "--steps",
-        "8",
-        "--out",
-        str(half),
-        "--resume",
-        str(tmp_path / "half.ckpt.npz"),
-        *league,
-        *common,
-    )
+    resumed = _resume("tienlen", 8, half, *league, *common)
     assert resumed.returncode == 0, resumed.stderr
     assert (
         _core.PolicyNet.from_bytes(half.read_bytes()).data()
@@ -770,17 +745,7 @@ def test_vncards_train_with_a_league_of_greedy_and_a_frozen_network(tmp_path: Pa
     )
     # The frozen weights changed under a run: refused on resume.
     old.write_bytes(_core.PolicyNet.from_bytes(half.read_bytes()).to_bytes())
-    moved = _train(
-        "tienlen",
-        "--steps",
-        "12",
-        "--out",
-        str(half),
-        "--resume",
-        str(tmp_path / "half.ckpt.npz"),
-        *league,
-        *common,
-    )
+    moved = _resume("tienlen", 12, half, *league, *common)
     assert moved.returncode == 2 and "not those the run started with" in moved.stderr, moved.stderr
     # The shipped network as the frozen opponent, in a game without greedy seats.
     shipped = _train(
