@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from support import shedding_positions
 from vncards import RulesError
 from vncards._core import (
     RolloutPosition,
@@ -149,6 +150,31 @@ def test_sam_is_declared_only_with_a_strong_hand(name: str) -> None:
     weak = _sam_view("3♠ 3♦ 5♣ 5♥ 7♦ 7♠ 9♥ 9♣ J♠ K♣")
     assert bot.choose(strong, SAM_ACTIONS)["type"] == "declare_sam"
     assert bot.choose(weak, SAM_ACTIONS)["type"] == "decline_sam"
+
+
+SAM_DECLARER_HANDS = [
+    "3♣ 3♦ 5♣ 5♦ 7♣ 7♦ 9♣ J♣ K♣ A♣",
+    "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦ 2♠ 2♣ 2♦",
+    "4♠ 4♣ 6♠ 6♦ 8♠ 8♥ 10♠ Q♠ A♠ 2♥",
+    "3♥ 4♥ 5♠ 6♥ 8♣ 10♦ J♦ Q♦ K♦ A♦",
+]
+
+
+@pytest.mark.parametrize("exempt", [False, True])
+def test_greedy_sam_declarer_goes_out_on_a_two_only_where_the_house_rule_exempts_it(exempt: bool) -> None:
+    # Seat 1 declares Sâm, leads its straight, and keeps 2♠ 2♣ 2♦: going out with them is
+    # penalised (finish_on_two="penalized") unless sam_may_finish_on_two exempts the declarer.
+    rules = SamRules(finish_on_two="penalized", sam_may_finish_on_two=exempt)
+    g = shedding_positions.dealt(SAM_DECLARER_HANDS, leader=0, rules=rules, ten_cards=True)
+    g.decline_sam(0)
+    g.declare_sam(1)
+    g.play(1, "3♠ 4♦ 5♥ 6♣ 7♥ 8♦ 9♦")
+    for seat in (2, 3, 0):
+        g.pass_turn(seat)
+    bot = make_bot("greedy", "samloc", seed=1, rules=rules)
+    action = bot.choose(g.view(1), g.legal_actions(1))
+    assert action["type"] == "play"
+    assert (cards_to_mask(action["cards"]) == cards_to_mask("2♠ 2♣ 2♦")) is exempt
 
 
 def test_sam_success_binding() -> None:

@@ -9,15 +9,13 @@
 //! Sâm). Candidates share the same deals (common random numbers), so their means compare with
 //! less noise than independent samples would give.
 
-use crate::cards::{CardSet, RANK_TWO};
+use crate::cards::CardSet;
 use crate::samloc::{breaks_bao_mot, legal_plays_into_bao_mot};
+use crate::shedding::penalty::{RED_TWOS, TWOS};
 use crate::shedding::{is_cut, Combo, Kind, PlayFilter, Rules};
 
 /// Most seats at a shedding table.
 pub const MAX_SEATS: usize = 5;
-
-const TWOS: u64 = 0xF << (4 * RANK_TWO as u64);
-const RED_TWOS: u64 = 0xC << (4 * RANK_TWO as u64);
 
 /// What a hand is worth at its end, from the rules' scoring table (a simplified model: the
 /// bot compares moves, it does not settle the game).
@@ -174,6 +172,17 @@ fn breaks_group(hand: CardSet, c: &Combo) -> u32 {
         }
     }
     broken
+}
+
+/// Should a seat holding `hand` that would rather not empty it with a 2 (the rules refuse or
+/// penalise it: `finish_on_two` other than allowed) set aside the plays that would? Yes when
+/// `hand` holds a 2, one of `plays` is the whole hand, and something else is left to do:
+/// another play, or a pass (`can_pass`). The rollouts' move generator ([`Sim::plays`]) and the
+/// vector tables' `greedy` seats (`SheddingTable::greedy_action`) both ask it.
+pub fn sets_aside_two_finish(hand: CardSet, plays: &[Combo], can_pass: bool) -> bool {
+    hand.0 & TWOS != 0
+        && plays.iter().any(|c| c.cards == hand)
+        && (can_pass || plays.iter().any(|c| c.cards != hand))
 }
 
 /// The fast greedy policy: the index of the play to make among `plays` (all legal for the
@@ -365,11 +374,9 @@ impl Sim {
             bao_mot,
             out,
         );
-        // Emptying the hand with a 2 is avoided unless nothing else may be led.
-        if !setup.finish_on_two
-            && hand.0 & TWOS != 0
-            && (self.sam.is_none() || !setup.sam_may_finish_on_two)
-            && (self.table.is_some() || out.iter().any(|c| c.cards != hand))
+        // Emptying the hand with a 2 is avoided unless nothing else may be done.
+        let exempt = self.sam.is_some() && setup.sam_may_finish_on_two;
+        if !setup.finish_on_two && !exempt && sets_aside_two_finish(hand, out, self.table.is_some())
         {
             out.retain(|c| c.cards != hand);
         }

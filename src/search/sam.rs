@@ -12,6 +12,7 @@
 use super::mix;
 use crate::cards::CardSet;
 use crate::rollout::{determinise, FastRng, Position, Setup, MAX_SEATS};
+use crate::shedding::penalty::TWOS;
 use crate::shedding::{has_play, legal_plays, Combo, PlayFilter};
 
 /// Most deals one plan samples (the bits of one [`Deals`] word set).
@@ -19,7 +20,6 @@ pub const MAX_PLAN_SAMPLES: u32 = 256;
 const WORDS: usize = (MAX_PLAN_SAMPLES / 64) as usize;
 /// Splits enumerated at most (a bound on the work; ten cards have far fewer).
 const MAX_SPLITS: u64 = 2_000_000;
-const TWOS: u64 = 0xF << 48;
 
 type Deals = [u64; WORDS];
 

@@ -21,6 +21,7 @@ use super::shedding::{Observation, Shedding};
 use super::{Budget, Outcome};
 use crate::cards::CardSet;
 use crate::rollout::{Player, Position, Setup, Sim, MAX_SEATS};
+use crate::shedding::penalty::TWOS;
 use crate::shedding::Combo;
 
 /// Whose decisions the tree branches on below the root.
@@ -41,7 +42,6 @@ pub const WIDTH: usize = 4;
 pub const EXPLORE: f64 = 0.7;
 /// Units that count as one in the UCB formula: a typical loss of a hand.
 pub const SCALE: f64 = 13.0;
-const TWOS: u64 = 0xF << 48;
 
 #[derive(Clone, Debug)]
 struct Node {

@@ -10,7 +10,8 @@ use crate::cards::{CardSet, RANK_TWO};
 
 /// The four 2s (rank 12) as a card mask.
 pub const TWOS: u64 = 0xF << (4 * RANK_TWO as u64);
-const RED_TWOS: u64 = 0xC << (4 * RANK_TWO as u64);
+/// The two red 2s (♥, ♦) as a card mask.
+pub const RED_TWOS: u64 = 0xC << (4 * RANK_TWO as u64);
 
 /// Units of each penalised item (0: not an item in this game).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

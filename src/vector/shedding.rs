@@ -7,9 +7,8 @@ use super::{Game, MAX_SEATS};
 use crate::encode::observation::{shedding, shedding_size, SheddingView};
 use crate::family::{Flow, FlowRules, House};
 use crate::rng::Rng;
-use crate::rollout::{greedy_choice, Context};
+use crate::rollout::{greedy_choice, sets_aside_two_finish, Context};
 use crate::shedding::flow::{Discard, FinishOnTwo};
-use crate::shedding::penalty::TWOS;
 use crate::shedding::Combo;
 
 /// Action bound of Tiến Lên (13-card hands: 2^13 − 1 plays and a pass) and Sâm Lốc (10 cards).
@@ -72,17 +71,11 @@ impl SheddingTable {
         let hand = f.hands[seat];
         let can_pass = f.table.is_some();
         let pass = self.plays.len();
-        let mut kept: Vec<usize> = (0..self.plays.len()).collect();
-        if f.finish_on_two() != FinishOnTwo::Allowed && hand.0 & TWOS != 0 {
-            let short: Vec<usize> = kept
-                .iter()
-                .copied()
-                .filter(|&i| self.plays[i].cards != hand)
-                .collect();
-            if short.len() < kept.len() && (!short.is_empty() || can_pass) {
-                kept = short;
-            }
-        }
+        let spare_two = f.finish_on_two() != FinishOnTwo::Allowed
+            && sets_aside_two_finish(hand, &self.plays, can_pass);
+        let kept: Vec<usize> = (0..self.plays.len())
+            .filter(|&i| !spare_two || self.plays[i].cards != hand)
+            .collect();
         if kept.is_empty() {
             return Some(if can_pass { pass } else { 0 });
         }

@@ -247,7 +247,9 @@ class _SheddingBot:
 
     def _plays(self, v: Facts, legal: Sequence[Action]) -> Plays:
         """The play actions' card masks and where each is in ``legal``, without going out on a
-        2 where that is penalised (unless nothing else is left, or the seat is a Sâm declarer)."""
+        2 where that is refused or penalised (unless nothing else is left to do; a Sâm declarer
+        is exempt only under ``sam_may_finish_on_two``), as the rollouts' move generator keeps
+        off it (Rust ``rollout::sets_aside_two_finish``)."""
         at: Sequence[int]
         if isinstance(legal, PlayMoves):
             masks = legal.play_masks
@@ -255,11 +257,17 @@ class _SheddingBot:
         else:
             at = [i for i, a in enumerate(legal) if a["type"] == "play"]
             masks = [cards_to_mask(legal[i]["cards"]) for i in at]
-        if self._rules.finish_on_two != "allowed" and v.hand & _TWOS and v.sam != v.me:
+        if not self._two_finish_allowed(v) and v.hand & _TWOS:
             kept = [k for k, m in enumerate(masks) if m != v.hand]
             if len(kept) < len(masks) and (kept or v.table is not None):
                 return _only(masks, at, kept)
         return masks, at
+
+    def _two_finish_allowed(self, v: Facts) -> bool:
+        """May the seat to act empty its hand with a 2 without penalty (Sâm Lốc: while a Sâm is
+        declared, under the house rule ``sam_may_finish_on_two``)?"""
+        exempt = v.sam is not None and getattr(self._rules, "sam_may_finish_on_two", False)
+        return bool(self._rules.finish_on_two == "allowed" or exempt)
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
