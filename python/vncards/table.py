@@ -67,10 +67,10 @@ import functools
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from ._core import Rng
+from ._core import Card, Rng, TuSacCard
 from .atomic import make_atomic
 from .errors import RulesError, SnapshotError, VncardsError
 from .inputs import ActionSpec, parse_action, parse_seat
@@ -230,12 +230,22 @@ class TableGame(GameSurface, Journal):
     def _deal_text(self, seat: int) -> str:
         """*hook*: the cards ``seat`` was dealt, as text (a hand history's deal line); called
         on a game that has not acted yet."""
-        return " ".join(map(str, self.hand(seat)))  # type: ignore[attr-defined]
+        return " ".join(map(str, self.hand(seat)))
 
     def _next_setup(self) -> dict[str, Any]:
         """*hook*: the ``SETUP`` keywords of the hand that follows this finished one, as the
         rules carry them over (called only once the game is over). Nothing by default."""
         return {}
+
+    def hand(self, seat: int) -> Sequence[Card | TuSacCard]:
+        """The cards ``seat`` holds (server side: never send them to another seat). Each game
+        narrows the type: :class:`~vncards.Card` in the 52-card games, ``TuSacCard`` in Tứ Sắc."""
+        raise NotImplementedError
+
+    def auto_play(self, seat: int) -> None:
+        """A simple legal move for ``seat``, for a server's time-outs (each game documents
+        which)."""
+        raise NotImplementedError
 
     # -- shared behaviour ----------------------------------------------------------------------
 
