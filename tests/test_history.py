@@ -281,7 +281,7 @@ def test_deeply_nested_json_lines_are_refused_naming_the_line(field: str, value:
     assert "nested deeper than 32 levels" in message
     s = Session("tienlen", players=2, seed=1)
     while not s.game.is_over:
-        s.game.auto_play(s.game.current_seat)
+        s.game.auto_play(s.game.pending_seats[0])
     s.next_hand()
     text = history.dumps(s.hands)
     n = _line_of(text, f"{field}: ")

@@ -20,6 +20,7 @@ from support.server_client import TestClient, hello, join, live, new_table, play
 from support.tree import ROOT, source_tree
 from vncards import history
 from vncards.server import ServerConfig, create_app
+from vncards.server.table import TableSession
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
 
@@ -652,9 +653,19 @@ def test_a_change_is_made_into_frames_once_per_seat(client: TestClient, monkeypa
         frames = [hello(ws, tok) for ws, tok in zip(wss, who, strict=True)]
         made: list[int | None] = []
         frame = type(session).frame
-        monkeypatch.setattr(
-            type(session), "frame", lambda s, seat, *a, **k: made.append(seat) or frame(s, seat, *a, **k)
-        )
+
+        def counted(
+            s: TableSession,
+            seat: int | None,
+            events_from: int = 0,
+            log_from: int = 0,
+            *,
+            with_table: bool = True,
+        ) -> dict[str, Any]:
+            made.append(seat)
+            return frame(s, seat, events_from, log_from, with_table=with_table)
+
+        monkeypatch.setattr(type(session), "frame", counted)
         wss[0].send_json({"type": "act", "action": frames[0]["legal_actions"][0], "id": 9})
         got = [recv(ws, "state") for ws in wss]
         assert sorted(made, key=str) == sorted([seat, (seat + 1) % 4, None], key=str)

@@ -186,10 +186,10 @@ def test_seed_and_range_helpers_are_bounded() -> None:
 
     for call, message in (
         (lambda: game_seeds(0, 0, 10**9), "players must be an int in 1..64, not 1000000000"),
-        (lambda: game_seeds("x", 0, 4), "seed must be a non-negative int, not 'x'"),
+        (lambda: game_seeds("x", 0, 4), "seed must be a non-negative int, not 'x'"),  # type: ignore[arg-type]  # refused at run time
         (lambda: game_ranges(10**12), "games must be an int in 0..100000000, not 1000000000000"),
         (
-            lambda: play_game(new_game("tienlen", seed=1), [], "x"),
+            lambda: play_game(new_game("tienlen", seed=1), [], "x"),  # type: ignore[arg-type]  # refused at run time
             "max_actions must be an int in 1..1000000000",
         ),
     ):
