@@ -210,7 +210,9 @@ def _preset(spec: GameSpec) -> Any:
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
 
 
-def from_json(text: str | bytes, key: bytes | None = None, *, require_signature: bool = False) -> TableGame:
+def from_json(
+    text: str | bytes, key: bytes | bytearray | None = None, *, require_signature: bool = False
+) -> TableGame:
     """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
     field). ``key``: the HMAC key the snapshot was signed with, if any (non-empty bytes).
     ``require_signature=True`` (what a server that signs every snapshot passes): a missing

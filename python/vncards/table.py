@@ -454,7 +454,7 @@ class TableGame(GameSurface, Journal):
             "state": json_copy(self._dump_state()),
         }
 
-    def to_json(self, key: bytes | None = None) -> str:
+    def to_json(self, key: bytes | bytearray | None = None) -> str:
         """The full state as JSON (server-side only: it holds every hand and the RNG key, so
         never send it to a client). With ``key`` (non-empty bytes, else
         :class:`~vncards.errors.SnapshotKeyError`), canonical text signed with HMAC-SHA256 (an
@@ -467,7 +467,11 @@ class TableGame(GameSurface, Journal):
 
     @classmethod
     def from_json(
-        cls: type[G], text: str | bytes, key: bytes | None = None, *, require_signature: bool = False
+        cls: type[G],
+        text: str | bytes,
+        key: bytes | bytearray | None = None,
+        *,
+        require_signature: bool = False,
     ) -> G:
         """Restore from ``to_json()`` text. The text is bounded (size, nesting) before it is
         parsed; with ``key`` its HMAC must match; then the game is rebuilt by replaying the
@@ -497,7 +501,9 @@ class TableGame(GameSurface, Journal):
         return cls._from_data(load_text(text), key)
 
     @classmethod
-    def from_dict(cls: type[G], data: Any, key: bytes | None = None, *, require_signature: bool = False) -> G:
+    def from_dict(
+        cls: type[G], data: Any, key: bytes | bytearray | None = None, *, require_signature: bool = False
+    ) -> G:
         """Restore from ``to_dict()`` data, checked exactly as :meth:`from_json` checks text."""
         key = check_key(key, require=require_signature)
         try:
