@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from support.tables import NAMES, midgame, random_step
 from vncards import Card, Rng, maubinh, samloc, tienlen, tusac
 from vncards.table import TableGame
 
-COPIERS = {
+COPIERS: dict[str, Callable[[TableGame], TableGame]] = {
     "copy": copy.copy,
     "deepcopy": copy.deepcopy,
     "pickle": lambda g: pickle.loads(pickle.dumps(g)),

@@ -250,7 +250,7 @@ def test_a_lead_card_that_is_the_whole_hand_is_refused() -> None:
 def test_a_hand_number_out_of_range_is_refused(value: int) -> None:
     game = tienlen.Game(players=4, seed=5)
     while not game.is_over:
-        game.auto_play(game.current_seat)  # type: ignore[arg-type]
+        game.auto_play(game.pending_seats[0])
     d = game.to_dict()
     d["state"]["hand_number"] = value
     with pytest.raises(SnapshotError, match="hand_number"):
