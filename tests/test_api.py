@@ -183,9 +183,9 @@ def test_wrong_rules_in_functions_name_both_games() -> None:
     from vncards import samloc, tienlen, tusac
 
     with pytest.raises(RulesError, match=r"tienlen needs tienlen\.Rules, got samloc\.Rules"):
-        tienlen.classify("3♠", rules=samloc.Rules())
+        tienlen.classify("3♠", rules=samloc.Rules())  # type: ignore[arg-type]  # the wrong game's rules, on purpose
     with pytest.raises(RulesError, match=r"maubinh needs maubinh\.Rules, got tusac\.Rules"):
-        maubinh.hand_rank("3♠ 4♠ 5♠ 6♠ 7♠", rules=tusac.Rules())
+        maubinh.hand_rank("3♠ 4♠ 5♠ 6♠ 7♠", rules=tusac.Rules())  # type: ignore[arg-type]  # the wrong game's rules
 
 
 @pytest.mark.parametrize("name", VARIANTS)

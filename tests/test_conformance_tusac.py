@@ -193,11 +193,11 @@ def test_odd_total_reading_parity_before_toi() -> None:
     g = Game(seed=4)
     for s in range(4):
         for split in melds([*g.hand(s), *(c for m in g.exposed(s) for c in m.cards)])[:3]:
-            cards = sum(len(m.cards) for m in split)
+            count = sum(len(m.cards) for m in split)
             assert (
                 sum(m.lenh for m in split) % 2 == sum(len(m.cards) for m in split if m.kind != "single") % 2
             )
-            assert cards == held(g, s)
+            assert count == held(g, s)
 
 
 def test_dealer_may_win_with_the_21_dealt_cards_before_the_ty() -> None:

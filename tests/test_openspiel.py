@@ -95,7 +95,7 @@ def maubinh_hands(players: int, seed: int) -> list[str]:
     from vncards import games
 
     game = games.new_game("maubinh", players=players, seed=seed)
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+    return [" ".join(str(c) for c in game.hand(s)) for s in range(players)]
 
 
 def test_given_hands_keep_the_deal_rules() -> None:

@@ -138,9 +138,9 @@ def test_ledger_restore_rejects_malformed(entries: Any) -> None:
 
 def test_ledger_rejects_bad_payments() -> None:
     ledger = Ledger(2)
-    for args in ((0, 0, 1), (0, 2, 1), (0, 1, -1), (0, 1, 1.5)):
+    for payer, payee, units in ((0, 0, 1), (0, 2, 1), (0, 1, -1), (0, 1, 1.5)):
         with pytest.raises(ValueError):
-            ledger.pay(*args, "r")  # type: ignore[arg-type]
+            ledger.pay(payer, payee, units, "r")  # type: ignore[arg-type]  # 1.5 units: refused at run time
 
 
 # -- snapshot helpers ----------------------------------------------------------------------------

@@ -478,4 +478,5 @@ def test_claims_follow_the_rules(cards: list[int], offer: int, entitled: bool, b
             assert all(counts[k] < 3 for k in used)  # a khạp is never split
         assert any(rest[k] for k in range(4, 28))  # something to discard
         shape = _core.tusac_classify([TuSacCard(k) for k in [*list(used), offer]])
+        assert shape is not None  # a claim is a meld
         assert {"triple": "claimed_triple", "quad": "claimed_quad"}.get(shape, shape) == meld
