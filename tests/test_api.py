@@ -192,7 +192,7 @@ def test_wrong_rules_in_functions_name_both_games() -> None:
 def test_legal_actions_needs_a_seat(name: str) -> None:
     game = games.new_game(name, seed=3)
     with pytest.raises(TypeError):
-        game.legal_actions()  # type: ignore[call-arg]
+        game.legal_actions()  # type: ignore[call-arg]  # no seat: refused at run time
     with pytest.raises(IllegalMoveError) as e:
         game.legal_actions(9)
     assert e.value.reason == "invalid_seat"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -236,8 +236,8 @@ def test_sam_declarer_may_finish_on_two_only_by_the_house_rule() -> None:
         ("each", [(1, 0, 20, "den_sam"), (1, 2, 20, "den_sam"), (1, 3, 20, "den_sam")]),
     ],
 )
-def test_sam_blocked(pays: str, expected: list[Any]) -> None:
-    g = dealt(HANDS, leader=1, rules=Rules(sam_block_pays=pays))  # type: ignore[arg-type]
+def test_sam_blocked(pays: Literal["blocker", "each"], expected: list[Any]) -> None:
+    g = dealt(HANDS, leader=1, rules=Rules(sam_block_pays=pays))
     g.declare_sam(1)
     act(g, "3♠", "4♠")  # any legal beat blocks the Sâm: the hand ends at once
     assert g.is_over and g.winner == 2 and led(g) == expected
@@ -403,8 +403,8 @@ def test_bao_mot_non_single_is_free() -> None:
 
 
 @pytest.mark.parametrize(("scope", "violation"), [("all", True), ("previous_seat", False)])
-def test_bao_mot_scope(scope: str, violation: bool) -> None:
-    g = table(BAO, turn=2, rules=Rules(bao_mot_scope=scope))  # type: ignore[arg-type]
+def test_bao_mot_scope(scope: Literal["all", "previous_seat"], violation: bool) -> None:
+    g = table(BAO, turn=2, rules=Rules(bao_mot_scope=scope))
     act(g, "4♦", None, None, "5♥")  # seat 2 is not the seat just before seat 1
     assert g.is_over and g.winner == 1
     if violation:

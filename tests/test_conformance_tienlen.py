@@ -864,7 +864,7 @@ def test_rules_presets_and_inconsistent_options() -> None:
     with pytest.raises(RulesError):
         SOUTH.replace(no_such_option=True)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        SOUTH.scoring = "ranked"  # type: ignore[misc]
+        SOUTH.scoring = "ranked"  # type: ignore[misc]  # Rules are frozen: the assignment must fail
 
 
 def test_four_twos_left_are_paid_as_four_twos() -> None:

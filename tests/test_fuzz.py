@@ -971,7 +971,7 @@ PUBLIC: dict[str, Callable[[D], Any]] = {
     "maubinh.instant_win": lambda d: maubinh.instant_win(d(card_args())),
     "maubinh.is_fouled": lambda d: maubinh.is_fouled(d(st.lists(card_args(), max_size=4))),
     "maubinh.expected_value": lambda d: maubinh.expected_value(d(st.lists(card_args(), max_size=4))),
-    "maubinh.best_arrangement": lambda d: maubinh.best_arrangement(d(card_args()), objective=d(names)),  # type: ignore[arg-type]
+    "maubinh.best_arrangement": lambda d: maubinh.best_arrangement(d(card_args()), objective=d(names)),  # type: ignore[arg-type]  # junk objective names on purpose
     "maubinh.ranked_arrangements": lambda d: maubinh.ranked_arrangements(d(card_args()), count=d(ints)),
     "maubinh.arrangement_report": lambda d: maubinh.arrangement_report(d(card_args()), alternatives=d(ints)),
     "maubinh.settle": lambda d: maubinh.settle(d(st.lists(st.one_of(st.none(), card_args()), max_size=5))),

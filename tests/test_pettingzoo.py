@@ -191,7 +191,7 @@ def test_non_integer_and_out_of_range_actions_raise_and_change_nothing(name: str
         ):
             before = _env_state(env)
             with pytest.raises(IllegalMoveError) as info:
-                env.step(bad)  # type: ignore[arg-type]
+                env.step(bad)  # type: ignore[arg-type]  # bad actions on purpose
             assert info.value.reason == "invalid_action"
             assert isinstance(info.value, ValueError)
             assert _env_state(env) == before, bad

@@ -344,7 +344,7 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
         assert [h["hand"] for h in hands] == [1, 2] and all(sum(h["result"]) == 0 for h in hands)
         assert hands[1]["totals"] == latest[0]["table"]["totals"]
         # The first hand is stored apart, as its hand history.
-        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]
+        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]  # TestClient.app is typed as any ASGI callable; this one is our Starlette app
         assert [h.hand for h in stored] == [1] and history.loads(stored[0].history).hands[0].number == 1
         # The events each seat was sent add up to its own per-seat event log.
         assert frames > 20

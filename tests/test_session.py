@@ -351,7 +351,7 @@ def test_seat_changes() -> None:
     assert e.value.reason == "already_seated"
     for bad in ("", " An", "\udcff", "a\nb", "x" * 65, 5):
         with pytest.raises(RulesError):
-            s.sit(3, bad)  # type: ignore[arg-type]
+            s.sit(3, bad)  # type: ignore[arg-type]  # bad players on purpose
     with pytest.raises(RulesError):
         s.sit(3, bot="no such bot")
     with pytest.raises(RulesError):
@@ -670,7 +670,7 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
     for bad in ("test key", b"", 7):
         for require in (False, True):
             with pytest.raises(SnapshotKeyError, match="non-empty bytes") as info:
-                Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]
+                Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]  # bad keys on purpose
             assert isinstance(info.value, TypeError)
 
 
@@ -688,7 +688,7 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
             lambda: Session("tienlen", 4, keep_hands=1.5),  # type: ignore[arg-type]  # refused at run time
             "keep_hands must be None or an int in 0..4294967296",
         ),
-        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]
+        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]  # not an int: refused at run time
         (lambda: Session("tienlen", 4, seed=1).play_bots(0), "max_actions must be an int in 1..1000000000"),
     ],
 )
@@ -714,7 +714,7 @@ def test_finished_hands_are_read_no_further_than_the_session_needs() -> None:
     with pytest.raises(SnapshotError, match="hands: more than 1 given, 1 finished"):
         Session.from_json(s.to_json(), hands=endless)
     with pytest.raises(SnapshotError, match="hands: not a list of hands"):
-        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]
+        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]  # not hands: refused at run time
 
 
 # -- the hand number each hand's game records ------------------------------------------------------

@@ -166,7 +166,7 @@ def test_signed_snapshots() -> None:
     pretty = json.dumps(dict(reversed(list(data.items()))), indent=2, ensure_ascii=False)
     assert type(g).from_json(pretty, key=KEY).to_json() == g.to_json()
     with pytest.raises(TypeError):
-        g.to_json(key="not bytes")  # type: ignore[arg-type]
+        g.to_json(key="not bytes")  # type: ignore[arg-type]  # a str key: refused at run time
 
 
 BAD_KEYS = ["server-side secret", b"", bytearray(), 7, 0, True, ["k"], memoryview(b"k")]

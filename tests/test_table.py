@@ -87,7 +87,7 @@ def test_rules_validate_types_choices_and_consistency() -> None:
     with pytest.raises(RulesError):
         HighRules.from_dict([1])
     with pytest.raises(AttributeError):
-        r.stake = 2  # type: ignore[misc]
+        r.stake = 2  # type: ignore[misc]  # frozen: the assignment must fail
 
 
 # -- ledger ------------------------------------------------------------------------------------
@@ -197,14 +197,14 @@ def test_illegal_action_leaves_state() -> None:
     before = g.to_json()
     for seat in (0, 2, -1, True, "0"):
         with pytest.raises(IllegalMoveError):
-            g.show(seat)  # type: ignore[arg-type]
+            g.show(seat)  # type: ignore[arg-type]  # bad seats on purpose
     assert g.to_json() == before
 
 
 def test_players_and_rules_checked() -> None:
     for bad in (1, 5, True, "4"):
         with pytest.raises(RulesError):
-            HighCard(players=bad)  # type: ignore[arg-type]
+            HighCard(players=bad)  # type: ignore[arg-type]  # bad player counts on purpose
     with pytest.raises(RulesError):
         HighCard(rules=object())
 

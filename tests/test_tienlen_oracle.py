@@ -226,7 +226,8 @@ def test_combo_objects() -> None:
     import pickle
 
     assert pickle.loads(pickle.dumps(c)) == c
-    assert str(tienlen.classify("3♠3♣4♦4♥5♠5♦").top_card) == "5♦"  # type: ignore[union-attr]
+    combo = tienlen.classify("3♠3♣4♦4♥5♠5♦")
+    assert combo is not None and str(combo.top_card) == "5♦"
 
 
 @settings(deadline=None)

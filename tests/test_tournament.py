@@ -137,7 +137,7 @@ def test_duplicate_seating_is_bounded(players: object, tables: object, rounds: o
     """Players, tables and rounds have bounds, and so has the plan they make (issue 37.5: a
     billion rounds built the plan until MemoryError); the bounds are in the docstring."""
     with pytest.raises(RulesError, match=re.escape(message)):
-        duplicate_seating(players, tables, rounds)  # type: ignore[arg-type]
+        duplicate_seating(players, tables, rounds)  # type: ignore[arg-type]  # bad values on purpose
     doc = duplicate_seating.__doc__ or ""
     for bound in (tournament.MAX_PLAYERS, tournament.MAX_ROUNDS, tournament.MAX_SEATINGS):
         assert f"{bound:,}" in doc
