@@ -478,6 +478,16 @@ def _played(name: str, hands: int, seed: int = 1, **kwargs: Any) -> Session:
     return s
 
 
+def test_a_hand_setup_with_a_key_that_is_not_text_is_a_snapshot_error() -> None:
+    """Session data (a dict, not JSON text) may hold keys of any type: a hand's ``setup`` with
+    two unknown keys, an int and a str, were sorted together and raised TypeError (found by
+    tests/test_fuzz_surfaces.py)."""
+    data = _played("samloc", 2).to_dict()
+    data["hand"]["setup"].update({0: 1, "dealer": 2})  # two unknown keys, an int and a str
+    with pytest.raises(SnapshotError, match=r"setup: unexpected keys \['dealer', 0\]"):
+        Session.from_dict(data)
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_snapshot_round_trip_and_replay(name: str) -> None:
     s = _played(name, 3, players=["An", Seat(bot="random"), None] if name != "maubinh" else 2)

@@ -620,7 +620,7 @@ class TableGame(GameSurface, Journal):
         # upgraded (``Rules._upgrade``) after the check.
         expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
         setup = expect_dict(d["setup"], "setup")
-        unknown = sorted(set(setup) - set(cls.SETUP))
+        unknown = sorted(set(setup) - set(cls.SETUP), key=repr)  # keys of data may be any hashable
         expect(not unknown, f"setup: unexpected keys {unknown} (keys: {list(cls.SETUP)})")
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])
