@@ -183,16 +183,16 @@ def test_wrong_rules_in_functions_name_both_games() -> None:
     from vncards import samloc, tienlen, tusac
 
     with pytest.raises(RulesError, match=r"tienlen needs tienlen\.Rules, got samloc\.Rules"):
-        tienlen.classify("3♠", rules=samloc.Rules())
+        tienlen.classify("3♠", rules=samloc.Rules())  # type: ignore[arg-type]  # the wrong game's rules, on purpose
     with pytest.raises(RulesError, match=r"maubinh needs maubinh\.Rules, got tusac\.Rules"):
-        maubinh.hand_rank("3♠ 4♠ 5♠ 6♠ 7♠", rules=tusac.Rules())
+        maubinh.hand_rank("3♠ 4♠ 5♠ 6♠ 7♠", rules=tusac.Rules())  # type: ignore[arg-type]  # the wrong game's rules
 
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_legal_actions_needs_a_seat(name: str) -> None:
     game = games.new_game(name, seed=3)
     with pytest.raises(TypeError):
-        game.legal_actions()  # type: ignore[call-arg]
+        game.legal_actions()  # type: ignore[call-arg]  # no seat: refused at run time
     with pytest.raises(IllegalMoveError) as e:
         game.legal_actions(9)
     assert e.value.reason == "invalid_seat"

@@ -103,13 +103,13 @@ def test_card_constructor_errors() -> None:
     with pytest.raises(InvalidCardError):
         Card(-1)
     with pytest.raises(TypeError):
-        Card(1.5)  # type: ignore[arg-type]
+        Card(1.5)  # type: ignore[arg-type]  # not a card: refused at run time
 
 
 def test_card_is_frozen_hashable_picklable() -> None:
     c = Card("Q♦")
     with pytest.raises(AttributeError):
-        c.index = 3  # type: ignore[misc]
+        c.index = 3  # type: ignore[misc]  # Card is frozen: the assignment must fail
     assert {c: 1}[Card("dq")] == 1
     assert pickle.loads(pickle.dumps(c)) == c
     assert repr(c) == "Card('Q♦')"
@@ -128,7 +128,7 @@ def test_card_arguments_accept_text_cards_and_iterables() -> None:
     with pytest.raises(InvalidCardError):
         to_mask(["3♠", "bad"])
     with pytest.raises(TypeError):
-        to_mask([3])  # type: ignore[list-item]
+        to_mask([3])  # type: ignore[list-item]  # an int for a card: refused at run time
     with pytest.raises(InvalidCardError):
         from_mask(1 << 52)
 

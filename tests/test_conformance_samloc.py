@@ -7,7 +7,8 @@ hands, restored by ``Game.from_dict`` (which validates it)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
 import pytest
 
@@ -235,8 +236,8 @@ def test_sam_declarer_may_finish_on_two_only_by_the_house_rule() -> None:
         ("each", [(1, 0, 20, "den_sam"), (1, 2, 20, "den_sam"), (1, 3, 20, "den_sam")]),
     ],
 )
-def test_sam_blocked(pays: str, expected: list[Any]) -> None:
-    g = dealt(HANDS, leader=1, rules=Rules(sam_block_pays=pays))  # type: ignore[arg-type]
+def test_sam_blocked(pays: Literal["blocker", "each"], expected: list[Any]) -> None:
+    g = dealt(HANDS, leader=1, rules=Rules(sam_block_pays=pays))
     g.declare_sam(1)
     act(g, "3♠", "4♠")  # any legal beat blocks the Sâm: the hand ends at once
     assert g.is_over and g.winner == 2 and led(g) == expected
@@ -402,8 +403,8 @@ def test_bao_mot_non_single_is_free() -> None:
 
 
 @pytest.mark.parametrize(("scope", "violation"), [("all", True), ("previous_seat", False)])
-def test_bao_mot_scope(scope: str, violation: bool) -> None:
-    g = table(BAO, turn=2, rules=Rules(bao_mot_scope=scope))  # type: ignore[arg-type]
+def test_bao_mot_scope(scope: Literal["all", "previous_seat"], violation: bool) -> None:
+    g = table(BAO, turn=2, rules=Rules(bao_mot_scope=scope))
     act(g, "4♦", None, None, "5♥")  # seat 2 is not the seat just before seat 1
     assert g.is_over and g.winner == 1
     if violation:
@@ -469,23 +470,25 @@ def test_finish_on_two_forbidden() -> None:
 
 def test_illegal_moves_reasons_and_state_unchanged() -> None:
     g = dealt(HANDS, leader=0)
-    for call, reason in [
+    first: list[tuple[Callable[[], object], str]] = [
         (lambda: g.play(0, "3♣"), "declare_first"),
         (lambda: g.declare_sam(2), "not_your_turn"),
-    ]:
+    ]
+    for call, reason in first:
         before = g.to_json()
         with pytest.raises(IllegalMoveError) as e:
             call()
         assert e.value.reason == reason and g.to_json() == before
     for s in range(4):
         g.decline_sam(s)
-    for call, reason in [
+    later: list[tuple[Callable[[], object], str]] = [
         (lambda: g.declare_sam(0), "not_declaring"),
         (lambda: g.play(0, "4♠"), "cards_not_in_hand"),
         (lambda: g.play(0, "3♣ 5♣"), "invalid_combination"),
         (lambda: g.pass_turn(0), "cannot_pass_on_lead"),
         (lambda: g.play(1, "3♠"), "not_your_turn"),
-    ]:
+    ]
+    for call, reason in later:
         before = g.to_json()
         with pytest.raises(IllegalMoveError) as e:
             call()
@@ -510,7 +513,7 @@ def test_csprng_default_and_replay() -> None:
     a, b = Game(4), Game(4)
     assert a.rng_key != b.rng_key
     while not a.is_over:
-        a.auto_play(a.current_seat)  # type: ignore[arg-type]
+        a.auto_play(a.pending_seats[0])
     again = Game.replay(a.actions, players=4, seed=a.rng_key)
     assert again.events == a.events and again.ledger == a.ledger and again.settlement == a.settlement
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -193,11 +193,11 @@ def test_odd_total_reading_parity_before_toi() -> None:
     g = Game(seed=4)
     for s in range(4):
         for split in melds([*g.hand(s), *(c for m in g.exposed(s) for c in m.cards)])[:3]:
-            cards = sum(len(m.cards) for m in split)
+            count = sum(len(m.cards) for m in split)
             assert (
                 sum(m.lenh for m in split) % 2 == sum(len(m.cards) for m in split if m.kind != "single") % 2
             )
-            assert cards == held(g, s)
+            assert count == held(g, s)
 
 
 def test_dealer_may_win_with_the_21_dealt_cards_before_the_ty() -> None:
@@ -479,11 +479,11 @@ def test_a_khap_is_never_split_by_a_claim_but_may_be_in_counting_and_winning() -
 
 
 @pytest.mark.parametrize("bung_rule", ["seed", "min_rac", "off"])
-def test_a_forbidden_mandatory_triple_binds_nothing(bung_rule: str) -> None:
+def test_a_forbidden_mandatory_triple_binds_nothing(bung_rule: Literal["seed", "min_rac", "off"]) -> None:
     """Issue 29, item 13: a held pair makes the triple mandatory, but a triple the rules forbid
     (here: it would break a completed Tướng–Sĩ–Tượng) is no claim, so it binds nothing: the
     entitled seat keeps its other claims and may pass; another seat has nothing to claim."""
-    rules = Rules(bung_rule=bung_rule)  # type: ignore[arg-type]
+    rules = Rules(bung_rule=bung_rule)
     assert "claimed_triple" not in {m.kind for m in legal_claims("AR AR KR ER PY", "AR", rules=rules)}
     g = build(["AR HY AW EW CY", "AR AR KR ER HY CW", "", ""], reserve="AR", rules=rules, window="every_seat")
     play(g, 0, "discard", card="AR")

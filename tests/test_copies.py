@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from support.tables import NAMES, midgame, random_step
 from vncards import Card, Rng, maubinh, samloc, tienlen, tusac
 from vncards.table import TableGame
 
-COPIERS = {
+COPIERS: dict[str, Callable[[TableGame], TableGame]] = {
     "copy": copy.copy,
     "deepcopy": copy.deepcopy,
     "pickle": lambda g: pickle.loads(pickle.dumps(g)),
@@ -71,7 +72,9 @@ def test_values_pickle_and_copy() -> None:
         samloc.Rules(),
         maubinh.Rules(),
         tusac.Rules(),
-        maubinh.Arrangement("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♦ 9♣ 7♠"),
+        # Text rows work (Arrangement converts them); its annotation says Card tuples only, and is
+        # widened with the Mậu Binh work in progress.
+        maubinh.Arrangement("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♦ 9♣ 7♠"),  # type: ignore[arg-type]
     ]
     for v in values:
         for c in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):

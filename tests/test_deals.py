@@ -16,6 +16,7 @@ from vncards import VncardsError, games
 from vncards.cards import cards_text
 from vncards.errors import InvalidCardError, SnapshotError
 from vncards.integrations.deals import deal_from_hands, hand_sizes
+from vncards.shedding.game import SheddingGame
 from vncards.table import TableGame
 
 NAMES = list(games.GAMES)
@@ -68,7 +69,8 @@ def test_hands_as_lists_and_ascii() -> None:
         "tienlen-north",
         [["3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks", "Ah", "2h"], None],
     )
-    assert cards_text(game.hand_mask(0), ascii=True) == "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h"  # type: ignore[attr-defined]
+    assert isinstance(game, SheddingGame)
+    assert cards_text(game.hand_mask(0), ascii=True) == "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h"
     tusac = deal_from_hands("tusac", [None, "KR " * 4 + FILL_16 + " AR"], dealer=1)
     state = tusac.to_dict()["state"]
     assert sorted(m["cards"][0] for m in state["exposed"][1]) == ["KR", "PG", "PR", "PW", "PY"]

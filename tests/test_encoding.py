@@ -50,6 +50,7 @@ def _ref_observation(view: dict[str, Any], players: int) -> np.ndarray:
         return [float(s in set(seats or ())) for s in order]
 
     name = view["game"]
+    rows: np.ndarray
     if name == "tusac":
         offer = view["offer"]
         groups = [view["hand"], view["dead"], offer and offer["card"]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -31,7 +32,7 @@ def card_tokens(value: Any) -> set[str]:
     return set()
 
 
-def blanked(event: dict[str, Any], private: dict[str, str], seat: int | None) -> dict[str, Any]:
+def blanked(event: dict[str, Any], private: Mapping[str, str], seat: int | None) -> dict[str, Any]:
     out = dict(event)
     for name, owner in private.items():
         if name in out and out.get(owner) != seat:

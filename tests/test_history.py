@@ -242,7 +242,7 @@ def test_refuses_malformed_text() -> None:
     with pytest.raises(SnapshotError):
         history.loads(b"\xff\xfe")
     with pytest.raises(SnapshotError):
-        history.loads(5)  # type: ignore[arg-type]
+        history.loads(5)  # type: ignore[arg-type]  # not text: refused at run time
 
 
 def test_json_form_errors_name_the_path() -> None:
@@ -262,7 +262,7 @@ def test_json_form_errors_name_the_path() -> None:
     data["hands"][0]["outcome"]["fouled"][0] = not data["hands"][0]["outcome"]["fouled"][0]
     _refused(json.dumps(data), "hands[0].outcome")
     with pytest.raises(RulesError, match="takes a game"):
-        history.dumps("not a game")  # type: ignore[arg-type]
+        history.dumps("not a game")  # type: ignore[arg-type]  # not a game: refused at run time
     with pytest.raises(RulesError, match="format must be 'text' or 'json', not 'xml'"):
         history.dumps(game, format="xml")
 
@@ -281,7 +281,7 @@ def test_deeply_nested_json_lines_are_refused_naming_the_line(field: str, value:
     assert "nested deeper than 32 levels" in message
     s = Session("tienlen", players=2, seed=1)
     while not s.game.is_over:
-        s.game.auto_play(s.game.current_seat)
+        s.game.auto_play(s.game.pending_seats[0])
     s.next_hand()
     text = history.dumps(s.hands)
     n = _line_of(text, f"{field}: ")

@@ -282,7 +282,7 @@ def test_a_tienlen_move_takes_a_few_machine_words() -> None:
         for _ in range(20):
             if g.is_over:
                 break
-            legal = g.legal_actions(g.current_seat)
+            legal = g.legal_actions(g.pending_seats[0])
             g.apply(legal[rnd.randrange(len(legal))])
             moves += 1
         words += len(g._ints) - start

@@ -9,6 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from vncards.integrations import encoding, openspiel  # noqa: E402
+from vncards.table import TableGame  # noqa: E402
 
 NAMES = list(openspiel.GAME_NAMES)
 
@@ -59,14 +60,14 @@ def seeded_hands(name: str, players: int, seed: int) -> list[str]:
     ]
 
 
-def hands_of(name: str, table: object, players: int) -> list[list[str]]:
-    state = table.to_dict()["state"]  # type: ignore[attr-defined]
+def hands_of(name: str, table: TableGame, players: int) -> list[list[str]]:
+    state = table.to_dict()["state"]
     if name == "tusac":
         return [
             sorted([*state["hands"][s].split(), *(c for m in state["exposed"][s] for c in m["cards"])])
             for s in range(players)
         ]
-    return [sorted(str(c) for c in table.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+    return [sorted(str(c) for c in table.hand(s)) for s in range(players)]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -95,7 +96,7 @@ def maubinh_hands(players: int, seed: int) -> list[str]:
     from vncards import games
 
     game = games.new_game("maubinh", players=players, seed=seed)
-    return [" ".join(str(c) for c in game.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+    return [" ".join(str(c) for c in game.hand(s)) for s in range(players)]
 
 
 def test_given_hands_keep_the_deal_rules() -> None:
@@ -146,13 +147,13 @@ def test_bad_hands_are_refused_with_a_vncards_error(case: str) -> None:
     assert message in str(info.value)
 
 
-def _observed(state: object) -> tuple[object, ...]:
+def _observed(state: openspiel.VncardsState) -> tuple[object, ...]:
     """Everything a caller can read of a state (the vncards game's whole snapshot included)."""
-    table = state.table  # type: ignore[attr-defined]
+    table = state.table
     return (
         str(state),
-        tuple(state.history()),  # type: ignore[attr-defined]
-        state.current_player(),  # type: ignore[attr-defined]
+        tuple(state.history()),
+        state.current_player(),
         None if table is None else table.to_json(),
     )
 

@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -128,15 +129,16 @@ class Recording(Executor):
 
     def __init__(self) -> None:
         self.futures: list[Future[Any]] = []
+        self.work: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []  # per future: fn, args
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
-        future.work = (fn, args)  # type: ignore[attr-defined]
         self.futures.append(future)
+        self.work.append((fn, args))
         return future
 
     def finish(self, i: int) -> None:
-        fn, args = self.futures[i].work  # type: ignore[attr-defined]
+        fn, args = self.work[i]
         self.futures[i].set_running_or_notify_cancel()
         try:
             self.futures[i].set_result(fn(*args))

@@ -32,16 +32,16 @@ def test_seed_test(name: str) -> None:
     seed_test(VARIANTS[name].env, num_cycles=100)
 
 
-def _play(env: VncardsEnv | object, rnd: random.Random) -> int:
+def _play(env: VncardsEnv, rnd: random.Random) -> int:
     steps = 0
-    for _agent in env.agent_iter(10_000):  # type: ignore[attr-defined]
-        obs, _r, terminated, truncated, _i = env.last()  # type: ignore[attr-defined]
+    for _agent in env.agent_iter(10_000):
+        obs, _r, terminated, truncated, _i = env.last()
         if terminated or truncated:
             action = None
         else:
             action = rnd.choice(np.flatnonzero(obs["action_mask"]).tolist())
             steps += 1
-        env.step(action)  # type: ignore[attr-defined]
+        env.step(action)
     return steps
 
 
@@ -130,14 +130,14 @@ def test_reset_from_given_hands(name: str) -> None:
     if game_name == "tusac":
         hand = " ".join([*source["hands"][0].split(), *(c for m in source["exposed"][0] for c in m["cards"])])
     else:
-        hand = " ".join(str(c) for c in games.new_game(game_name, players=2, seed=3).hand(0))  # type: ignore[attr-defined]
+        hand = " ".join(str(c) for c in games.new_game(game_name, players=2, seed=3).hand(0))
     for seed in range(3):
         env.reset(seed=seed, options={"hands": [hand, None]})
         state = env.game.to_dict()["state"]
         if game_name == "tusac":
             got = [*state["hands"][0].split(), *(c for m in state["exposed"][0] for c in m["cards"])]
         else:
-            got = [str(c) for c in env.game.hand(0)]  # type: ignore[attr-defined]
+            got = [str(c) for c in env.game.hand(0)]
         assert sorted(got) == sorted(hand.split())
         _play(env, random.Random(seed))
         assert env.agents == []
@@ -191,7 +191,7 @@ def test_non_integer_and_out_of_range_actions_raise_and_change_nothing(name: str
         ):
             before = _env_state(env)
             with pytest.raises(IllegalMoveError) as info:
-                env.step(bad)  # type: ignore[arg-type]
+                env.step(bad)  # type: ignore[arg-type]  # bad actions on purpose
             assert info.value.reason == "invalid_action"
             assert isinstance(info.value, ValueError)
             assert _env_state(env) == before, bad

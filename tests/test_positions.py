@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vncards import SnapshotError, VncardsError, games, samloc, tienlen
+from vncards.shedding.game import SheddingGame
 from vncards.table import TableGame
 
 #: (game, players, rules) of the positions the property starts from.
@@ -129,7 +130,8 @@ def _edited(data: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     node: Any = data
     for k in path:
         node = node[k]
-    return _set(data, path, rnd.choice(_values(node, rnd)))  # type: ignore[no-any-return]
+    edited: dict[str, Any] = _set(data, path, rnd.choice(_values(node, rnd)))
+    return edited
 
 
 def _try_refused(game: TableGame, action: Any) -> None:
@@ -164,8 +166,8 @@ def play_out(game: TableGame, rnd: random.Random, hands: int = 2) -> None:
             game.events_for(seat)
         if game.is_over:
             assert view["pending_seats"] == [] and sum(game.settlement or [0]) == 0
-            if hands and game.GAME in ("tienlen", "samloc"):
-                game.next_hand()  # type: ignore[attr-defined]
+            if hands and isinstance(game, SheddingGame):  # Tiến Lên and Sâm Lốc
+                game.next_hand()
                 hands -= 1
                 continue
             break
@@ -250,7 +252,7 @@ def test_a_lead_card_that_is_the_whole_hand_is_refused() -> None:
 def test_a_hand_number_out_of_range_is_refused(value: int) -> None:
     game = tienlen.Game(players=4, seed=5)
     while not game.is_over:
-        game.auto_play(game.current_seat)  # type: ignore[arg-type]
+        game.auto_play(game.pending_seats[0])
     d = game.to_dict()
     d["state"]["hand_number"] = value
     with pytest.raises(SnapshotError, match="hand_number"):

@@ -115,7 +115,7 @@ def test_predict_win_refuses_what_it_cannot_predict(players: object, message: st
     r = Ratings()
     r.add({"An": 3, "Bình": -3})
     with pytest.raises(RulesError, match=re.escape(message)):
-        r.predict_win(players)  # type: ignore[arg-type]
+        r.predict_win(players)  # type: ignore[arg-type]  # bad players on purpose
     assert len(r) == 2 and r.to_dict()["players"].keys() == {"An", "Bình"}
 
 
@@ -130,18 +130,18 @@ def test_predicted_newcomers_survive_to_dict() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: Ratings(["x"]), "unknown rating model ['x']"),  # type: ignore[arg-type]
+        (lambda: Ratings(["x"]), "unknown rating model ['x']"),  # type: ignore[arg-type]  # wrong types on purpose
         (lambda: Ratings(mu=1e308), "mu must be a finite number in 0.001..1000000.0, not 1e+308"),
         (lambda: Ratings(sigma=1e308), "sigma must be a finite number in 0.001..1000000.0"),
         (lambda: Ratings(tau=1e300), "tau must be a finite number in 0.001..1000000.0"),
         (lambda: Ratings(beta=1e-300), "beta must be a finite number in 0.001..1000000.0"),
-        (lambda: Ratings(mu="25"), "mu must be a finite number"),  # type: ignore[arg-type]
-        (lambda: Ratings().rate_hand(5), "a hand's result is a mapping {player: units}, not int"),  # type: ignore[arg-type]
+        (lambda: Ratings(mu="25"), "mu must be a finite number"),  # type: ignore[arg-type]  # wrong types on purpose
+        (lambda: Ratings().rate_hand(5), "a hand's result is a mapping {player: units}, not int"),  # type: ignore[arg-type]  # wrong types on purpose
         (lambda: Ratings().rate_hand({f"p{i}": i for i in range(101)}), "at most 100 players, not 101"),
-        (lambda: Ratings()[5], "player ids are str, not int"),  # type: ignore[index]
+        (lambda: Ratings()[5], "player ids are str, not int"),  # type: ignore[index]  # wrong types on purpose
         (lambda: rate("not results"), "cannot rate str"),
         (lambda: rate(5), "cannot rate int"),
-        (lambda: Ratings.from_dict([]), "ratings data is a mapping"),  # type: ignore[arg-type]
+        (lambda: Ratings.from_dict([]), "ratings data is a mapping"),  # type: ignore[arg-type]  # wrong types on purpose
         (lambda: Ratings.from_dict({"model": "plackett_luce", "params": {}, "players": []}), "players"),
         (
             lambda: Ratings.from_dict(

@@ -52,7 +52,7 @@ def test_int_and_bytes_seeds() -> None:
     assert Rng(2**256 - 1).key == b"\xff" * 32
     for bad in (-1, 2**256, "seed", 1.5, b"x" * 33):
         with pytest.raises(RulesError):
-            Rng(bad)  # type: ignore[arg-type]
+            Rng(bad)  # type: ignore[arg-type]  # bad seeds on purpose
 
 
 def test_unseeded_deals_differ() -> None:

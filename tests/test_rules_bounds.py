@@ -80,7 +80,9 @@ def test_the_issue_case() -> None:
     with pytest.raises(RulesError):
         maubinh.Rules(time_limit=2**63)
     with pytest.raises(RulesError):
-        maubinh.Game(players=2, rules={"time_limit": 2**63})
+        # A dict of overrides works in every Game (TableGame._init_table); maubinh.Game's own
+        # annotation says Rules only, and is widened with the Mậu Binh work in progress.
+        maubinh.Game(players=2, rules={"time_limit": 2**63})  # type: ignore[arg-type]
 
 
 def test_an_int_option_without_bounds_is_a_definition_error() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -74,8 +74,8 @@ def test_sam_success_pays_twenty_each_and_ignores_the_final_two_by_the_house_rul
         ),
     ],
 )
-def test_sam_blocked(pays: str, ledger: list[Any], settlement: list[int]) -> None:
-    g = dealt(SAM_HANDS, leader=1, rules=Rules(sam_block_pays=pays))  # type: ignore[arg-type]
+def test_sam_blocked(pays: Literal["blocker", "each"], ledger: list[Any], settlement: list[int]) -> None:
+    g = dealt(SAM_HANDS, leader=1, rules=Rules(sam_block_pays=pays))
     g.declare_sam(1)
     assert g.phase == "play"  # only the first declarer counts: declarations end
     g.play(1, "3♠")

@@ -7,12 +7,15 @@ own; snapshots written before these options existed restore with their own rules
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from support.shedding_positions import SOUTH, act, dealt, led, setup, table
 from support.tusac_positions import build, play
 from vncards import IllegalMoveError, RulesError, SnapshotError, maubinh, samloc, tienlen, tusac
+from vncards.table import TableGame
 
 # ---- 1. Tiến Lên Nam: a seat that passes is out of the round ---------------------------------
 
@@ -401,10 +404,10 @@ def test_old_tusac_snapshot_keeps_the_old_rules() -> None:
     ],
 )
 def test_snapshot_rules_that_cannot_be_restored_exactly_are_refused(
-    game: type, text: str, edit: object
+    game: type[TableGame], text: str, edit: Callable[[dict[str, Any]], object]
 ) -> None:
     d = json.loads(text)
-    edit(d["rules"])  # type: ignore[operator]
+    edit(d["rules"])
     with pytest.raises(SnapshotError) as e:
         game.from_dict(d)
     assert "rules" in str(e.value)

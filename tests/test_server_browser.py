@@ -259,7 +259,7 @@ def create_from_lobby(
     _wait(driver, lambda: "/t/" in driver.current_url)
     _wait(driver, lambda: _seq(driver) != "")
     assert driver.find_element(By.ID, "err").text == ""
-    table = driver.current_url.split("/t/")[1].split("?")[0]
+    table: str = driver.current_url.split("/t/")[1].split("?")[0]
     me = driver.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .name').text
     assert name in me, me
     rules = server.get(f"/api/tables/{table}")["table"]["rules"]

@@ -385,7 +385,7 @@ def test_a_long_message_goes_in_pieces_and_comes_back_whole(size: int) -> None:
 
     async def sent() -> list[tuple[str, str]]:
         relay = Relay(
-            SimpleNamespace(owner="ab12"),  # type: ignore[arg-type]
+            SimpleNamespace(owner="ab12"),  # type: ignore[arg-type]  # a stand-in with only the owner the relay reads
             "",
             serves=lambda _: False,
             lobby_lines=list,

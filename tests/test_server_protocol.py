@@ -20,6 +20,7 @@ from support.server_client import TestClient, hello, join, live, new_table, play
 from support.tree import ROOT, source_tree
 from vncards import history
 from vncards.server import ServerConfig, create_app
+from vncards.server.table import TableSession
 
 GAMES = ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]
 
@@ -343,7 +344,7 @@ def test_whole_games_every_frame_checked_for_leaks(client: TestClient, game: str
         assert [h["hand"] for h in hands] == [1, 2] and all(sum(h["result"]) == 0 for h in hands)
         assert hands[1]["totals"] == latest[0]["table"]["totals"]
         # The first hand is stored apart, as its hand history.
-        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]
+        stored = client.app.state.server.store.hands(t)  # type: ignore[attr-defined]  # TestClient.app is typed as any ASGI callable; this one is our Starlette app
         assert [h.hand for h in stored] == [1] and history.loads(stored[0].history).hands[0].number == 1
         # The events each seat was sent add up to its own per-seat event log.
         assert frames > 20
@@ -652,9 +653,19 @@ def test_a_change_is_made_into_frames_once_per_seat(client: TestClient, monkeypa
         frames = [hello(ws, tok) for ws, tok in zip(wss, who, strict=True)]
         made: list[int | None] = []
         frame = type(session).frame
-        monkeypatch.setattr(
-            type(session), "frame", lambda s, seat, *a, **k: made.append(seat) or frame(s, seat, *a, **k)
-        )
+
+        def counted(
+            s: TableSession,
+            seat: int | None,
+            events_from: int = 0,
+            log_from: int = 0,
+            *,
+            with_table: bool = True,
+        ) -> dict[str, Any]:
+            made.append(seat)
+            return frame(s, seat, events_from, log_from, with_table=with_table)
+
+        monkeypatch.setattr(type(session), "frame", counted)
         wss[0].send_json({"type": "act", "action": frames[0]["legal_actions"][0], "id": 9})
         got = [recv(ws, "state") for ws in wss]
         assert sorted(made, key=str) == sorted([seat, (seat + 1) % 4, None], key=str)

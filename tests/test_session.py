@@ -8,6 +8,7 @@ import copy
 import json
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.tables import random_step
-from vncards import history, tienlen
+from vncards import history, samloc, tienlen, tusac
 from vncards.errors import IllegalMoveError, RulesError, SnapshotError, VncardsError
 from vncards.games import GAMES
 from vncards.session import Hand, Seat, Session, hand_key
+from vncards.shedding.game import SheddingGame
 from vncards.snapshot import sign
 
 KEY = b"test key"
@@ -46,6 +48,23 @@ def events(game: Any, kind: str) -> list[dict[str, Any]]:
     return [e for e in game.events if e["type"] == kind]
 
 
+# A session's game is typed as any TableGame (its class follows the name the session was made
+# with): these narrow it to the game a test made, for that game's own attributes.
+def tienlen_of(s: Session) -> tienlen.Game:
+    assert isinstance(s.game, tienlen.Game)
+    return s.game
+
+
+def samloc_of(s: Session) -> samloc.Game:
+    assert isinstance(s.game, samloc.Game)
+    return s.game
+
+
+def tusac_of(s: Session) -> tusac.Game:
+    assert isinstance(s.game, tusac.Game)
+    return s.game
+
+
 # -- Tiến Lên: the winner leads; the first-hand rules only for first hands -----------------------
 
 
@@ -55,9 +74,9 @@ def test_tienlen_winner_leads_the_next_hand_with_any_play(name: str) -> None:
     s = session_where(lambda g: not g.is_over, name)
     for _ in range(4):
         play_out(s.game, random.Random(s.hand_number))
-        winner = s.game.winner
+        winner = tienlen_of(s).winner
         s.next_hand()
-        g = s.game
+        g = tienlen_of(s)
         if winner is None or g.is_over:
             continue
         assert g.setup == {"leader": winner, "hand_number": s.hand_number}
@@ -73,7 +92,7 @@ def test_tienlen_winner_leads_the_next_hand_with_any_play(name: str) -> None:
 def test_tienlen_first_hand_leads_with_three_of_spades() -> None:
     """RULES: "First hand: the holder of 3♠ leads and the first play must contain 3♠"."""
     s = session_where(lambda g: not g.is_over, "tienlen")
-    g = s.game
+    g = tienlen_of(s)
     holder = next(seat for seat in range(4) if "3♠" in map(str, g.hand(seat)))
     assert g.setup == {} and g.current_seat == holder
     assert all("3♠" in map(str, c.cards) for c in g.legal_plays())
@@ -84,7 +103,7 @@ def test_tienlen_first_hand_rule_again_after_an_instant_win() -> None:
     s = session_where(lambda g: g.is_over and events(g, "instant_win"), "tienlen", tries=2000)
     assert s.game.next_hand_setup == {}
     s.next_hand()
-    g = s.game
+    g = tienlen_of(s)
     if not g.is_over:
         holder = next(seat for seat in range(4) if "3♠" in map(str, g.hand(seat)))
         assert g.current_seat == holder
@@ -113,20 +132,20 @@ def test_tienlen_first_hand_extras_are_off_in_later_hands() -> None:
 def test_tienlen_random_first_lead_then_the_winner() -> None:
     """``first_lead="random"``: a random seat leads the first hand; later, the winner."""
     rules = {"first_lead": "random"}
-    firsts = {Session("tienlen", rules=rules, seed=seed).game.current_seat for seed in range(30)}
+    firsts = {tienlen_of(Session("tienlen", rules=rules, seed=seed)).current_seat for seed in range(30)}
     assert len(firsts) > 1
     s = session_where(lambda g: not g.is_over, "tienlen", rules=rules)
     play_out(s.game)
-    winner = s.game.winner
+    winner = tienlen_of(s).winner
     s.next_hand()
-    assert s.game.is_over or s.game.current_seat == winner
+    assert s.game.is_over or tienlen_of(s).current_seat == winner
 
 
 def test_tienlen_ranked_ending_first_place_leads() -> None:
     rules = {"ending": "ranked", "scoring": "ranked"}
     s = session_where(lambda g: not g.is_over, "tienlen", rules=rules)
     play_out(s.game, random.Random(3))
-    order = s.game.finishing_order
+    order = tienlen_of(s).finishing_order
     assert s.game.next_hand_setup == {"leader": order[0]}
 
 
@@ -137,7 +156,7 @@ def test_tienlen_hand_nobody_won_restarts_the_first_hand_rule() -> None:
         s = Session("tienlen-north", seed=seed)
         play_out(s.game, random.Random(seed))
         if events(s.game, "finish_on_two"):
-            assert s.game.winner is None and s.game.next_hand_setup == {}
+            assert tienlen_of(s).winner is None and s.game.next_hand_setup == {}
             s.next_hand()
             assert s.game.setup == {"hand_number": s.hand_number}
             return
@@ -149,7 +168,7 @@ def test_tienlen_hand_nobody_won_restarts_the_first_hand_rule() -> None:
 
 def test_samloc_first_nominal_leader_is_random() -> None:
     """RULES: "first hand random (seed)"."""
-    leaders = {Session("samloc", seed=seed).game.nominal_leader for seed in range(40)}
+    leaders = {samloc_of(Session("samloc", seed=seed)).nominal_leader for seed in range(40)}
     assert len(leaders) > 2
 
 
@@ -159,15 +178,15 @@ def test_samloc_winner_is_the_next_nominal_leader() -> None:
     s = session_where(lambda g: not g.is_over, "samloc")
     for _ in range(6):
         play_out(s.game)  # auto_play declines Sâm
-        winner = s.game.winner
+        winner = samloc_of(s).winner
         s.next_hand()
-        g = s.game
+        g = samloc_of(s)
         if winner is None or g.is_over:
             continue
         assert g.setup == {"leader": winner, "hand_number": s.hand_number}
         assert g.nominal_leader == winner and g.pending_seats == [winner] and g.phase == "bao_sam"
         for _ in range(g.players):
-            g.decline_sam(g.current_seat)
+            g.decline_sam(g.pending_seats[0])
         assert g.phase == "play" and g.current_seat == winner
         return
     raise AssertionError("no hand with a winner")
@@ -176,14 +195,13 @@ def test_samloc_winner_is_the_next_nominal_leader() -> None:
 def _sam_hand(blocked: bool) -> Session:
     for seed in range(400):
         s = Session("samloc", seed=seed)
-        g = s.game
+        g = samloc_of(s)
         if g.is_over:
             continue
-        declarer = g.current_seat
-        g.declare_sam(declarer)
+        g.declare_sam(g.pending_seats[0])
         rng = random.Random(seed)
         while not g.is_over:
-            seat = g.current_seat
+            seat = g.pending_seats[0]
             moves = g.legal_actions(seat)
             passes = [a for a in moves if a["type"] == "pass"]
             g.apply(passes[0] if passes and not blocked else rng.choice(moves))
@@ -195,17 +213,17 @@ def _sam_hand(blocked: bool) -> Session:
 def test_samloc_blocker_of_a_sam_leads_next() -> None:
     s = _sam_hand(blocked=True)
     blocker = events(s.game, "sam_blocked")[0]["seat"]
-    assert s.game.winner == blocker
+    assert samloc_of(s).winner == blocker
     s.next_hand()
-    assert s.game.is_over or s.game.nominal_leader == blocker
+    assert s.game.is_over or samloc_of(s).nominal_leader == blocker
 
 
 def test_samloc_successful_sam_declarer_leads_next() -> None:
     s = _sam_hand(blocked=False)
-    declarer = s.game.sam_declarer
+    declarer = samloc_of(s).sam_declarer
     assert events(s.game, "sam_success")
     s.next_hand()
-    assert s.game.is_over or s.game.nominal_leader == declarer
+    assert s.game.is_over or samloc_of(s).nominal_leader == declarer
 
 
 def test_samloc_instant_winner_leads_next() -> None:
@@ -213,7 +231,7 @@ def test_samloc_instant_winner_leads_next() -> None:
     winner = events(s.game, "instant_win")[0]["seat"]
     assert s.game.next_hand_setup == {"leader": winner}
     s.next_hand()
-    assert s.game.is_over or s.game.nominal_leader == winner
+    assert s.game.is_over or samloc_of(s).nominal_leader == winner
 
 
 def test_samloc_hand_nobody_won_draws_a_random_leader() -> None:
@@ -237,7 +255,8 @@ def _tusac_ending(draw: bool) -> Session:
     for seed in range(300):
         s = Session("tusac", seed=seed, rules={"draw_at_stock": 7})
         play_out(s.game)
-        if s.game.result["draw"] == draw:
+        result = tusac_of(s).result
+        if result is not None and result["draw"] == draw:
             return s
     raise AssertionError("no such Tứ Sắc hand")
 
@@ -245,10 +264,12 @@ def _tusac_ending(draw: bool) -> Session:
 def test_tusac_winner_deals_the_next_hand() -> None:
     """RULES: "The winner of a hand deals the next" (21 cards, and the tỳ)."""
     s = _tusac_ending(draw=False)
-    winner = s.game.result["winner"]
+    result = tusac_of(s).result
+    assert result is not None
+    winner = result["winner"]
     assert s.game.next_hand_setup == {"dealer": winner}
     s.next_hand()
-    g = s.game
+    g = tusac_of(s)
     assert g.dealer == winner and g.setup == {"dealer": winner}
     held = len(g.hand(winner)) + sum(len(m.cards) for m in g.exposed(winner))
     assert held == 21 and g.pending_seats == [winner]
@@ -256,14 +277,14 @@ def test_tusac_winner_deals_the_next_hand() -> None:
 
 def test_tusac_after_a_draw_the_dealer_deals_again() -> None:
     s = _tusac_ending(draw=True)
-    dealer = s.game.dealer
+    dealer = tusac_of(s).dealer
     s.next_hand()
-    assert s.game.dealer == dealer
+    assert tusac_of(s).dealer == dealer
 
 
 def test_tusac_first_dealer_from_setup() -> None:
     s = Session("tusac", seed=1, setup={"dealer": 2})
-    assert s.game.dealer == 2 and s.game.pending_seats == [2]
+    assert tusac_of(s).dealer == 2 and s.game.pending_seats == [2]
     with pytest.raises(RulesError):
         Session("tusac", seed=1, setup={"leader": 2})
     with pytest.raises(RulesError):
@@ -287,13 +308,13 @@ def test_maubinh_carries_nothing() -> None:
 def test_hands_are_independent_games_and_totals_sum(name: str) -> None:
     s = Session(name, seed=5)
     settled = [0] * s.players
-    sizes = []
+    sizes: list[int] = []
     for number in range(1, 5):
         assert s.hand_number == number and s.hand_result is None
         g = s.game
         assert g.rng_key == hand_key(bytes.fromhex(s.to_dict()["key"]), number)
         play_out(g, random.Random(number))
-        assert s.hand_result == g.settlement
+        assert s.hand_result == g.settlement and g.settlement is not None
         assert s.totals == [a + b for a, b in zip(settled, g.settlement, strict=True)]
         settled = s.totals
         assert sum(s.totals) == 0
@@ -320,7 +341,8 @@ def test_seat_changes() -> None:
     while s.game.is_over:
         s.next_hand()
     before = s.to_json()
-    for change in (lambda: s.leave(0), lambda: s.sit(0, "Dũng")):  # during a hand: to a bot only
+    changes: tuple[Callable[[], Seat], ...] = (lambda: s.leave(0), lambda: s.sit(0, "Dũng"))
+    for change in changes:  # during a hand: to a bot only
         with pytest.raises(IllegalMoveError) as e:
             change()
         assert e.value.reason == "hand_in_play"
@@ -329,7 +351,7 @@ def test_seat_changes() -> None:
     assert e.value.reason == "already_seated"
     for bad in ("", " An", "\udcff", "a\nb", "x" * 65, 5):
         with pytest.raises(RulesError):
-            s.sit(3, bad)  # type: ignore[arg-type]
+            s.sit(3, bad)  # type: ignore[arg-type]  # bad players on purpose
     with pytest.raises(RulesError):
         s.sit(3, bot="no such bot")
     with pytest.raises(RulesError):
@@ -343,11 +365,12 @@ def test_seat_changes() -> None:
     assert s.hand_seats[2] == Seat("Chi") and s.seats[2].since == 1
     play_out(s.game)
     result = s.hand_result
-    assert s.seats[2].total == result[2]
+    assert result is not None and s.seats[2].total == result[2]
     # Between hands (the hand is over): the player leaves with what it won.
     gone = s.leave(1)
     assert gone.player == "Bình" and gone.total == result[1] and s.seats[1].kind == "open"
     finished = s.next_hand()
+    assert finished.seats is not None
     assert [x.label for x in finished.seats] == ["An", "Bình", "Chi", "open"]
     assert s.seats[1].total == 0 and s.seats[1].since == 2
     assert s.seats[0].total == result[0] and s.totals == result
@@ -358,7 +381,8 @@ def test_seat_changes() -> None:
 def test_a_player_leaving_mid_hand_hands_the_seat_to_a_bot(name: str) -> None:
     """Issue 35: the sessions guide says a player who leaves during a hand is played by a bot
     until it ends and keeps its result; ``leave(seat, bot=...)`` does that."""
-    s = Session(name, players=["An", "Bình", Seat(bot="greedy")][: 2 if name == "maubinh" else 3], seed=6)
+    players: list[str | Seat | None] = ["An", "Bình", Seat(bot="greedy")]
+    s = Session(name, players=players[: 2 if name == "maubinh" else 3], seed=6)
     while s.game.is_over:
         s.next_hand()
     g = s.game
@@ -366,7 +390,12 @@ def test_a_player_leaving_mid_hand_hands_the_seat_to_a_bot(name: str) -> None:
     gone = s.leave(1, bot="random")  # Bình leaves while the hand is in play
     assert gone.player == "Bình" and gone.total == 0
     assert s.seats[1].bot == "random" and s.hand_seats[1] == Seat("Bình")
-    for change in (lambda: s.leave(1), lambda: s.sit(1, "Chi"), lambda: s.sit(1, "Bình")):
+    changes: tuple[Callable[[], Seat], ...] = (
+        lambda: s.leave(1),
+        lambda: s.sit(1, "Chi"),
+        lambda: s.sit(1, "Bình"),
+    )
+    for change in changes:
         with pytest.raises(IllegalMoveError) as e:  # the hand stays Bình's until it ends
             change()
         assert e.value.reason == "hand_in_play"
@@ -381,7 +410,7 @@ def test_a_player_leaving_mid_hand_hands_the_seat_to_a_bot(name: str) -> None:
     result = s.hand_result
     assert result is not None and s.seats[1].total == 0  # the bot is credited from the next hand
     finished = s.next_hand()
-    assert finished.seats[1] == Seat("Bình") and finished.settlement == result
+    assert finished.seats is not None and finished.seats[1] == Seat("Bình") and finished.settlement == result
     assert s.seats[1] == Seat(bot="greedy", total=0, since=2) and s.totals == result
     again = Session.from_json(s.to_json(), hands=[finished])
     assert again.seats == s.seats
@@ -447,6 +476,16 @@ def _played(name: str, hands: int, seed: int = 1, **kwargs: Any) -> Session:
         play_out(s.game, random.Random(i))
         s.next_hand()
     return s
+
+
+def test_a_hand_setup_with_a_key_that_is_not_text_is_a_snapshot_error() -> None:
+    """Session data (a dict, not JSON text) may hold keys of any type: a hand's ``setup`` with
+    two unknown keys, an int and a str, were sorted together and raised TypeError (found by
+    tests/test_fuzz_surfaces.py)."""
+    data = _played("samloc", 2).to_dict()
+    data["hand"]["setup"].update({0: 1, "dealer": 2})  # two unknown keys, an int and a str
+    with pytest.raises(SnapshotError, match=r"setup: unexpected keys \['dealer', 0\]"):
+        Session.from_dict(data)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -603,6 +642,7 @@ def test_random_sessions_keep_their_invariants(case: tuple[str, int, int, int]) 
                     s.sit(seat, bot="random")
                 elif who is None or who not in s.seat_of:
                     s.sit(seat, who)
+        assert s.hand_result is not None
         won = [w + r for w, r in zip(won, s.hand_result, strict=True)]
         assert s.totals == won and sum(won) == 0
         s.next_hand()
@@ -610,8 +650,13 @@ def test_random_sessions_keep_their_invariants(case: tuple[str, int, int, int]) 
     full = Session.from_json(text, key=KEY, hands=history.loads(history.dumps(s.hands)))
     assert full.to_json(key=KEY) == text
     for seat, occupant in enumerate(s.seats):
-        credited = [h.settlement[seat] for h in s.hands if h.number >= occupant.since]
+        credited = []
+        for h in s.hands:  # a session's finished hands: numbered and settled
+            assert h.number is not None and h.settlement is not None
+            if h.number >= occupant.since:
+                credited.append(h.settlement[seat])
         if s.game.is_over:  # a hand over at its deal (an instant win) counts already
+            assert s.hand_result is not None
             credited.append(s.hand_result[seat])
         assert occupant.total == sum(credited)
 
@@ -635,7 +680,7 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
     for bad in ("test key", b"", 7):
         for require in (False, True):
             with pytest.raises(SnapshotKeyError, match="non-empty bytes") as info:
-                Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]
+                Session.from_json(signed, key=bad, require_signature=require)  # type: ignore[arg-type]  # bad keys on purpose
             assert isinstance(info.value, TypeError)
 
 
@@ -649,8 +694,11 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
             lambda: Session("tienlen", 4, keep_hands=2**40),
             "keep_hands must be None or an int in 0..4294967296",
         ),
-        (lambda: Session("tienlen", 4, keep_hands=1.5), "keep_hands must be None or an int in 0..4294967296"),
-        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]
+        (
+            lambda: Session("tienlen", 4, keep_hands=1.5),  # type: ignore[arg-type]  # refused at run time
+            "keep_hands must be None or an int in 0..4294967296",
+        ),
+        (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]  # not an int: refused at run time
         (lambda: Session("tienlen", 4, seed=1).play_bots(0), "max_actions must be an int in 1..1000000000"),
     ],
 )
@@ -676,7 +724,7 @@ def test_finished_hands_are_read_no_further_than_the_session_needs() -> None:
     with pytest.raises(SnapshotError, match="hands: more than 1 given, 1 finished"):
         Session.from_json(s.to_json(), hands=endless)
     with pytest.raises(SnapshotError, match="hands: not a list of hands"):
-        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]
+        Session.from_json(s.to_json(), hands=5)  # type: ignore[arg-type]  # not hands: refused at run time
 
 
 # -- the hand number each hand's game records ------------------------------------------------------
@@ -689,6 +737,7 @@ def test_every_hand_is_dealt_with_the_session_hand_number(name: str) -> None:
     s = Session(name, players=4, seed=11)
     for number in (1, 2, 3):
         g = s.game
+        assert isinstance(g, SheddingGame)  # Tiến Lên or Sâm Lốc: the games that number hands
         assert events(g, "deal")[0]["hand_number"] == number
         assert g.hand_number == number and g.view(0)["hand_number"] == number
         assert ("hand_number" in g.setup) == (number > 1)
@@ -713,7 +762,7 @@ def test_a_game_numbered_by_hand() -> None:
     assert g.events[-1]["type"] in ("lead", "deal", "new_round") and g.hand_number == 8
     for bad in (0, -1, True, "2"):
         with pytest.raises(RulesError, match="hand_number"):
-            tienlen.Game(seed=2, hand_number=bad)
+            tienlen.Game(seed=2, hand_number=bad)  # type: ignore[arg-type]  # "2": refused at run time
     with pytest.raises(RulesError, match="numbers its hands"):
         Session("tienlen", seed=1, setup={"hand_number": 2})
 

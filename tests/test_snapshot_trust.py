@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -166,10 +166,16 @@ def test_signed_snapshots() -> None:
     pretty = json.dumps(dict(reversed(list(data.items()))), indent=2, ensure_ascii=False)
     assert type(g).from_json(pretty, key=KEY).to_json() == g.to_json()
     with pytest.raises(TypeError):
-        g.to_json(key="not bytes")  # type: ignore[arg-type]
+        g.to_json(key="not bytes")  # type: ignore[arg-type]  # a str key: refused at run time
 
 
 BAD_KEYS = ["server-side secret", b"", bytearray(), 7, 0, True, ["k"], memoryview(b"k")]
+
+
+class Loader(Protocol):
+    """A snapshot loader under test; ``key`` is anything, as a caller may pass (bad keys)."""
+
+    def __call__(self, text: str, *, key: object = None, require_signature: bool = False) -> TableGame: ...
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -179,7 +185,7 @@ def test_require_signature_never_accepts_an_unsigned_snapshot(name: str) -> None
     g = midgame(name, seed=4)
     plain, signed = g.to_json(), g.to_json(key=KEY)
     cls = type(g)
-    loaders = (
+    loaders: tuple[Loader, ...] = (
         lambda text, **kw: cls.from_json(text, **kw),
         lambda text, **kw: games.from_json(text, **kw),
         lambda text, **kw: cls.from_dict(json.loads(text) if text[0] == "{" else text, **kw),
@@ -200,10 +206,10 @@ def test_require_signature_never_accepts_an_unsigned_snapshot(name: str) -> None
         for text in (plain, signed, "not json at all"):
             for load in loaders[:2]:
                 with pytest.raises(SnapshotKeyError, match="must be non-empty bytes") as info:
-                    load(text, key=key)  # type: ignore[arg-type]
+                    load(text, key=key)
                 assert isinstance(info.value, (TypeError, VncardsError, ValueError))
         with pytest.raises(SnapshotKeyError):
-            g.to_json(key=key)  # type: ignore[arg-type]
+            g.to_json(key=key)  # type: ignore[arg-type]  # a bad key, refused at run time
     assert cls.from_json(signed, key=bytearray(KEY)).to_json() == plain
 
 
@@ -214,7 +220,7 @@ def test_positions_replay_from_their_origin() -> None:
     d["state"]["turn"] = next(s for s in range(4) if d["state"]["hands"][s] & 1)
     p = tienlen.Game.from_position(d)
     assert p.actions == []
-    p.auto_play(p.current_seat)  # type: ignore[arg-type]
+    p.auto_play(p.pending_seats[0])
     text = p.to_json()
     assert tienlen.Game.from_json(text).to_json() == text
     # The origin is checked like any position, and the replay from it must match.

@@ -87,7 +87,7 @@ def test_rules_validate_types_choices_and_consistency() -> None:
     with pytest.raises(RulesError):
         HighRules.from_dict([1])
     with pytest.raises(AttributeError):
-        r.stake = 2  # type: ignore[misc]
+        r.stake = 2  # type: ignore[misc]  # frozen: the assignment must fail
 
 
 # -- ledger ------------------------------------------------------------------------------------
@@ -138,9 +138,9 @@ def test_ledger_restore_rejects_malformed(entries: Any) -> None:
 
 def test_ledger_rejects_bad_payments() -> None:
     ledger = Ledger(2)
-    for args in ((0, 0, 1), (0, 2, 1), (0, 1, -1), (0, 1, 1.5)):
+    for payer, payee, units in ((0, 0, 1), (0, 2, 1), (0, 1, -1), (0, 1, 1.5)):
         with pytest.raises(ValueError):
-            ledger.pay(*args, "r")  # type: ignore[arg-type]
+            ledger.pay(payer, payee, units, "r")  # type: ignore[arg-type]  # 1.5 units: refused at run time
 
 
 # -- snapshot helpers ----------------------------------------------------------------------------
@@ -197,14 +197,14 @@ def test_illegal_action_leaves_state() -> None:
     before = g.to_json()
     for seat in (0, 2, -1, True, "0"):
         with pytest.raises(IllegalMoveError):
-            g.show(seat)  # type: ignore[arg-type]
+            g.show(seat)  # type: ignore[arg-type]  # bad seats on purpose
     assert g.to_json() == before
 
 
 def test_players_and_rules_checked() -> None:
     for bad in (1, 5, True, "4"):
         with pytest.raises(RulesError):
-            HighCard(players=bad)  # type: ignore[arg-type]
+            HighCard(players=bad)  # type: ignore[arg-type]  # bad player counts on purpose
     with pytest.raises(RulesError):
         HighCard(rules=object())
 

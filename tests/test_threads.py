@@ -194,7 +194,7 @@ def test_an_action_takes_the_lock_once(name: str) -> None:
         game._lock = lock = CountingLock()
         game.apply(action)
         assert lock.acquired == 1, f"{action} took the lock {lock.acquired} times"
-        assert not lock.inner._is_owned()  # type: ignore[attr-defined]
+        assert not lock.inner._is_owned()  # type: ignore[attr-defined]  # RLock._is_owned: CPython's private check, not in typeshed
         steps += 1
     assert steps > 0
     for cls in (tienlen.Game, samloc.Game, maubinh.Game, tusac.Game):
@@ -213,19 +213,19 @@ def test_lock_wrappers_keep_the_signature_and_defaults() -> None:
             self._lock = threading.RLock()
 
         def method(self, a: int, /, b: int = 2, *rest: int, c: int = 3, **more: int) -> tuple[Any, ...]:
-            assert self._lock._is_owned()  # type: ignore[attr-defined]
+            assert self._lock._is_owned()  # type: ignore[attr-defined]  # RLock._is_owned: CPython's private check, not in typeshed
             return a, b, rest, c, more
 
     bare = Probe.method
-    Probe.method = _atomic(bare)  # type: ignore[method-assign]
+    Probe.method = _atomic(bare)  # type: ignore[method-assign]  # the method wrapped as the games wrap theirs
     p = Probe()
     assert p.method(1) == (1, 2, (), 3, {})
     assert p.method(1, 5, 6, 7, c=8, d=9) == (1, 5, (6, 7), 8, {"d": 9})
     assert inspect.signature(Probe.method) == inspect.signature(bare)
-    assert Probe.method.__wrapped__ is bare  # type: ignore[attr-defined]
-    assert not p._lock._is_owned()  # type: ignore[attr-defined]
+    assert Probe.method.__wrapped__ is bare  # type: ignore[attr-defined]  # functools.wraps sets __wrapped__, untyped
+    assert not p._lock._is_owned()  # type: ignore[attr-defined]  # RLock._is_owned: CPython's private check, not in typeshed
     with pytest.raises(TypeError):
-        p.method(a=1)  # positional-only stays positional-only
+        p.method(a=1)  # type: ignore[call-arg]  # positional-only stays positional-only
     for cls in (tienlen.Game, samloc.Game, maubinh.Game, tusac.Game):
         for name in ("apply", "legal_actions", "view", "to_json"):
             fn = getattr(cls, name)

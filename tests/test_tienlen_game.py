@@ -5,7 +5,9 @@ snapshots, replay and views."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -199,7 +201,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
     assert seat is not None
     before = g.to_json()
     other = (seat + 1) % 4
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: g.play(other, g.hand(other)[0]), "not_your_turn"),
         (lambda: g.play(seat, g.hand(other)[0]), "cards_not_in_hand"),
         (lambda: g.pass_turn(seat), "cannot_pass_on_lead"),
@@ -222,7 +224,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
         g2.play(1, "4♠")
     assert e.value.reason == "does_not_beat"
     while not g.is_over:
-        g.auto_play(g.current_seat)  # type: ignore[arg-type]
+        g.auto_play(g.pending_seats[0])
     with pytest.raises(IllegalMoveError) as e:
         g.play(0, "3♠")
     assert e.value.reason == "game_over"
@@ -230,34 +232,36 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
 
 def test_first_lead_rules() -> None:
     g = Game(4, seed=2)
-    assert g.hand(g.current_seat)[0].index == 0  # type: ignore[arg-type]
-    assert g.view(g.current_seat)["must_include"] == ["3♠"]  # type: ignore[arg-type]
+    assert g.hand(g.pending_seats[0])[0].index == 0
+    assert g.view(g.pending_seats[0])["must_include"] == ["3♠"]
     assert all(0 in [c.index for c in combo.cards] for combo in g.legal_plays())
     for seed in range(5):
         g3 = Game(3, seed=seed)
         if g3.is_over:
             continue
         lowest = min(c.index for s in range(3) for c in g3.hand(s))
-        assert g3.hand(g3.current_seat)[0].index == lowest  # type: ignore[arg-type]
+        assert g3.hand(g3.pending_seats[0])[0].index == lowest
     r = Game(4, SOUTH.replace(first_lead="random"), seed=3)
-    assert r.view(r.current_seat)["must_include"] == []  # type: ignore[arg-type]
+    assert r.view(r.pending_seats[0])["must_include"] == []
     assert len({Game(4, SOUTH.replace(first_lead="random"), seed=s).current_seat for s in range(20)}) > 1
 
 
 def test_next_hand_winner_leads() -> None:
     g = Game(4, seed=11)
     while not g.is_over:
-        g.auto_play(g.current_seat)  # type: ignore[arg-type]
-    total = list(g.settlement)  # type: ignore[arg-type]
+        g.auto_play(g.pending_seats[0])
+    assert g.settlement is not None
+    total = list(g.settlement)
     winner = g.winner
     g.next_hand()
-    assert g.hand_number == 2 and not g.is_over
+    assert g.hand_number == 2 and g.pending_seats  # not over: a seat to act
     if winner is not None:
         assert g.current_seat == winner and g.view(winner)["must_include"] == []
     while not g.is_over:
-        g.auto_play(g.current_seat)  # type: ignore[arg-type]
-    assert sum(g.settlement) == 0  # type: ignore[arg-type]
-    assert [a + b for a, b in zip(total, g.hand_settlement, strict=False)] == g.settlement  # type: ignore[arg-type]
+        g.auto_play(g.pending_seats[0])
+    assert g.settlement is not None and g.hand_settlement is not None
+    assert sum(g.settlement) == 0
+    assert [a + b for a, b in zip(total, g.hand_settlement, strict=False)] == g.settlement
     again = Game.replay(g.actions, players=4, seed=11)
     assert again.events == g.events and again.settlement == g.settlement
 
@@ -276,11 +280,11 @@ def test_instant_win_at_the_deal() -> None:
         event = next(e for e in g.events if e["type"] == "instant_win")
         seat = event["seat"]
         assert tienlen.instant_win(g.hand(seat), rules, first_hand=True) == event["instant"]
-        assert g.settlement[seat] == 3 * units  # type: ignore[index]
+        assert g.settlement is not None and g.settlement[seat] == 3 * units
         assert all(e["reason"] == "instant_win" for e in g.ledger)
         g.next_hand()  # after an instant win the first-lead rule applies again
         if not g.is_over:
-            assert g.view(g.current_seat)["must_include"] != []  # type: ignore[arg-type]
+            assert g.view(g.pending_seats[0])["must_include"] != []
 
 
 def _long_game(seed: int) -> Game:
@@ -289,7 +293,7 @@ def _long_game(seed: int) -> Game:
         for _ in range(10):
             if g.is_over:
                 break
-            g.auto_play(g.current_seat)  # type: ignore[arg-type]
+            g.auto_play(g.pending_seats[0])
         if not g.is_over:
             return Game(4, seed=seed)
         seed += 1
@@ -298,15 +302,15 @@ def _long_game(seed: int) -> Game:
 def test_snapshot_round_trip_and_validation() -> None:
     g = _long_game(21)
     for _ in range(9):
-        g.auto_play(g.current_seat)  # type: ignore[arg-type]
+        g.auto_play(g.pending_seats[0])
     text = g.to_json()
     h = Game.from_json(text)
     assert h.to_json() == text
-    h.auto_play(h.current_seat)  # type: ignore[arg-type]
-    g.auto_play(g.current_seat)  # type: ignore[arg-type]
+    h.auto_play(h.pending_seats[0])
+    g.auto_play(g.pending_seats[0])
     assert h.to_json() == g.to_json()
     d = json.loads(text)
-    bad = [
+    bad: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
         ("hands", lambda s: s["hands"].__setitem__(0, s["hands"][0] | s["hands"][1])),
         ("hands", lambda s: s["hands"].__setitem__(0, s["hands"][0] & (s["hands"][0] - 1))),
         ("turn", lambda s: s.__setitem__("turn", 7)),
@@ -327,7 +331,7 @@ def test_snapshot_round_trip_and_validation() -> None:
 def test_views_hide_other_hands() -> None:
     g = _long_game(8)
     for _ in range(5):
-        g.auto_play(g.current_seat)  # type: ignore[arg-type]
+        g.auto_play(g.pending_seats[0])
     for seat in range(4):
         v = g.view(seat)
         json.dumps(v)
@@ -341,7 +345,7 @@ def test_uniform_interface() -> None:
     g = Game(3, NORTH, seed=4)
     actions = open_actions(g)
     assert actions and all(a["seat"] == g.current_seat for a in actions)
-    assert g.legal_actions((g.current_seat + 1) % 3) == []  # type: ignore[operator]
+    assert g.legal_actions((g.pending_seats[0] + 1) % 3) == []
     assert g.pending_seats == [g.current_seat]
     a = actions[-1]
     assert g.describe(a).startswith(f"seat {a['seat']} plays")
@@ -368,7 +372,7 @@ def test_golden_playthrough(rules: Rules, digest: str, settlement: list[int]) ->
         if g.is_over:
             g.next_hand()
         while not g.is_over:
-            g.auto_play(g.current_seat)  # type: ignore[arg-type]
+            g.auto_play(g.pending_seats[0])
     text = json.dumps(g.events, ensure_ascii=False, sort_keys=True).encode()
     assert hashlib.sha256(text).hexdigest()[:16] == digest
     assert g.settlement == settlement

@@ -150,7 +150,8 @@ def test_legal_plays_equal_brute_force(name: str) -> None:
         other = _rich_hand(rng, 11)
         tables = [p for p in tienlen.legal_plays(sum(1 << c for c in other), None, rules)]
         tables = rng.sample(tables, min(6, len(tables)))
-        tables += [tienlen.classify("2♠", rules), tienlen.classify("2♦2♥", rules)]
+        bombs = [tienlen.classify("2♠", rules), tienlen.classify("2♦2♥", rules)]
+        tables += [b for b in bombs if b is not None]
         for t in tables:
             if t is None or t.mask & hand_mask:
                 continue
@@ -192,11 +193,12 @@ def test_classify_and_beats_agree_with_oracle_on_random_sets() -> None:
         plays = tienlen.legal_plays(sum(1 << c for c in _rich_hand(rng, 13)), None, rules)
         for _ in range(400):
             p, t = rng.choice(plays), rng.choice(plays)
-            want = oracle_beats(
-                oracle_classify(tuple(_cards(p.mask)), rules),  # type: ignore[arg-type]
+            op, ot = (
+                oracle_classify(tuple(_cards(p.mask)), rules),
                 oracle_classify(tuple(_cards(t.mask)), rules),
-                rules,
-            )  # type: ignore[arg-type]
+            )
+            assert op is not None and ot is not None  # legal plays are combinations
+            want = oracle_beats(op, ot, rules)
             assert tienlen.beats(p, t, rules) == want, (str(p), str(t))
 
 
@@ -224,7 +226,8 @@ def test_combo_objects() -> None:
     import pickle
 
     assert pickle.loads(pickle.dumps(c)) == c
-    assert str(tienlen.classify("3♠3♣4♦4♥5♠5♦").top_card) == "5♦"  # type: ignore[union-attr]
+    combo = tienlen.classify("3♠3♣4♦4♥5♠5♦")
+    assert combo is not None and str(combo.top_card) == "5♦"
 
 
 @settings(deadline=None)

@@ -162,7 +162,7 @@ def test_rules_presets_and_validation() -> None:
     assert Rules.from_dict(ranked.to_dict()) == ranked
     assert pickle.loads(pickle.dumps(ranked)) == ranked
     with pytest.raises(RulesError):
-        tienlen.classify("3♠", rules="south")  # type: ignore[arg-type]
+        tienlen.classify("3♠", rules="south")  # type: ignore[arg-type]  # a preset name for Rules: refused at run time
 
 
 def test_legal_plays_refuses_oversized_hands() -> None:

@@ -57,7 +57,7 @@ class TienLenMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.game.is_over)
     @rule()
     def auto_play(self) -> None:
-        self.game.auto_play(self.game.current_seat)  # type: ignore[arg-type]
+        self.game.auto_play(self.game.pending_seats[0])
 
     @precondition(lambda self: self.game.is_over)
     @rule()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -34,7 +35,10 @@ def test_points_follow_the_table(s: list[int], table: list[int]) -> None:
     r = places(s)
     best, worst = points(r, table), points(r, table, ties="worst")
     for i, p in enumerate(r):
-        at = lambda q: table[q - 1] if q <= len(table) else 0  # noqa: E731
+
+        def at(q: int) -> int:
+            return table[q - 1] if q <= len(table) else 0
+
         assert best[i] == at(p) and worst[i] == at(p + r.count(p) - 1)
     if len(set(s)) == len(s):
         assert best == worst
@@ -133,7 +137,7 @@ def test_duplicate_seating_is_bounded(players: object, tables: object, rounds: o
     """Players, tables and rounds have bounds, and so has the plan they make (issue 37.5: a
     billion rounds built the plan until MemoryError); the bounds are in the docstring."""
     with pytest.raises(RulesError, match=re.escape(message)):
-        duplicate_seating(players, tables, rounds)  # type: ignore[arg-type]
+        duplicate_seating(players, tables, rounds)  # type: ignore[arg-type]  # bad values on purpose
     doc = duplicate_seating.__doc__ or ""
     for bound in (tournament.MAX_PLAYERS, tournament.MAX_ROUNDS, tournament.MAX_SEATINGS):
         assert f"{bound:,}" in doc
@@ -141,13 +145,15 @@ def test_duplicate_seating_is_bounded(players: object, tables: object, rounds: o
 
 
 def test_sequences_that_are_not_lists_of_ints_are_refused() -> None:
-    for call in (
-        lambda: places(5),  # type: ignore[arg-type]
-        lambda: places(None),  # type: ignore[arg-type]
-        lambda: points([1], 3),  # type: ignore[arg-type]
-        lambda: split_prize(10, object()),  # type: ignore[arg-type]
-        lambda: prizes(10, [1], {1: 2}),  # type: ignore[arg-type]
-        lambda: places("123"),  # type: ignore[arg-type]
-    ):
+    # Each call passes what the annotations refuse (the ignores): the run-time check is under test.
+    calls: tuple[Callable[[], object], ...] = (
+        lambda: places(5),  # type: ignore[arg-type]  # not a sequence
+        lambda: places(None),  # type: ignore[arg-type]  # not a sequence
+        lambda: points([1], 3),  # type: ignore[arg-type]  # a table that is an int
+        lambda: split_prize(10, object()),  # type: ignore[arg-type]  # not a sequence
+        lambda: prizes(10, [1], {1: 2}),  # type: ignore[arg-type]  # a dict for a list
+        lambda: places("123"),  # type: ignore[arg-type]  # a str, not ints
+    )
+    for call in calls:
         with pytest.raises(RulesError, match="must be"):
             call()

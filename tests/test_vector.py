@@ -24,7 +24,10 @@ from vncards.integrations.pettingzoo import VARIANTS, VncardsEnv  # noqa: E402
 
 ENV_OF = {v.game: v for v in VARIANTS.values()}
 
-TIENLEN = {
+#: A rules option's value (the games' options are bools, ints and names).
+Option = bool | int | str
+
+TIENLEN: dict[str, list[Option]] = {
     "ending": ["first_out", "ranked"],
     "first_lead": ["three_of_spades", "random"],
     "bomb_after_pass": ["none", "four_pair_sequence", "any_bomb"],
@@ -40,7 +43,7 @@ TIENLEN = {
     "same_suit_straights": [False, True],
     "pair_sequences": [True, False],
 }
-SAMLOC = {
+SAMLOC: dict[str, list[Option]] = {
     "low_straights": [False, True],
     "quad_beats_pair_of_twos": [False, True],
     "sam_block_pays": ["blocker", "each"],
@@ -50,7 +53,7 @@ SAMLOC = {
     "finish_on_two": ["forbidden", "penalized", "allowed"],
     "sam_may_finish_on_two": [False, True],
 }
-TUSAC = {
+TUSAC: dict[str, list[Option]] = {
     "triple_optional": [False, True],
     "forbidden_triple": ["other_claims", "no_claim"],
     "discard_rule": ["penalize", "enforce"],
@@ -62,7 +65,7 @@ TUSAC = {
     "payment": ["per_lenh", "flat"],
     "claim_window": ["every_seat", "eligible_seats"],
 }
-MAUBINH = {
+MAUBINH: dict[str, list[Option]] = {
     "wheel": ["second", "lowest"],
     "scoop": [False, True],
     "scoop_all": [False, True],

@@ -26,13 +26,16 @@ import importlib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .errors import RulesError, SnapshotError
 from .inputs import _short
 from .rules import RulesBase
 from .snapshot import check_key, load_text
 from .table import Seed, TableGame, default_rules
+
+if TYPE_CHECKING:  # new_game's overloads: a literal name types the table as its game's class
+    from . import maubinh, samloc, tienlen, tusac
 
 __all__ = ["GameSpec", "GAMES", "spec", "new_game", "from_json", "rules_schema", "parse_rule_options"]
 
@@ -101,6 +104,56 @@ def spec(name: str) -> GameSpec:
         raise RulesError(f"unknown game {_short(name)} (games: {', '.join(GAMES)})") from None
 
 
+@overload
+def new_game(
+    name: Literal["tienlen", "tienlen-north"],
+    players: int | None = 4,
+    rules: Any = None,
+    seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    **setup: Any,
+) -> tienlen.Game: ...
+@overload
+def new_game(
+    name: Literal["samloc"],
+    players: int | None = 4,
+    rules: Any = None,
+    seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    **setup: Any,
+) -> samloc.Game: ...
+@overload
+def new_game(
+    name: Literal["maubinh"],
+    players: int | None = 4,
+    rules: Any = None,
+    seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    **setup: Any,
+) -> maubinh.Game: ...
+@overload
+def new_game(
+    name: Literal["tusac"],
+    players: int | None = 4,
+    rules: Any = None,
+    seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    **setup: Any,
+) -> tusac.Game: ...
+@overload
+def new_game(
+    name: str,
+    players: int | None = 4,
+    rules: Any = None,
+    seed: Seed = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    **setup: Any,
+) -> TableGame: ...
 def new_game(
     name: str,
     players: int | None = 4,
@@ -110,7 +163,8 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     **setup: Any,
 ) -> TableGame:
-    """A new table of game ``name``: the same keywords as every ``Game`` class.
+    """A new table of game ``name``: the same keywords as every ``Game`` class. A literal
+    name types the table as that game's class (``new_game("tusac")`` is a ``tusac.Game``).
 
     ``players=None`` picks 4 (or the nearest count the game allows).
     ``rules``: None (the game's preset, e.g. Miền Bắc for ``"tienlen-north"``), a dict of
@@ -156,7 +210,9 @@ def _preset(spec: GameSpec) -> Any:
 _SNAPSHOT_GAMES = ("tienlen", "samloc", "maubinh", "tusac")
 
 
-def from_json(text: str | bytes, key: bytes | None = None, *, require_signature: bool = False) -> TableGame:
+def from_json(
+    text: str | bytes, key: bytes | bytearray | None = None, *, require_signature: bool = False
+) -> TableGame:
     """The game a ``to_json()`` snapshot describes, as the right class (by its ``"game"``
     field). ``key``: the HMAC key the snapshot was signed with, if any (non-empty bytes).
     ``require_signature=True`` (what a server that signs every snapshot passes): a missing

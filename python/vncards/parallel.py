@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
@@ -48,7 +48,7 @@ def run_batches(
     executor: Executor | None = None,
     jobs: int | None = None,
     preload: Sequence[str] = (),
-) -> Iterator[tuple[B, R]]:
+) -> Generator[tuple[B, R], None, None]:
     """Runs ``work(batch)`` for every batch and yields ``(batch, result)`` as batches complete
     (in completion order, which differs between runs: merge results order-independently).
 

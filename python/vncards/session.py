@@ -550,9 +550,10 @@ class Session:
                 data["hands"] = [hand_record(h) for h in self._hands]
             return data
 
-    def to_json(self, key: bytes | None = None, *, hands: bool = False) -> str:
+    def to_json(self, key: bytes | bytearray | None = None, *, hands: bool = False) -> str:
         """:meth:`to_dict` as JSON text; with ``key``, canonical text signed with HMAC-SHA256
         (an ``"hmac"`` field), for :meth:`from_json` with the same key."""
+        key = check_key(key)
         data = self.to_dict(hands=hands)
         if key is not None:
             return sign(data, key)
@@ -562,7 +563,7 @@ class Session:
     def from_json(
         cls,
         text: str | bytes,
-        key: bytes | None = None,
+        key: bytes | bytearray | None = None,
         *,
         hands: Iterable[Any] | None = None,
         require_signature: bool = False,
@@ -587,7 +588,7 @@ class Session:
     def from_dict(
         cls,
         data: Any,
-        key: bytes | None = None,
+        key: bytes | bytearray | None = None,
         *,
         hands: Iterable[Any] | None = None,
         require_signature: bool = False,

@@ -67,10 +67,10 @@ import functools
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from ._core import Rng
+from ._core import Card, Rng, TuSacCard
 from .atomic import make_atomic
 from .errors import RulesError, SnapshotError, VncardsError
 from .inputs import ActionSpec, parse_action, parse_seat
@@ -230,12 +230,22 @@ class TableGame(GameSurface, Journal):
     def _deal_text(self, seat: int) -> str:
         """*hook*: the cards ``seat`` was dealt, as text (a hand history's deal line); called
         on a game that has not acted yet."""
-        return " ".join(map(str, self.hand(seat)))  # type: ignore[attr-defined]
+        return " ".join(map(str, self.hand(seat)))
 
     def _next_setup(self) -> dict[str, Any]:
         """*hook*: the ``SETUP`` keywords of the hand that follows this finished one, as the
         rules carry them over (called only once the game is over). Nothing by default."""
         return {}
+
+    def hand(self, seat: int) -> Sequence[Card | TuSacCard]:
+        """The cards ``seat`` holds (server side: never send them to another seat). Each game
+        narrows the type: :class:`~vncards.Card` in the 52-card games, ``TuSacCard`` in Tứ Sắc."""
+        raise NotImplementedError
+
+    def auto_play(self, seat: int) -> None:
+        """A simple legal move for ``seat``, for a server's time-outs (each game documents
+        which)."""
+        raise NotImplementedError
 
     # -- shared behaviour ----------------------------------------------------------------------
 
@@ -444,7 +454,7 @@ class TableGame(GameSurface, Journal):
             "state": json_copy(self._dump_state()),
         }
 
-    def to_json(self, key: bytes | None = None) -> str:
+    def to_json(self, key: bytes | bytearray | None = None) -> str:
         """The full state as JSON (server-side only: it holds every hand and the RNG key, so
         never send it to a client). With ``key`` (non-empty bytes, else
         :class:`~vncards.errors.SnapshotKeyError`), canonical text signed with HMAC-SHA256 (an
@@ -457,7 +467,11 @@ class TableGame(GameSurface, Journal):
 
     @classmethod
     def from_json(
-        cls: type[G], text: str | bytes, key: bytes | None = None, *, require_signature: bool = False
+        cls: type[G],
+        text: str | bytes,
+        key: bytes | bytearray | None = None,
+        *,
+        require_signature: bool = False,
     ) -> G:
         """Restore from ``to_json()`` text. The text is bounded (size, nesting) before it is
         parsed; with ``key`` its HMAC must match; then the game is rebuilt by replaying the
@@ -487,7 +501,9 @@ class TableGame(GameSurface, Journal):
         return cls._from_data(load_text(text), key)
 
     @classmethod
-    def from_dict(cls: type[G], data: Any, key: bytes | None = None, *, require_signature: bool = False) -> G:
+    def from_dict(
+        cls: type[G], data: Any, key: bytes | bytearray | None = None, *, require_signature: bool = False
+    ) -> G:
         """Restore from ``to_dict()`` data, checked exactly as :meth:`from_json` checks text."""
         key = check_key(key, require=require_signature)
         try:
@@ -604,7 +620,7 @@ class TableGame(GameSurface, Journal):
         # upgraded (``Rules._upgrade``) after the check.
         expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
         setup = expect_dict(d["setup"], "setup")
-        unknown = sorted(set(setup) - set(cls.SETUP))
+        unknown = sorted(set(setup) - set(cls.SETUP), key=repr)  # keys of data may be any hashable
         expect(not unknown, f"setup: unexpected keys {unknown} (keys: {list(cls.SETUP)})")
         rng_d = expect_dict(d["rng"], "rng", ("key", "position"))
         key_bytes = _rng_key(rng_d["key"])

@@ -9,6 +9,7 @@ tests/test_packaging.py runs it with ``--block-numpy``, which makes ``import num
 import importlib
 import importlib.util
 import sys
+from collections.abc import Callable
 
 if "--block-numpy" in sys.argv:
     sys.modules["numpy"] = None  # type: ignore[assignment]  # `import numpy` now fails
@@ -28,7 +29,7 @@ for name in ["tienlen", "tienlen-north", "samloc", "maubinh", "tusac"]:
         seat = game.pending_seats[0]
         game.apply(bots[seat].choose(game.view(seat), game.legal_actions(seat)))
     game = games.from_json(game.to_json())
-    assert sum(game.settlement) == 0, name
+    assert game.settlement is not None and sum(game.settlement) == 0, name
 result = simulate("samloc", 6, ["montecarlo", "greedy", "random"], seed=1, jobs=1)
 assert sum(s.units for s in result.bots.values()) == 0
 # The learned policy plays with its shipped weights: no numpy, no ML library.
@@ -42,13 +43,13 @@ for name in ["tienlen", "samloc"]:
     while not game.is_over:
         seat = game.pending_seats[0]
         game.apply(bots[seat].choose(game.view(seat), game.legal_actions(seat)))
-    assert sum(game.settlement) == 0, name
+    assert game.settlement is not None and sum(game.settlement) == 0, name
 
 # Batch functions that take lists work; the ones that return arrays raise a typed error.
 hand = "A♠ K♠ Q♠ J♠ 10♠ 9♥ 9♦ 9♣ 4♦ 4♥ 2♣ 3♦ 5♠"
 assert len(maubinh.best_arrangements([hand, hand])) == 2
 assert len(tienlen.legal_plays("3♠ 4♠ 5♠ 9♥")) > 0
-needs_numpy = {
+needs_numpy: dict[str, Callable[[], object]] = {
     "maubinh.hand_ranks": lambda: maubinh.hand_ranks(["A♠ K♠ Q♠ J♠ 10♠"]),
     "maubinh.position_tables": lambda: maubinh.position_tables(),
     "tienlen.legal_play_masks": lambda: tienlen.legal_play_masks("3♠ 4♠ 5♠ 9♥"),

@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from vncards.server import ServerConfig
+from vncards.server.table import TableSession
 
 __all__ = ["TestClient", "scripted", "new_table", "join", "live", "recv", "hello", "play_moves"]
 
@@ -64,9 +65,11 @@ def join(client: TestClient, table: str, seat: int, name: str | None = None) -> 
     return token
 
 
-def live(client: TestClient, table: str) -> Any:
+def live(client: TestClient, table: str) -> TableSession:
     """The table's session object inside the app."""
-    return client.app.state.server.tables[table].session  # type: ignore[attr-defined]
+    # TestClient.app is typed as any ASGI callable; this one is our Starlette app.
+    session: TableSession = client.app.state.server.tables[table].session  # type: ignore[attr-defined]
+    return session
 
 
 def recv(ws: Any, kind: str | None = None) -> dict[str, Any]:

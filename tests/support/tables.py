@@ -24,8 +24,8 @@ def random_step(game: TableGame, rng: random.Random) -> bool:
     """Apply one random legal action of a random pending seat; False once the game is over."""
     if game.is_over:
         return False
-    seat = rng.choice(game.pending_seats)  # type: ignore[attr-defined]
-    actions = game.legal_actions(seat)  # type: ignore[attr-defined]
+    seat = rng.choice(game.pending_seats)
+    actions = game.legal_actions(seat)
     if game.GAME == "maubinh" and rng.random() < 0.5:
         actions = [a for a in actions if a["type"] != "forfeit"] or actions
     game.apply(rng.choice(actions))
@@ -38,7 +38,7 @@ def midgame(name: str, seed: int = 1, steps: int = 6) -> TableGame:
         game: TableGame = FACTORIES[name](s)
         rng = random.Random(s)
         for _ in range(steps):
-            if game.is_over or (game.GAME == "maubinh" and len(game.pending_seats) == 1):  # type: ignore[attr-defined]
+            if game.is_over or (game.GAME == "maubinh" and len(game.pending_seats) == 1):
                 break
             random_step(game, rng)
         if not game.is_over:

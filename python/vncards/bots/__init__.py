@@ -27,13 +27,16 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..errors import RulesError
 from ..games import spec
 from ..table import Seed
 from .base import BENCHMARK_ONLY, LEVEL_NAMES, Bot, RandomBot, Turn, bot_view, decide, decider
 from .catalog import BOTS, LEVELS
+
+if TYPE_CHECKING:
+    from .policy import PolicyBot
 
 __all__ = [
     "BENCHMARK_ONLY",
@@ -73,13 +76,20 @@ def _offered(factory: Any, game: str) -> bool:
     return True if offered is None else bool(offered(game))
 
 
+@overload
+def make_bot(
+    level: Literal["policy"], game: str, seed: Seed = None, rules: Any = None, **options: Any
+) -> PolicyBot: ...
+@overload
+def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot: ...
 def make_bot(level: str, game: str, seed: Seed = None, rules: Any = None, **options: Any) -> Bot:
     """The bot ``level`` names for ``game`` (a level, ``"easy"`` to ``"expert"``, or a bot's
     own name such as ``"greedy"``), for a table with ``rules`` (default: the game's preset);
     game bots take the same ``seed`` and their own options (e.g. ``rollouts``, ``think_ms``),
     which override a level's. ``make_bot("cheating", ...)`` builds the benchmark's upper bound: it reads every
     hand from the game, so it plays only through ``act(turn)`` (its ``choose`` refuses a view)
-    and :func:`bot_names` never offers it to a table.
+    and :func:`bot_names` never offers it to a table. ``make_bot("policy", ...)`` is typed as
+    the :class:`~vncards.bots.policy.PolicyBot` it returns (its ``scores`` and ``net``).
 
     >>> make_bot("expert", "tienlen", seed=1).name
     'search'

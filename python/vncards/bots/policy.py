@@ -92,11 +92,11 @@ def shipped_weights(*, rollouts: bool = False) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _read_shipped(variant: str, rollouts: bool = False) -> Any:
+def _read_shipped(variant: str, rollouts: bool = False) -> _core.PolicyNet:
     return _core.PolicyNet.from_bytes(shipped_weights(rollouts=rollouts)[variant].read_bytes())
 
 
-def load_weights(weights: Any) -> Any:
+def load_weights(weights: Any) -> _core.PolicyNet:
     """A ``_core.PolicyNet`` from a path, the file's bytes, or a loaded net (returned as is)."""
     if isinstance(weights, _core.PolicyNet):
         return weights
@@ -141,7 +141,7 @@ def _variant_of(family: str, rules: Any) -> str:
     )
 
 
-def _checked(family: str, net: Any, rules: Any) -> Any:
+def _checked(family: str, net: _core.PolicyNet, rules: Any) -> _core.PolicyNet:
     """``net`` if it plays a game of ``family`` with ``rules`` (when given), else a ``RulesError``."""
     variants = _FAMILIES[family]
     if net.game not in variants:
@@ -158,7 +158,7 @@ def _checked(family: str, net: Any, rules: Any) -> Any:
     return net
 
 
-def shipped_policy(family: str, rules: Any, *, rollouts: bool = False) -> Any:
+def shipped_policy(family: str, rules: Any, *, rollouts: bool = False) -> _core.PolicyNet | None:
     """The shipped ``_core.PolicyNet`` of ``family`` (``"tienlen"``, ``"samloc"``, ``"tusac"``)
     for ``rules`` (None: the family's first game's preset), or None where none ships: the rules
     are not a preset, or no weights were trained for it yet. ``rollouts=True``: the network
@@ -224,6 +224,7 @@ class Guide:
         if top is not None:
             top = whole_number("policy_top", top, 1, unit="candidates")
         wanted = prior > 0.0 or bool(rollouts) or top is not None or bool(play)
+        net: _core.PolicyNet | None
         if weights is not None:
             net = _checked(family, load_weights(weights), rules)
         else:
@@ -262,6 +263,8 @@ class PolicyBot:
 
     name = "policy"
     FAMILY = "tienlen"
+    #: The network that scores the actions (its ``players`` is the table size it plays).
+    net: _core.PolicyNet
 
     def __init__(
         self, seed: Any = None, rules: Any = None, *, weights: Any = None, players: int | None = None

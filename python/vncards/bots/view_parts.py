@@ -15,7 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["seat_order", "seat_bits", "shedding_parts", "tusac_parts"]
+__all__ = ["seat_order", "seat_bits", "shedding_parts", "tusac_parts", "SheddingParts", "TuSacParts"]
+
+#: ``shedding_parts``: groups, counts, then the seat bits passed, out, to_act, owner, and
+#: ``playing`` (Sâm Lốc: in the play phase; None in Tiến Lên). Its length is fixed so that
+#: ``encode_shedding_view(*parts)`` and ``PolicyNet.scores_shedding(*parts, actions)`` type-check.
+SheddingParts = tuple[list[Any], list[int], int, int, int, int, bool | None]
+#: ``tusac_parts``: groups, counts, the seat bits pending and offered_by, the stock, claim.
+TuSacParts = tuple[list[Any], list[int], int, int, int, bool]
 
 
 def seat_order(seat: int, players: int) -> list[int]:
@@ -29,7 +36,7 @@ def seat_bits(seats: Any, order: list[int]) -> int:
     return sum(1 << k for k, s in enumerate(order) if s in chosen)
 
 
-def shedding_parts(view: Mapping[str, Any], players: int) -> tuple[Any, ...]:
+def shedding_parts(view: Mapping[str, Any], players: int) -> SheddingParts:
     """The arguments of ``_core.encode_shedding_view`` for a Tiến Lên or Sâm Lốc ``view``."""
     order = seat_order(int(view["seat"]), players)
     table = view["table"]
@@ -46,7 +53,7 @@ def shedding_parts(view: Mapping[str, Any], players: int) -> tuple[Any, ...]:
     )
 
 
-def tusac_parts(view: Mapping[str, Any], players: int) -> tuple[Any, ...]:
+def tusac_parts(view: Mapping[str, Any], players: int) -> TuSacParts:
     """The arguments of ``_core.encode_tusac_view`` for a Tứ Sắc ``view``."""
     order = seat_order(int(view["seat"]), players)
     offer = view["offer"]

@@ -90,9 +90,10 @@ def legal_list(name: str, game: TableGame, seat: int) -> list[dict[str, Any]]:
         return game.legal_actions(seat)
     if seat not in game.pending_seats:  # (legal_actions would run the solver once more)
         return []
-    from ..maubinh import ranked_arrangements
+    from ..maubinh import Game, ranked_arrangements
 
-    ranked = ranked_arrangements(game.hand(seat), game.rules, count=MAUBINH_ARRANGEMENTS)  # type: ignore[attr-defined]
+    assert isinstance(game, Game)  # the game named "maubinh"
+    ranked = ranked_arrangements(game.hand(seat), game.rules, count=MAUBINH_ARRANGEMENTS)
     return [
         {"type": "arrange", "seat": seat, **dict(zip(("back", "middle", "front"), a.to_text(), strict=True))}
         for a in ranked

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, overload
 
 from .._core import (
+    Card,
     PlayList,
     SheddingCombo,
     SheddingFlow,
@@ -265,7 +266,7 @@ class SheddingGame(TableGame):
         f = self._flow
         return f.winner if f.over else None
 
-    def hand(self, seat: int) -> list[Any]:
+    def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, low to high."""
         from ..cards import from_mask
 

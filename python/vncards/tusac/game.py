@@ -187,7 +187,7 @@ class Game(TableGame):
     def __init__(
         self,
         players: int = 4,
-        rules: TuSacRules | None = None,
+        rules: TuSacRules | Mapping[str, Any] | None = None,
         seed: Seed = None,
         *,
         dealer: int = 0,
