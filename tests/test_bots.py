@@ -46,7 +46,7 @@ def _legal_game(game: str, players: int, names: list[str], seed: int, **opts: An
         choice = bots[seat].choose(g.view(seat), legal)
         assert choice in legal
         g.apply(choice)
-    assert g.is_over and sum(g.settlement) == 0
+    assert g.is_over and g.settlement is not None and sum(g.settlement) == 0
     return g
 
 
