@@ -19,6 +19,7 @@ cells.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -27,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from vncards import _core
 from vncards.maubinh.tables import joint_cells, joint_header
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "maubinh" / "joint_tables_42.bin"
@@ -70,6 +72,9 @@ def main() -> None:
     assert cells is not None
     header = joint_header(cells)
     header["command"] = f"python scripts/gen_maubinh_joint.py {shlex.join(sys.argv[1:])}".rstrip()
+    if args.play == "corrected":
+        # The strategy that played: the build's own cells (and tables) at the time.
+        header["played_with_joint_sha256"] = hashlib.sha256(_core.maubinh_joint_file()).hexdigest()
     args.out.write_bytes(with_header(cells, header))
     args.checkpoint.unlink(missing_ok=True)
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes) in {time.perf_counter() - started:.0f} s")

@@ -30,7 +30,7 @@ use super::eval::{
 };
 use super::expected::{split_value, Combine, Entry, Model, Tables};
 use super::instant::{instant_win, three_flushes, three_straights, Instant};
-use super::joint::CANDIDATES;
+use super::joint::{CANDIDATES, CANDIDATES_42};
 use super::population::Population;
 use super::{Arrangement, Rules};
 use crate::error::{Error, Result};
@@ -614,8 +614,20 @@ fn key_classes(key: u128) -> [u16; 3] {
 /// the default scoring's), and the search skips every split below it.
 const MARGIN: f64 = 0.1;
 
+/// How many of the tables' best splits the refined choice is made among: [`CANDIDATES`], and
+/// [`CANDIDATES_42`] under 4-2, where a best response's split is most often one the tables
+/// rank just below the first four though the refined value ranks it above the choice (the
+/// solver guide's diagnosis, `benches/maubinh_exploit.py --diagnose`).
+fn candidates(rules: &Rules) -> usize {
+    if rules.scoring == super::Scoring::FourTwo {
+        CANDIDATES_42
+    } else {
+        CANDIDATES
+    }
+}
+
 /// With a population that refines its tables' values ([`Population::refines`]: card removal,
-/// the 4-2 copula): the best [`CANDIDATES`] splits by the tables (distinct strengths), then
+/// the 4-2 copula): the best [`candidates`] splits by the tables (distinct strengths), then
 /// the best of them by [`Population::refined_value`] (ties by the same key), with that value.
 fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules) -> Best {
     let t = population.for_hand(hand);
@@ -624,7 +636,7 @@ fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules
         t,
         Combine::of(rules),
         rules.evaluator(),
-        TopK::within(CANDIDATES, MARGIN),
+        TopK::within(candidates(rules), MARGIN),
     )
     .sorted();
     let seen = population.seen(hand);
@@ -637,7 +649,7 @@ fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules
 }
 
 /// Gives every split of a list sorted by the tables (best first) its refined value and sorts
-/// by it the first [`CANDIDATES`] within [`MARGIN`] of the first (those [`search_refined`]
+/// by it the first [`candidates`] within [`MARGIN`] of the first (those [`search_refined`]
 /// chooses among, so its choice comes first); the rest keep the tables' order, so a shorter
 /// list is the start of a longer one.
 fn rerank_refined(
@@ -651,7 +663,7 @@ fn rerank_refined(
     };
     let head = list
         .iter()
-        .take(CANDIDATES)
+        .take(candidates(rules))
         .take_while(|x| x.0 >= first - MARGIN)
         .count();
     let t = population.for_hand(hand);
@@ -878,9 +890,9 @@ pub fn ranked_arrangements(
         }
     };
     let refines = objective != Objective::Strongest && population.refines(rules);
-    // Refined, the answer is chosen among the first CANDIDATES by the tables.
+    // Refined, the answer is chosen among the first `candidates` by the tables.
     let wanted = if refines {
-        count.max(CANDIDATES)
+        count.max(candidates(rules))
     } else {
         count
     };
@@ -974,7 +986,7 @@ pub fn ranked_candidates(mask: u64, rules: &Rules, count: usize) -> Result<Vec<R
         t,
         Combine::of(rules),
         rules.evaluator(),
-        TopK::new(count.max(CANDIDATES)),
+        TopK::new(count.max(candidates(rules))),
     )
     .sorted();
     let refines = population.refines(rules);
@@ -994,7 +1006,7 @@ pub fn ranked_candidates(mask: u64, rules: &Rules, count: usize) -> Result<Vec<R
                 } else {
                     v
                 },
-                candidate: refines && i < CANDIDATES && v >= first - MARGIN,
+                candidate: refines && i < candidates(rules) && v >= first - MARGIN,
             }
         })
         .collect())
@@ -1014,7 +1026,7 @@ mod tests {
     }
 
     /// The refined choice by brute force: every split on global masks, sorted by the tables'
-    /// value and the tie key, one per strength; of the first CANDIDATES, those within MARGIN
+    /// value and the tie key, one per strength; of the first `candidates`, those within MARGIN
     /// of the first re-scored by `refined_value` (from the split's classes and the hand, not
     /// the search's key), the best taken.
     fn refined_exhaustive(mask: u64, rules: &Rules, population: &Population) -> Arrangement {
@@ -1040,7 +1052,7 @@ mod tests {
         let mut strengths = std::collections::HashSet::new();
         all.retain(|x| strengths.insert(x.1 .0));
         let first = all[0].0;
-        all.truncate(CANDIDATES);
+        all.truncate(candidates(rules));
         all.retain(|x| x.0 >= first - MARGIN);
         all.into_iter()
             .max_by(|x, y| x.2.total_cmp(&y.2).then(x.1.cmp(&y.1)))
@@ -1088,7 +1100,7 @@ mod tests {
                     assert_eq!(r.tables, x.0, "hand {i} split {k}");
                     let refined = population.refined_value(t, r.classes, seen.as_ref(), &rules);
                     assert_eq!(r.refined, refined, "hand {i} split {k}");
-                    let candidate = k < CANDIDATES && x.0 >= all[0].0 - MARGIN;
+                    let candidate = k < candidates(&rules) && x.0 >= all[0].0 - MARGIN;
                     assert_eq!(r.candidate, candidate, "hand {i} split {k}");
                 }
                 // The solver plays the candidate with the most refined value.
