@@ -434,6 +434,9 @@ fn maubinh_ranked_arrangements(
     })
 }
 
+/// One split of `maubinh_ranked_candidates`.
+type RankedTuple = ((u16, u16, u16), f64, f64, bool);
+
 /// The equilibrium's best `count` splits in its tables' order, as `((back, middle, front)
 /// classes, tables' value, refined value, candidate)` (see `solver::ranked_candidates`).
 #[pyfunction]
@@ -446,7 +449,7 @@ fn maubinh_ranked_candidates(
     back_straight_flush_units: i64,
     scoring: &str,
     count: usize,
-) -> PyResult<Vec<((u16, u16, u16), f64, f64, bool)>> {
+) -> PyResult<Vec<RankedTuple>> {
     guard(|| {
         let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
         let ranked = ranked_candidates(mask_from_py(cards)?, &r, count).map_err(to_py)?;
