@@ -8,12 +8,18 @@ opponents), seed 20261205, in parts of 50,000 deals, each part checkpointed (``-
 so a stopped run resumes where it stopped: about a minute on two cores. Regenerate after the
 4-2 equilibrium tables change, and rebuild (``maturin develop``) so the file is compiled in.
 
+With ``--play corrected`` the hands are arranged by the shipped strategy itself (card removal
+and the joint term included) instead of its tables alone: one step of fictitious play on the
+cells.
+
     python scripts/gen_maubinh_joint.py [--deals N] [--seed S] [--part P] [--checkpoint PATH] [--out PATH]
+        [--play tables|corrected]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -22,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from vncards import _core
 from vncards.maubinh.tables import joint_cells, joint_header
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "maubinh" / "joint_tables_42.bin"
@@ -41,6 +48,7 @@ def main() -> None:
     parser.add_argument("--part", type=int, default=50_000, help="deals between checkpoints")
     parser.add_argument("--checkpoint", type=Path, default=Path("joint_tables_42.partial.bin"))
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--play", choices=["tables", "corrected"], default="tables")
     args = parser.parse_args()
     started = time.perf_counter()
     cells: bytes | None = None
@@ -48,13 +56,13 @@ def main() -> None:
     if args.checkpoint.exists():
         cells = args.checkpoint.read_bytes()
         header = joint_header(cells)
-        if header["seed"] != args.seed:
-            sys.exit(f"{args.checkpoint} is of seed {header['seed']}, not {args.seed}: remove it")
+        if header["seed"] != args.seed or header.get("play", "tables") != args.play:
+            sys.exit(f"{args.checkpoint} is of another seed or play than asked: remove it")
         done = int(header["deals"])
         print(f"resuming after {done:,} deals from {args.checkpoint}")
     while done < args.deals:
         part = min(args.part, args.deals - done)
-        cells = joint_cells(part, args.seed, start=done, cells=cells)
+        cells = joint_cells(part, args.seed, start=done, cells=cells, play=args.play)
         done += part
         tmp = args.checkpoint.with_suffix(".tmp")
         tmp.write_bytes(cells)
@@ -64,6 +72,9 @@ def main() -> None:
     assert cells is not None
     header = joint_header(cells)
     header["command"] = f"python scripts/gen_maubinh_joint.py {shlex.join(sys.argv[1:])}".rstrip()
+    if args.play == "corrected":
+        # The strategy that played: the build's own cells (and tables) at the time.
+        header["played_with_joint_sha256"] = hashlib.sha256(_core.maubinh_joint_file()).hexdigest()
     args.out.write_bytes(with_header(cells, header))
     args.checkpoint.unlink(missing_ok=True)
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes) in {time.perf_counter() - started:.0f} s")

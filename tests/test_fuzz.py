@@ -780,7 +780,11 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
     "maubinh_tables_header": lambda d: _core.maubinh_tables_header(d(names), d(names)),
     "maubinh_joint_cells": lambda d: _core.maubinh_joint_cells(
-        d(works), d(ints), start=d(ints), cells=d(st.one_of(st.none(), table_files()))
+        d(works),
+        d(ints),
+        start=d(ints),
+        cells=d(st.one_of(st.none(), table_files())),
+        play=d(st.one_of(names, st.sampled_from(["tables", "corrected"]))),
     ),
     "maubinh_joint_file": lambda d: _core.maubinh_joint_file(),
     "maubinh_tables_file": lambda d: _core.maubinh_tables_file(d(names), d(names)),
@@ -792,6 +796,9 @@ CORE: dict[str, Callable[[D], Any]] = {
     ),
     "maubinh_removal_entries": lambda d: _core.maubinh_removal_entries(
         d(names), d(small_ints), d(names), d(names), d(masks()), d(st.tuples(ints, ints, ints))
+    ),
+    "maubinh_ranked_candidates": lambda d: _core.maubinh_ranked_candidates(
+        d(card_args()), *d(maubinh_options()), d(ints)
     ),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
         d(card_args()),

@@ -271,10 +271,14 @@ def _two_of_three(x: float, y: float, z: float) -> float:
     return x * y + x * z + y * z - 2 * x * y * z
 
 
+#: Strengths the 4-2 equilibrium chooses among (``src/maubinh/joint.rs``).
+CANDIDATES_42 = 6
+
+
 def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     """The 4-2 equilibrium's choice, written here: every split's value under the hand's class
-    tables with the positions independent, the best split of each strength, the best four of
-    those within 0.1 of the first, then the most by the value of the entries corrected for the
+    tables with the positions independent, the best split of each strength, the best six of
+    those within 0.1 of the first (``CANDIDATES_42``), then the most by the value of the entries corrected for the
     cards held (``_core.maubinh_removal_entries``) plus the copula's correction of the
     majority from them."""
     ranks = split_ranks(cards, rules)
@@ -295,7 +299,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     order = np.argsort(-v, kind="stable")
     seen: dict[tuple[int, int, int], float] = {}
     for i in order:
-        if not np.isfinite(v[i]) or len(seen) == 4:
+        if not np.isfinite(v[i]) or len(seen) == CANDIDATES_42:
             break
         if v[i] >= v[order[0]] - 0.1:
             seen.setdefault((int(ranks[0][i]), int(ranks[1][i]), int(ranks[2][i])), float(v[i]))
@@ -326,7 +330,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
 
 
 def test_the_4_2_equilibrium_is_the_joint_choice_written_here() -> None:
-    """Under 4-2 the equilibrium picks, among the tables' best four strengths (within 0.1 of
+    """Under 4-2 the equilibrium picks, among the tables' best six strengths (within 0.1 of
     the first), the most by the value of its entries corrected for card removal plus the
     copula's correction: against the numpy enumeration above (ties between distinct
     strengths' values have not occurred on these hands)."""

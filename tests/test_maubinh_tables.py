@@ -296,6 +296,18 @@ def test_joint_cells_add_up_over_checkpointed_parts() -> None:
             joint_cells(5, seed=4, start=start, cells=cells)
 
 
+def test_joint_cells_count_the_play_asked_for() -> None:
+    """Counted over the tables' play or the corrected strategy's (one step of fictitious play),
+    each header says which; the parts add up either way and nothing else is a play."""
+    tables, corrected = joint_cells(12, seed=4), joint_cells(12, seed=4, play="corrected")
+    assert joint_header(tables)["play"] == "tables" and joint_header(corrected)["play"] == "corrected"
+    assert joint_cells(12, seed=4, play="tables") == tables
+    more = joint_cells(8, seed=4, start=12, cells=corrected, play="corrected")
+    assert more == joint_cells(20, seed=4, play="corrected")
+    with pytest.raises(RulesError, match="play"):
+        joint_cells(5, seed=4, play="strongest")
+
+
 def test_a_damaged_or_newer_joint_file_is_refused() -> None:
     blob = joint_cells(10, seed=4)
     for bad in (blob[:-1], blob + b"\x00", blob[:9], b"MBT4" + blob[4:]):
@@ -313,6 +325,9 @@ def test_the_shipped_joint_cells_say_how_they_were_made() -> None:
     assert header == joint_header(blob) and header["grid"] == 16
     assert "FourTwo" in header["rules"] and header["deals"] >= 100_000
     assert header["command"].startswith("python scripts/gen_maubinh_joint.py")
+    # Counted over the corrected play of the build before it (one step of fictitious play).
+    assert header["play"] == "corrected" and "--play corrected" in header["command"]
+    assert len(header["played_with_joint_sha256"]) == 64
     length = int.from_bytes(blob[4:8], "little")
     assert len(blob) == 8 + length + 1 + 4 * 16**3 and blob[8 + length] == 16
 

@@ -508,6 +508,15 @@ def maubinh_ranked_arrangements(
     objective: str,
     count: int,
 ) -> list[tuple[int, int, int, float]]: ...
+def maubinh_ranked_candidates(
+    cards: str | Card | Iterable[str | Card],
+    wheel: str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: int,
+    scoring: str,
+    count: int,
+) -> list[tuple[tuple[int, int, int], float, float, bool]]: ...
 def maubinh_expected_value(
     back: int,
     middle: int,
@@ -549,7 +558,9 @@ def maubinh_position_histograms(
     scheme: int = 1,
 ) -> bytes: ...
 def maubinh_tables_header(objective: str = "expected", scoring: str = "units") -> str: ...
-def maubinh_joint_cells(deals: int, seed: int, start: int = 0, cells: bytes | None = None) -> bytes: ...
+def maubinh_joint_cells(
+    deals: int, seed: int, start: int = 0, cells: bytes | None = None, play: str = "tables"
+) -> bytes: ...
 def maubinh_joint_file() -> bytes: ...
 def maubinh_tables_file(objective: str = "expected", scoring: str = "units") -> bytes: ...
 def maubinh_tables_recode(tables: bytes, *, compact: bool) -> bytes: ...
@@ -579,7 +590,17 @@ def maubinh_exploitability(
     back_straight_flush_units: int,
     scoring: str,
     histograms: bytes | None = None,
-) -> tuple[float, float, float, float, float, int, float, str]: ...
+) -> tuple[
+    float,
+    float,
+    float,
+    float,
+    float,
+    int,
+    float,
+    str,
+    list[tuple[int, int, int, tuple[int, int, int], bool, tuple[int, int, int], bool, float]],
+]: ...
 
 # ---- tusac (src/python/tusac.rs) -------------------------------------------------------------
 

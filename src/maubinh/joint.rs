@@ -16,11 +16,14 @@
 //! `l` its lose probability at each position, `P(win b and m) = C(w_b, w_m, 1)`,
 //! `P(lose b and m) = 1 − a_b − a_m + C(a_b, a_m, 1)` with `a = 1 − l`, and so on; the
 //! correction is the majority from those minus the independent one. It is applied where it is
-//! cheap: the solver's search finds the best [`CANDIDATES`] splits by the tables (distinct
-//! strengths) and the correction picks among them. Four, for the decision's cost: among the
-//! best 2, 4, 8 and 16 the correction won back 0.0009, 0.0023, 0.0026 and 0.0027 of the
-//! 0.0058 points a hand a best response wins on dev seed 7 (`benches/maubinh_diagnose.py`),
-//! but eight cost 1.9 to 2.2 times the expected solve on a loaded machine, four 1.8.
+//! cheap: the solver's search finds the best [`CANDIDATES_42`] splits by the tables (distinct
+//! strengths) and the correction picks among them. Four at first, for the decision's cost:
+//! among the best 2, 4, 8 and 16 the correction won back 0.0009, 0.0023, 0.0026 and 0.0027 of
+//! the 0.0058 points a hand a best response wins on dev seed 7 (`benches/maubinh_diagnose.py`),
+//! but eight cost 1.9 to 2.2 times the expected solve on a loaded machine, four 1.8. Six now:
+//! with card removal, most of what a best response wins under 4-2 is a split the tables rank
+//! just below the first four that the refined value ranks above the choice (the solver guide's
+//! diagnosis), and the margin the search works within keeps six within the budget.
 //!
 //! The file (`joint_tables_42.bin`): `MBJ1`, a little-endian u32 length and that many bytes
 //! of UTF-8 JSON (the header: how the cells were counted), the grid (one byte), then `grid³`
@@ -35,9 +38,13 @@ use std::sync::OnceLock;
 const MAGIC: &[u8; 4] = b"MBJ1";
 /// Cells per position the generator counts on (16³ = 4,096 cells, 16 KB of counts).
 pub const GRID: usize = 16;
-/// Splits (distinct strengths, best first by the tables) among which the correction chooses
-/// (see the module docs for why four).
+/// Splits (distinct strengths, best first by the tables) among which the refined choice is
+/// made under the default scoring (card removal alone).
 pub const CANDIDATES: usize = 4;
+
+/// The same under 4-2, where the copula corrects the majority: six (a best response's split
+/// is most often just below the tables' first four; the solver guide's diagnosis).
+pub const CANDIDATES_42: usize = 6;
 
 /// Counts of opponents' (back, middle, front) quantile cells.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@
 //! per-position edges err by 0.0261 root mean square with the tables alone, 0.0285 with the
 //! whole shift and 0.0183 with half of it, the least of the fractions tried, with pools of
 //! 8,192 to 32,768 hands alike (`benches/maubinh_removal_estimate.py`). The correction picks
-//! among the solver's best
-//! [`super::joint::CANDIDATES`] splits by the tables, where it is cheap (a pool scan is some
+//! among the solver's best [`super::joint::CANDIDATES`] (under 4-2
+//! [`super::joint::CANDIDATES_42`]) splits by the tables, where it is cheap (a pool scan is some
 //! 3 × 13 × [`WORDS`] ORs and as many popcounts a decision).
 //!
 //! The pool is made when the equilibrium is first used under a rules combination (about

@@ -30,7 +30,7 @@ use super::eval::{
 };
 use super::expected::{split_value, Combine, Entry, Model, Tables};
 use super::instant::{instant_win, three_flushes, three_straights, Instant};
-use super::joint::CANDIDATES;
+use super::joint::{CANDIDATES, CANDIDATES_42};
 use super::population::Population;
 use super::{Arrangement, Rules};
 use crate::error::{Error, Result};
@@ -614,8 +614,20 @@ fn key_classes(key: u128) -> [u16; 3] {
 /// the default scoring's), and the search skips every split below it.
 const MARGIN: f64 = 0.1;
 
+/// How many of the tables' best splits the refined choice is made among: [`CANDIDATES`], and
+/// [`CANDIDATES_42`] under 4-2, where a best response's split is most often one the tables
+/// rank just below the first four though the refined value ranks it above the choice (the
+/// solver guide's diagnosis, `benches/maubinh_exploit.py --diagnose`).
+fn candidates(rules: &Rules) -> usize {
+    if rules.scoring == super::Scoring::FourTwo {
+        CANDIDATES_42
+    } else {
+        CANDIDATES
+    }
+}
+
 /// With a population that refines its tables' values ([`Population::refines`]: card removal,
-/// the 4-2 copula): the best [`CANDIDATES`] splits by the tables (distinct strengths), then
+/// the 4-2 copula): the best [`candidates`] splits by the tables (distinct strengths), then
 /// the best of them by [`Population::refined_value`] (ties by the same key), with that value.
 fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules) -> Best {
     let t = population.for_hand(hand);
@@ -624,7 +636,7 @@ fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules
         t,
         Combine::of(rules),
         rules.evaluator(),
-        TopK::within(CANDIDATES, MARGIN),
+        TopK::within(candidates(rules), MARGIN),
     )
     .sorted();
     let seen = population.seen(hand);
@@ -637,7 +649,7 @@ fn search_refined(s: &Subsets, hand: u64, population: &Population, rules: &Rules
 }
 
 /// Gives every split of a list sorted by the tables (best first) its refined value and sorts
-/// by it the first [`CANDIDATES`] within [`MARGIN`] of the first (those [`search_refined`]
+/// by it the first [`candidates`] within [`MARGIN`] of the first (those [`search_refined`]
 /// chooses among, so its choice comes first); the rest keep the tables' order, so a shorter
 /// list is the start of a longer one.
 fn rerank_refined(
@@ -651,7 +663,7 @@ fn rerank_refined(
     };
     let head = list
         .iter()
-        .take(CANDIDATES)
+        .take(candidates(rules))
         .take_while(|x| x.0 >= first - MARGIN)
         .count();
     let t = population.for_hand(hand);
@@ -878,9 +890,9 @@ pub fn ranked_arrangements(
         }
     };
     let refines = objective != Objective::Strongest && population.refines(rules);
-    // Refined, the answer is chosen among the first CANDIDATES by the tables.
+    // Refined, the answer is chosen among the first `candidates` by the tables.
     let wanted = if refines {
-        count.max(CANDIDATES)
+        count.max(candidates(rules))
     } else {
         count
     };
@@ -944,6 +956,62 @@ pub fn ranked_arrangements(
         .collect())
 }
 
+/// One split of [`ranked_candidates`]: its classes (back, middle, front), its value by the
+/// hand's tables alone, its refined value (card removal and, under 4-2, the copula) and whether
+/// the refined equilibrium chooses among it (the first [`CANDIDATES`] within [`MARGIN`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    pub classes: [u16; 3],
+    pub tables: f64,
+    pub refined: f64,
+    pub candidate: bool,
+}
+
+/// The equilibrium's best `count` splits of distinct strengths in its tables' order (up to
+/// [`TOP_K_SEARCH`]), each with both values and whether it is one of the candidates the refined
+/// choice is made among: what a diagnosis of the strategy's choices reads (where a best
+/// response's split stands among them).
+pub fn ranked_candidates(mask: u64, rules: &Rules, count: usize) -> Result<Vec<Ranked>> {
+    check_hand(mask)?;
+    if !(1..=TOP_K_SEARCH).contains(&count) {
+        return Err(Error::Rules(format!(
+            "count must be within 1..={TOP_K_SEARCH}, not {count}"
+        )));
+    }
+    let population = Population::shipped(rules, Objective::Equilibrium.model());
+    let t = population.for_hand(mask);
+    let s = Subsets::of(mask, rules);
+    let list = search_expected_into(
+        &s,
+        t,
+        Combine::of(rules),
+        rules.evaluator(),
+        TopK::new(count.max(candidates(rules))),
+    )
+    .sorted();
+    let refines = population.refines(rules);
+    let first = list.first().map_or(0.0, |x| x.0);
+    let seen = population.seen(mask);
+    Ok(list
+        .iter()
+        .enumerate()
+        .take(count)
+        .map(|(i, &(v, key, ..))| {
+            let classes = key_classes(key);
+            Ranked {
+                classes,
+                tables: v,
+                refined: if refines {
+                    population.refined_value(t, classes, seen.as_ref(), rules)
+                } else {
+                    v
+                },
+                candidate: refines && i < candidates(rules) && v >= first - MARGIN,
+            }
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -958,7 +1026,7 @@ mod tests {
     }
 
     /// The refined choice by brute force: every split on global masks, sorted by the tables'
-    /// value and the tie key, one per strength; of the first CANDIDATES, those within MARGIN
+    /// value and the tie key, one per strength; of the first `candidates`, those within MARGIN
     /// of the first re-scored by `refined_value` (from the split's classes and the hand, not
     /// the search's key), the best taken.
     fn refined_exhaustive(mask: u64, rules: &Rules, population: &Population) -> Arrangement {
@@ -984,12 +1052,73 @@ mod tests {
         let mut strengths = std::collections::HashSet::new();
         all.retain(|x| strengths.insert(x.1 .0));
         let first = all[0].0;
-        all.truncate(CANDIDATES);
+        all.truncate(candidates(rules));
         all.retain(|x| x.0 >= first - MARGIN);
         all.into_iter()
             .max_by(|x, y| x.2.total_cmp(&y.2).then(x.1.cmp(&y.1)))
             .expect("a valid split")
             .3
+    }
+
+    #[test]
+    fn ranked_candidates_equal_plain_enumeration() {
+        let n = if cfg!(debug_assertions) { 4 } else { 40 };
+        for (i, mask) in random_hands(n, 11).into_iter().enumerate() {
+            for rules in [
+                Rules::default(),
+                Rules {
+                    scoring: super::super::Scoring::FourTwo,
+                    ..Rules::default()
+                },
+            ] {
+                let population = Population::shipped(&rules, Objective::Equilibrium.model());
+                let t = population.for_hand(mask);
+                let seen = population.seen(mask);
+                let ev = rules.evaluator();
+                // Every valid split, the tables' order (value, then the tie key), one per strength.
+                let mut all = Vec::new();
+                for a in Arrangement::every_split(mask) {
+                    if a.is_fouled(&rules) {
+                        continue;
+                    }
+                    let c = [ev.class5(a.back), ev.class5(a.middle), ev.class3(a.front)];
+                    let v = split_value(
+                        &t.back[c[0] as usize],
+                        &t.middle[c[1] as usize],
+                        &t.front[c[2] as usize],
+                        Combine::of(&rules),
+                    );
+                    all.push((v, (c, a.back, a.middle)));
+                }
+                all.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
+                let mut strengths = std::collections::HashSet::new();
+                all.retain(|x| strengths.insert(x.1 .0));
+                let fast = ranked_candidates(mask, &rules, 16).unwrap();
+                assert_eq!(fast.len(), all.len().min(16), "hand {i}");
+                for (k, (r, x)) in fast.iter().zip(&all).enumerate() {
+                    assert_eq!(r.classes, x.1 .0, "hand {i} split {k}");
+                    assert_eq!(r.tables, x.0, "hand {i} split {k}");
+                    let refined = population.refined_value(t, r.classes, seen.as_ref(), &rules);
+                    assert_eq!(r.refined, refined, "hand {i} split {k}");
+                    let candidate = k < candidates(&rules) && x.0 >= all[0].0 - MARGIN;
+                    assert_eq!(r.candidate, candidate, "hand {i} split {k}");
+                }
+                // The solver plays the candidate with the most refined value.
+                let played =
+                    best_with_tables(mask, &rules, Objective::Equilibrium, &population).unwrap();
+                if played.instant.is_none() {
+                    let a = played.arrangement;
+                    let c = [ev.class5(a.back), ev.class5(a.middle), ev.class3(a.front)];
+                    let best = fast
+                        .iter()
+                        .filter(|r| r.candidate)
+                        .max_by(|x, y| x.refined.total_cmp(&y.refined))
+                        .unwrap();
+                    assert_eq!(best.classes, c, "hand {i} {rules:?}");
+                }
+            }
+        }
+        assert!(ranked_candidates(random_hands(1, 1)[0], &Rules::default(), 65).is_err());
     }
 
     #[test]

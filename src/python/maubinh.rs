@@ -13,7 +13,7 @@ use crate::maubinh::population::{Census, Population, Scheme};
 use crate::maubinh::settle::{settle, Shown};
 use crate::maubinh::simulate::{head_to_head, joint_cells, position_histograms};
 use crate::maubinh::solver::{
-    best_arrangement, best_with_tables, ranked_arrangements, Objective, Solution,
+    best_arrangement, best_with_tables, ranked_arrangements, ranked_candidates, Objective, Solution,
 };
 use crate::maubinh::{self as mb, Arrangement, Evaluator, Rules, Wheel};
 use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 pub(super) fn rules(
     wheel: &str,
@@ -434,6 +434,35 @@ fn maubinh_ranked_arrangements(
     })
 }
 
+/// One split of `maubinh_ranked_candidates`.
+type RankedTuple = ((u16, u16, u16), f64, f64, bool);
+
+/// The equilibrium's best `count` splits in its tables' order, as `((back, middle, front)
+/// classes, tables' value, refined value, candidate)` (see `solver::ranked_candidates`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn maubinh_ranked_candidates(
+    cards: &Bound<'_, PyAny>,
+    wheel: &str,
+    scoop: bool,
+    scoop_all: bool,
+    back_straight_flush_units: i64,
+    scoring: &str,
+    count: usize,
+) -> PyResult<Vec<RankedTuple>> {
+    guard(|| {
+        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let ranked = ranked_candidates(mask_from_py(cards)?, &r, count).map_err(to_py)?;
+        Ok(ranked
+            .into_iter()
+            .map(|x| {
+                let [b, m, f] = x.classes;
+                ((b, m, f), x.tables, x.refined, x.candidate)
+            })
+            .collect())
+    })
+}
+
 /// Expected units of an arrangement (three card masks) against one opponent, from the shipped
 /// tables of `objective`.
 #[pyfunction]
@@ -636,20 +665,34 @@ fn maubinh_position_histograms<'py>(
 /// tables without the correction (the population the copula describes). `cells` are the
 /// counts of deals `0 .. start` (a checkpoint: given exactly when `start > 0`), added in.
 /// Returns the binary form (`MBJ1`) of deals `0 .. start + deals`, its header naming them,
-/// the seed, grid and rules.
+/// the seed, grid, rules and `play`. With `play = "corrected"` the hands are arranged by the
+/// shipped strategy itself (card removal and the joint term included: one step of fictitious
+/// play on the cells), counted under the same class tables.
 #[pyfunction]
-#[pyo3(signature = (deals, seed, start = 0, cells = None))]
+#[pyo3(signature = (deals, seed, start = 0, cells = None, play = "tables"))]
 fn maubinh_joint_cells<'py>(
     py: Python<'py>,
     deals: u64,
     seed: u64,
     start: u64,
     cells: Option<&[u8]>,
+    play: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
         let r = rules("second", false, false, 1, "4-2")?;
         let model = mb::expected::Model::Equilibrium;
-        let population = Population::from_census(Census::shipped(model, r.scoring), &r);
+        let population = match play {
+            "tables" => Arc::new(Population::from_census(
+                Census::shipped(model, r.scoring),
+                &r,
+            )),
+            "corrected" => Population::shipped(&r, model),
+            other => {
+                return Err(to_py(Error::Rules(format!(
+                    "play must be \"tables\" or \"corrected\", not {other:?}"
+                ))))
+            }
+        };
         if cells.is_some() != (start > 0) {
             return Err(to_py(Error::Rules(
                 "cells (the counts of deals 0 .. start) go with start > 0, and only then".into(),
@@ -681,7 +724,7 @@ fn maubinh_joint_cells<'py>(
             counted.merge(e);
         }
         let header = format!(
-            r#"{{"deals": {end}, "seed": {seed}, "grid": {}, "objective": "equilibrium", "rules": "{r:?}"}}"#,
+            r#"{{"deals": {end}, "seed": {seed}, "grid": {}, "objective": "equilibrium", "play": "{play}", "rules": "{r:?}"}}"#,
             joint::GRID
         );
         Ok(PyBytes::new(py, &counted.to_bytes(&header).map_err(to_py)?))
@@ -776,7 +819,29 @@ fn maubinh_head_to_head(
 
 /// `(points, half-width, dealt, half-width, deviations, decisions, responses per decision,
 /// sampling)`: see `vncards.maubinh.exploitability`.
-type ExploitTuple = (f64, f64, f64, f64, f64, u64, f64, &'static str);
+/// One deviation: deal, seat, hand, the strategy's classes (back, middle, front) and foul,
+/// the response's, and the gain in points per hand.
+type DeviationTuple = (
+    u64,
+    usize,
+    u64,
+    (u16, u16, u16),
+    bool,
+    (u16, u16, u16),
+    bool,
+    f64,
+);
+type ExploitTuple = (
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    u64,
+    f64,
+    &'static str,
+    Vec<DeviationTuple>,
+);
 
 /// Most deals, and sampled opponents per decision, of one exploitability run.
 const MAX_EXPLOIT: u64 = 10_000_000;
@@ -899,6 +964,23 @@ fn maubinh_exploitability(
             report.decisions,
             report.responses,
             report.sampling.name(),
+            report
+                .deviated
+                .iter()
+                .map(|d| {
+                    let c = |s: &Shown| (s.classes[0], s.classes[1], s.classes[2]);
+                    (
+                        d.deal,
+                        d.seat,
+                        d.hand,
+                        c(&d.played),
+                        d.played.fouled,
+                        c(&d.response),
+                        d.response.fouled,
+                        d.gain,
+                    )
+                })
+                .collect(),
         ))
     })
 }
@@ -921,6 +1003,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(maubinh_best_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_expected_value, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_ranked_arrangements, m)?)?;
+    m.add_function(wrap_pyfunction!(maubinh_ranked_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_position_tables, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_removal_entries, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_settle, m)?)?;

@@ -221,11 +221,15 @@ class Histograms:
         return out
 
 
-def joint_cells(deals: int, seed: int, *, start: int = 0, cells: bytes | None = None) -> bytes:
+def joint_cells(
+    deals: int, seed: int, *, start: int = 0, cells: bytes | None = None, play: str = "tables"
+) -> bytes:
     """The 4-2 joint term's counts (the ``MBJ1`` file, see ``src/maubinh/joint.rs``): in the
     seeded 4-player deals ``start .. start + deals``, every seat's opponents, arranged by the
-    shipped 4-2 equilibrium tables without the correction, counted at the quantiles their
-    back, middle and front have under the seat's own class tables, on a 16 × 16 × 16 grid.
+    shipped 4-2 equilibrium tables without the correction (``play="tables"``) or by the shipped
+    strategy itself, card removal and joint term included (``play="corrected"``: one step of
+    fictitious play on the cells), counted at the quantiles their back, middle and front have
+    under the seat's own class tables, on a 16 × 16 × 16 grid.
     ``cells`` are the counts of deals ``0 .. start`` (a checkpoint; given exactly when
     ``start > 0``) and are added in, so the result is the file of deals ``0 .. start + deals``
     and a long run can stop and resume (``scripts/gen_maubinh_joint.py``).
@@ -234,7 +238,7 @@ def joint_cells(deals: int, seed: int, *, start: int = 0, cells: bytes | None = 
     >>> joint_header(joint_cells(30, seed=1, start=20, cells=first))["deals"]
     50
     """
-    return bytes(_core.maubinh_joint_cells(deals, seed, start=start, cells=cells))
+    return bytes(_core.maubinh_joint_cells(deals, seed, start=start, cells=cells, play=play))
 
 
 def joint_header(blob: bytes) -> dict[str, Any]:
