@@ -72,9 +72,7 @@ def test_values_pickle_and_copy() -> None:
         samloc.Rules(),
         maubinh.Rules(),
         tusac.Rules(),
-        # Text rows work (Arrangement converts them); its annotation says Card tuples only, and is
-        # widened with the Mậu Binh work in progress.
-        maubinh.Arrangement("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♦ 9♣ 7♠"),  # type: ignore[arg-type]
+        maubinh.Arrangement("A♠ A♥ K♦ K♣ 2♠", "Q♠ Q♥ 3♦ 4♣ 5♠", "J♦ 9♣ 7♠"),
     ]
     for v in values:
         for c in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):

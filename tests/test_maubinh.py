@@ -413,7 +413,7 @@ def test_four_two_has_no_instant_wins_and_a_foul_loses_four() -> None:
 def test_four_two_refuses_bonus_and_scoop_options() -> None:
     for options in ({"scoop": True}, {"scoop_all": True}, {"back_straight_flush_units": 5}):
         with pytest.raises(RulesError, match="4-2"):
-            Rules(scoring="4-2", **options)  # type: ignore[arg-type]
+            Rules(scoring="4-2", **options)
     with pytest.raises(RulesError):
         Rules(scoring="1-6")  # type: ignore[arg-type]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections import Counter
+from typing import Literal
 
 import numpy as np
 import pytest
@@ -78,7 +79,7 @@ def check_consistent(keys: list[tuple[int, ...]], ranks: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("wheel", ["second", "lowest"])
-def test_against_independent_evaluator_100k(wheel: str) -> None:
+def test_against_independent_evaluator_100k(wheel: Literal["second", "lowest"]) -> None:
     rng = np.random.default_rng(20261129)
     n = 100_000
     hands = np.argsort(rng.random((n, 52)), axis=1)[:, :5].astype(np.uint8)
@@ -116,7 +117,7 @@ HAND_COUNTS = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624,
 
 
 @pytest.mark.parametrize("wheel", ["second", "lowest"])
-def test_golden_full_ordering(wheel: str) -> None:
+def test_golden_full_ordering(wheel: Literal["second", "lowest"]) -> None:
     """All 2,598,960 hands: category counts as in poker, 7,462 classes, and a hash of the
     rank of every hand in lexicographic order (pins the full ordering)."""
     hands = all_five_card_hands()

@@ -18,18 +18,19 @@ from test_fuzz import JUNK_TEXTS, D, card_args, ints, names, small_ints, works
 from vncards import VncardsError, maubinh
 from vncards.maubinh import Rules
 
-JUNK = st.sampled_from([*JUNK_TEXTS, None, 5, 3.5, b"x", [None], {"a": 1}, object()])
-rules_args = st.one_of(
+# Junk and the strategies mixing it in draw values of any type on purpose: typed Any.
+JUNK: st.SearchStrategy[Any] = st.sampled_from([*JUNK_TEXTS, None, 5, 3.5, b"x", [None], {"a": 1}, object()])
+rules_args: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from([None, Rules(), Rules(scoring="4-2"), Rules(scoop_all=True, wheel="lowest")]), JUNK
 )
-objectives = st.one_of(names, JUNK)
-arrangements = st.one_of(
+objectives: st.SearchStrategy[Any] = st.one_of(names, JUNK)
+arrangements: st.SearchStrategy[Any] = st.one_of(
     st.lists(card_args(), max_size=4),
     st.dictionaries(st.sampled_from(["back", "middle", "front", "x"]), card_args(), max_size=4),
     card_args(),
 )
 few = st.one_of(st.integers(1, 3), works)  # a count: small, or out of range
-strategies = st.one_of(
+strategies: st.SearchStrategy[Any] = st.one_of(
     objectives, st.just(lambda hand: maubinh.best_arrangement(hand, objective="strongest"))
 )
 decks = st.one_of(st.none(), card_args())

@@ -135,7 +135,7 @@ def check_against_brute_force(hands: list[list[Card]], rules: Rules) -> None:
         if instant_win(cards, rules) is not None:
             continue
         for objective in ("strongest", "expected"):
-            best = best_arrangement(cards, rules, objective)  # type: ignore[arg-type]
+            best = best_arrangement(cards, rules, objective)
             assert not is_fouled(best, rules)
             value, ranks = brute_force(cards, rules, objective)
             if objective == "strongest":
@@ -229,13 +229,14 @@ def test_solver_answers_build_their_cards_lazily_and_equal_eager_ones() -> None:
     hand = "2♠ 5♥ 7♦ 8♣ 9♠ 10♦ J♣ Q♥ K♠ A♦ 3♣ 3♥ 6♠"
     lazy = best_arrangement(hand)
     assert "back" not in vars(lazy)  # nothing built yet
-    eager = Arrangement(*(mb_text(m) for m in lazy.masks))
+    back, middle, front = (mb_text(m) for m in lazy.masks)
+    eager = Arrangement(back, middle, front)
     assert lazy == eager and hash(lazy) == hash(eager) and str(lazy) == str(eager)
     assert repr(lazy) == repr(eager).replace("value=None", f"value={lazy.value!r}")
     for other in (pickle.loads(pickle.dumps(best_arrangement(hand))), copy.deepcopy(best_arrangement(hand))):
         assert other == eager and other.masks == eager.masks and other.value == lazy.value
     with pytest.raises(AttributeError):
-        lazy.rear  # type: ignore[attr-defined]  # noqa: B018
+        lazy.rear  # noqa: B018
 
 
 def mb_text(mask: int) -> str:
@@ -292,7 +293,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     def more(p: int) -> np.ndarray:
         x, y, z = b[:, p], m[:, p], f[:, p]
         tx, ty, tz = b[:, tie], m[:, tie], f[:, tie]
-        return x * y + x * z + y * z - 2 * x * y * z + x * ty * tz + tx * y * tz + tx * ty * z
+        return np.asarray(x * y + x * z + y * z - 2 * x * y * z + x * ty * tz + tx * y * tz + tx * ty * z)
 
     v = b[:, value] + m[:, value] + f[:, value] + more(win) - more(lose)
     v = np.where(valid_splits(cards, ranks[0], ranks[1]), v, -np.inf)
@@ -324,7 +325,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
         both = (1 - a[0] - a[1] + cbm) + (1 - a[0] - a[2] + cbf) + (1 - a[1] - a[2] + cmf)
         every = 1 - sum(a) + cbm + cbf + cmf - _cdf(c, *a)
         losses = both - 2 * every - _two_of_three(*(1 - x for x in a))
-        return total + wins - losses
+        return float(total + wins - losses)
 
     return max(seen, key=lambda s: corrected(s, seen[s]))
 
@@ -376,7 +377,8 @@ def test_the_equilibrium_sees_the_cards_held_alike_whatever_the_suits_are_called
         best_arrangement(renamed, rules, "equilibrium"),
     )
     assert best.value == moved.value
-    classes = tuple(int(r) for r in ranks_of(best, rules))
+    back_class, middle_class, front_class = (int(r) for r in ranks_of(best, rules))
+    classes = (back_class, middle_class, front_class)
     mask, moved_mask = (sum(1 << c.index for c in h) for h in (cards, renamed))
     options = (rules.wheel, rules.back_straight_flush_units, scoring, "equilibrium")
     assert _core.maubinh_removal_entries(*options, mask, classes) == _core.maubinh_removal_entries(

@@ -246,7 +246,7 @@ def _hand_mask(part: Any, name: str) -> int:
         raise InvalidCardError(f"the {name}: {e}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Arrangement:
     """Three hands: ``back`` (5 cards), ``middle`` (5 cards), ``front`` (3 cards).
 
@@ -278,10 +278,20 @@ class Arrangement:
     #: an arrangement made by hand.
     value: float | None = field(default=None, compare=False)
 
-    def __post_init__(self) -> None:
-        masks = _checked_hand_masks((self.back, self.middle, self.front), _hand_mask)
+    def __init__(
+        self,
+        back: CardsLike,
+        middle: CardsLike,
+        front: CardsLike,
+        instant: str | None = None,
+        value: float | None = None,
+    ) -> None:
+        # Card-like input in, sorted card tuples stored: the fields' types are what is read.
+        masks = _checked_hand_masks((back, middle, front), _hand_mask)
         for name, mask in zip(("back", "middle", "front"), masks, strict=True):
             object.__setattr__(self, name, _cards(mask))
+        object.__setattr__(self, "instant", instant)
+        object.__setattr__(self, "value", value)
         object.__setattr__(self, "_masks", masks)
 
     @classmethod
