@@ -292,6 +292,44 @@ def test_tusac_act_plays_the_same_game_as_choose(seed: int) -> None:
     assert lazy.is_over and lazy.actions == eager.actions and lazy.settlement == eager.settlement
 
 
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (4, {}),
+        (3, {"triple_optional": True}),
+        (4, {"discard_rule": "enforce", "bung_rule": "min_rac"}),
+        (2, {"tuong_as_ty": False, "bung_rule": "off"}),
+        (4, {"payment": "flat", "claim_window": "eligible_seats", "forbidden_triple": "no_claim"}),
+    ],
+)
+def test_tusac_greedy_in_rust_is_the_python_greedy_on_every_decision(
+    players: int, options: dict[str, Any]
+) -> None:
+    # The Rust greedy (TuSacFlow.greedy: the search's rollouts, self-play's greedy seats and the
+    # bot's act play it) against the Python bot's choose, on every decision with a choice of
+    # games whose seats play greedy or random (to reach positions greedy alone would not).
+    python = TuSacGreedyBot(seed=0)
+    decisions = 0
+    for seed in range(12):
+        g = new_game("tusac", players, options, seed=seed)
+        walkers = [
+            make_bot("random" if (seed + s) % 3 == 0 else "greedy", "tusac", seed=seed + s, rules=g.rules)
+            for s in range(players)
+        ]
+        for _ in range(5000):
+            if g.is_over:
+                break
+            seat = g.pending_seats[0]
+            legal = g.legal_actions(seat)
+            if len(legal) > 1:
+                assert legal[g._flow.greedy(seat)] == python.choose(g.view(seat), legal)
+                decisions += 1
+            g.apply(decide(walkers[seat], g, seat))
+        assert g.is_over
+    assert g._flow.greedy(g.pending_seats[0] if g.pending_seats else 0) is None
+    assert decisions > 250
+
+
 @pytest.mark.parametrize("game", ["tienlen", "samloc", "maubinh", "tusac"])
 def test_every_cheating_bot_refuses_a_view(game: str) -> None:
     """Issue 36: the cheating variants share one refusal (``CheatingSearch``): no view, no

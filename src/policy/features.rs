@@ -397,19 +397,6 @@ pub fn encoding(game: &str, players: usize) -> Result<Encoding, Error> {
     }
 }
 
-/// The `greedy` bot's preference for a Tứ Sắc action, read from its row alone: a win first,
-/// then the fewest rác the action leaves (meld cell 0), then not discarding a Tướng (cell 3),
-/// then the most copies of the discard in sight (cell 2), and a pass after every claim that
-/// leaves as few rác. Each criterion outweighs every later one (a rác 125, a Tướng 50, a copy
-/// 2.5, the pass 1), so the first legal action of the highest score is the one `greedy` takes
-/// (it takes the first of equal keys): self-play's greedy seats play it, and
-/// `tests/test_policy.py` replays them against the Python bot.
-pub fn tusac_greedy_score(row: &[f32]) -> f32 {
-    let meld = KINDS + 4;
-    1000.0 * row[KINDS + 2] - 1000.0 * row[meld] - 50.0 * row[meld + 3] + 10.0 * row[meld + 2]
-        - row[KINDS + 3]
-}
-
 /// A vector table the policy can play: the action rows of the seat to act.
 pub trait Learnable: Game {
     /// Width of one action row.
@@ -464,18 +451,9 @@ impl Learnable for TuSacTable {
         TUSAC_ACTION
     }
 
-    /// The first legal action of the highest [`tusac_greedy_score`]: `greedy`'s pick.
+    /// `greedy`'s pick: the search's greedy choice ([`TuSacTable::greedy_action`]).
     fn greedy(&self) -> Option<usize> {
-        let mut rows = Vec::new();
-        self.action_rows(&mut rows);
-        let mut best: Option<(usize, f32)> = None;
-        for (i, row) in rows.chunks_exact(TUSAC_ACTION).enumerate() {
-            let s = tusac_greedy_score(row);
-            if best.map_or(true, |(_, b)| s > b) {
-                best = Some((i, s));
-            }
-        }
-        best.map(|(i, _)| i)
+        self.greedy_action()
     }
 
     fn action_rows(&self, out: &mut Vec<f32>) {

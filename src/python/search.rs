@@ -514,38 +514,17 @@ fn tusac_search(
         if counts.len() != n || exposed_lenh.len() != n || exposed_quad.len() != n {
             return Err(rules_err(format!("counts and exposed: {n} seats expected")));
         }
-        let hand = unpack(hand)?;
-        let public = unpack(public)?;
-        let mut unseen = Hand::DECK;
-        for k in 0..28 {
-            let used = hand.0[k] + public.0[k];
-            if used > 4 {
-                return Err(rules_err(format!("kind {k}: more than four copies")));
-            }
-            unseen.0[k] -= used;
-        }
-        let mut pos = TuSacPosition {
-            me,
-            hand,
-            counts: [0; ts::MAX_SEATS],
-            exposed_lenh: [0; ts::MAX_SEATS],
-            exposed_quad: [false; ts::MAX_SEATS],
-            public,
-            exposed: [Hand::EMPTY; ts::MAX_SEATS],
-            unseen,
-            stock,
-            offer: offer
-                .map(|(k, from_stock, seat)| {
-                    Ok::<_, PyErr>(Offer {
-                        card: kind_index(k)?,
-                        from_stock,
-                        seat,
-                    })
+        let offer = offer
+            .map(|(k, from_stock, seat)| {
+                Ok::<_, PyErr>(Offer {
+                    card: kind_index(k)?,
+                    from_stock,
+                    seat,
                 })
-                .transpose()?,
-            opening,
-            single: [0; ts::MAX_SEATS],
-        };
+            })
+            .transpose()?;
+        let mut pos = TuSacPosition::new(me, unpack(hand)?, unpack(public)?, stock, offer, opening)
+            .map_err(rules_err)?;
         pos.counts[..n].copy_from_slice(&counts);
         for (s, &l) in exposed_lenh.iter().enumerate() {
             pos.exposed_lenh[s] = exposed_arg(l)?;
@@ -574,14 +553,14 @@ fn tusac_search(
             if cands.is_empty() {
                 return Err(rules_err("no candidate to search".into()));
             }
-            let g = ts::greedy_choice(&setup, &pos, &cands);
+            let g = ts::greedy_choice(&pos, &cands);
             return Ok((g, vec![0.0; cands.len()], vec![0; cands.len()], 0));
         }
         let known = match known {
             None => None,
             Some(k) if k.len() == n => {
                 let hands = k.iter().map(|&p| unpack(p)).collect::<PyResult<Vec<_>>>()?;
-                let mut rest = unseen;
+                let mut rest = pos.unseen;
                 for (s, h) in hands.iter().enumerate().filter(|&(s, _)| s != me) {
                     if !rest.contains(h) || h.len() != u32::from(pos.counts[s]) {
                         return Err(rules_err(format!("known: seat {s} does not fit")));

@@ -13,6 +13,7 @@ use super::table::{
 };
 use super::table::{choice, seated_flow};
 use crate::error::Error;
+use crate::search::tusac::greedy_action;
 use crate::tusac::cards::{Hand, Kind, KINDS};
 use crate::tusac::claims::{BungRule, Claim};
 use crate::tusac::flow::{Action, Answer, Event, Flow, Offer, Outcome, Phase, Rules, Source};
@@ -320,6 +321,16 @@ impl PyTuSacFlow {
     /// The kinds `seat` may discard now (in the order legal actions list them).
     fn discardable(&self, seat: usize) -> PyResult<Vec<u8>> {
         guard(|| Ok(kinds(&self.0.discardable(self.seat(seat)?))))
+    }
+    /// The `greedy` bot's choice for `seat`: an index of its legal actions (in the order
+    /// `vncards.tusac.Game.legal_actions` lists them), `None` when it has none. The search's
+    /// greedy (`src/search/tusac.rs`, `greedy_action`), which its rollouts and self-play's
+    /// greedy seats play.
+    fn greedy(&self, seat: usize) -> PyResult<Option<usize>> {
+        guard(|| {
+            let s = self.seat(seat)?;
+            Ok(greedy_action(&self.0, s, &self.0.legal_actions(s)))
+        })
     }
     /// The dealer's winning total with the dealt cards, if they win.
     fn opening_win(&self) -> PyResult<Option<i32>> {

@@ -44,6 +44,7 @@ use crate::encode::observation::{tusac as write_observation, TuSacView};
 use crate::policy::features::{tusac_row, TuSacAct, TuSacContext};
 use crate::policy::net::argmax;
 use crate::rollout::FastRng;
+use crate::tusac::flow::{Action, Flow, Source};
 use crate::tusac::{
     legal_claims, min_rac, priority, win_total, BungRule, Claim, Hand, Kind, MeldKind, Scoring,
 };
@@ -108,6 +109,90 @@ pub struct TuSacPosition {
     pub single: [u32; MAX_SEATS],
 }
 
+impl TuSacPosition {
+    /// The position of seat `me` holding `hand`, with `public` in sight (the exposed and dead
+    /// cards and the offer), `stock` cards left in the stock and `offer` waiting for answers:
+    /// the cards it has not seen are the rest of the deck. The per-seat fields start empty
+    /// (no hidden cards, nothing exposed, nothing let go) for the caller to fill; an error
+    /// when a kind has more than four copies in the hand and in sight.
+    pub fn new(
+        me: usize,
+        hand: Hand,
+        public: Hand,
+        stock: u32,
+        offer: Option<Offer>,
+        opening: bool,
+    ) -> Result<TuSacPosition, String> {
+        let mut unseen = Hand::DECK;
+        for k in 0..KINDS {
+            let used = hand.0[k] + public.0[k];
+            if used > 4 {
+                return Err(format!("kind {k}: more than four copies"));
+            }
+            unseen.0[k] -= used;
+        }
+        Ok(TuSacPosition {
+            me,
+            hand,
+            counts: [0; MAX_SEATS],
+            exposed_lenh: [0; MAX_SEATS],
+            exposed_quad: [false; MAX_SEATS],
+            public,
+            exposed: [Hand::EMPTY; MAX_SEATS],
+            unseen,
+            stock,
+            offer,
+            opening,
+            single: [0; MAX_SEATS],
+        })
+    }
+
+    /// What `seat` knows at the flow's table, as the search bot reads it from the seat's view
+    /// (`vncards.bots.tusac_search`): its hand, every seat's hidden count and exposed melds
+    /// (their lệnh, a quad among them), the dead cards, the offer and the stock. The kinds a
+    /// seat let go are not read (`single` stays empty: the greedy choice needs none).
+    pub fn of_flow(flow: &Flow, seat: usize) -> TuSacPosition {
+        let n = flow.players;
+        let mut exposed = [Hand::EMPTY; MAX_SEATS];
+        let mut public = Hand::EMPTY;
+        for (s, melds) in flow.exposed.iter().enumerate().take(n) {
+            for (_, cards) in melds {
+                for &k in cards {
+                    exposed[s].add(k);
+                    public.add(k);
+                }
+            }
+        }
+        for &k in &flow.dead {
+            public.add(k);
+        }
+        let offer = flow.offer.map(|o| {
+            public.add(o.card);
+            Offer {
+                card: o.card,
+                from_stock: o.source == Source::Stock,
+                seat: o.seat,
+            }
+        });
+        let mut pos = TuSacPosition::new(
+            seat,
+            flow.hands[seat],
+            public,
+            flow.stock.len() as u32,
+            offer,
+            flow.opening,
+        )
+        .expect("a flow holds four copies of each kind");
+        for s in 0..n {
+            pos.counts[s] = flow.hands[s].len() as u8;
+            pos.exposed_lenh[s] = flow.exposed_lenh(s);
+            pos.exposed_quad[s] = flow.exposed[s].iter().any(|(m, _)| m.is_quad());
+        }
+        pos.exposed = exposed;
+        pos
+    }
+}
+
 /// A root decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Choice {
@@ -115,6 +200,21 @@ pub enum Choice {
     Claim(Claim),
     Win,
     Pass,
+}
+
+impl Choice {
+    /// The choice of a legal action of the flow (whose claims name their meld).
+    pub fn of_action(action: &Action) -> Choice {
+        match action {
+            Action::Discard(k) => Choice::Discard(*k),
+            Action::Claim(meld, used) => Choice::Claim(Claim {
+                meld: meld.expect("a legal claim names its meld"),
+                used: used.clone(),
+            }),
+            Action::Win => Choice::Win,
+            Action::Pass => Choice::Pass,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,7 +295,19 @@ impl Sim {
     /// The greedy discard of `seat`: fewest rác after, then no Tướng, then most copies in sight.
     fn greedy_discard(&self, setup: &TuSacSetup, seat: usize) -> Kind {
         let h = &self.hands[seat];
-        let allowed = discardable(setup, h, self.opening);
+        self.greedy_discard_of(seat, discardable(setup, h, self.opening))
+            .unwrap_or_else(|| kinds_held(h).next().expect("a hand to discard from"))
+    }
+
+    /// The greedy discard of `seat` among `allowed` (the `greedy` bot's key: fewest rác after,
+    /// then no Tướng, then most copies in sight, then the lowest kind); `None` when `allowed`
+    /// is empty.
+    fn greedy_discard_of(
+        &self,
+        seat: usize,
+        allowed: impl IntoIterator<Item = Kind>,
+    ) -> Option<Kind> {
+        let h = &self.hands[seat];
         let mut best: Option<((u32, bool, i32, u8), Kind)> = None;
         for k in allowed {
             let seen = i32::from(self.seen.count(k)) + i32::from(h.count(k));
@@ -204,10 +316,7 @@ impl Sim {
                 best = Some((key, k));
             }
         }
-        best.map_or_else(
-            || kinds_held(h).next().expect("a hand to discard from"),
-            |b| b.1,
-        )
+        best.map(|b| b.1)
     }
 
     /// Fewest rác after one non-Tướng discard from `h` (and minus copies in sight), the
@@ -251,12 +360,19 @@ impl Sim {
             return Choice::Win;
         }
         let entitled = entitled(setup, offer) == seat;
-        let h = &self.hands[seat];
         let must =
             claims.iter().any(|c| {
                 c.meld == MeldKind::ClaimedQuad
                     || (c.meld == MeldKind::ClaimedTriple && !setup.triple_optional)
             }) || (!claims.is_empty() && entitled && offer.from_stock && offer.card.is_general());
+        self.greedy_claim(seat, claims, must)
+    }
+
+    /// The greedy claim of `seat` among `claims` (the first of those whose claim and best
+    /// discard after leave the fewest rác, then most copies of that discard in sight), made
+    /// when it must claim or when it leaves no more rác than the hand has now; else a pass.
+    fn greedy_claim(&self, seat: usize, claims: Vec<Claim>, must: bool) -> Choice {
+        let h = &self.hands[seat];
         let mut best: Option<((u32, i32), Claim)> = None;
         for c in claims {
             let key = self.best_discard(&h.minus(&Hand::from_kinds(&c.used)), h);
@@ -1070,9 +1186,30 @@ pub fn search<'a>(
     out
 }
 
-/// The greedy choice for the root (the `greedy` bot's), among `cands`: for tests and for
-/// ordering candidates (the greedy choice first).
-pub fn greedy_choice(setup: &TuSacSetup, pos: &TuSacPosition, cands: &[Choice]) -> usize {
+/// The greedy choice ([`greedy_choice`]) of `seat` at the flow's table among `actions`, its
+/// legal actions in the flow's order ([`Flow::legal_actions`]): an index of `actions`, `None`
+/// when there is none. Self-play's greedy seats ([`crate::vector::tusac::TuSacTable`]) and
+/// the `greedy` bot (`TuSacFlow.greedy`) play it.
+pub fn greedy_action(flow: &Flow, seat: usize, actions: &[Action]) -> Option<usize> {
+    if actions.is_empty() {
+        return None;
+    }
+    let pos = TuSacPosition::of_flow(flow, seat);
+    let cands: Vec<Choice> = actions.iter().map(Choice::of_action).collect();
+    Some(greedy_choice(&pos, &cands))
+}
+
+/// The greedy choice for the root (the `greedy` bot's, `python/vncards/bots/tusac.py`) among
+/// `cands`, the root's legal choices: a win whenever one is among them; else the discard of
+/// the fewest rác after (then no Tướng, then most copies in sight) among the candidate
+/// discards; else the claim whose best discard after leaves the fewest rác, made unless a
+/// pass is among them and the claim leaves more rác than the hand has now. The first of equal
+/// keys is taken. The rollouts' greedy seats, self-play's greedy seats and the `greedy` bot
+/// ([`greedy_action`]) and the ordering of the search's candidates play it.
+pub fn greedy_choice(pos: &TuSacPosition, cands: &[Choice]) -> usize {
+    if let Some(i) = cands.iter().position(|c| *c == Choice::Win) {
+        return i;
+    }
     let sim = Sim {
         hands: {
             let mut h = [Hand::EMPTY; MAX_SEATS];
@@ -1091,9 +1228,13 @@ pub fn greedy_choice(setup: &TuSacSetup, pos: &TuSacPosition, cands: &[Choice]) 
         score: [0; MAX_SEATS],
         shown: None,
     };
-    let want = match pos.offer {
-        None => Choice::Discard(sim.greedy_discard(setup, pos.me)),
-        Some(o) => {
+    let discards = cands.iter().filter_map(|c| match c {
+        Choice::Discard(k) => Some(*k),
+        _ => None,
+    });
+    let want = match sim.greedy_discard_of(pos.me, discards) {
+        Some(k) => Choice::Discard(k),
+        None => {
             let claims: Vec<Claim> = cands
                 .iter()
                 .filter_map(|c| match c {
@@ -1101,17 +1242,7 @@ pub fn greedy_choice(setup: &TuSacSetup, pos: &TuSacPosition, cands: &[Choice]) 
                     _ => None,
                 })
                 .collect();
-            let win = cands.contains(&Choice::Win);
-            let answer = sim.greedy_answer(setup, pos.me, &o, win, claims);
-            if answer == Choice::Pass && !cands.contains(&Choice::Pass) {
-                cands
-                    .iter()
-                    .find(|c| matches!(c, Choice::Claim(_)))
-                    .cloned()
-                    .unwrap_or(Choice::Pass)
-            } else {
-                answer
-            }
+            sim.greedy_claim(pos.me, claims, !cands.contains(&Choice::Pass))
         }
     };
     cands.iter().position(|c| *c == want).unwrap_or(0)
@@ -1162,6 +1293,49 @@ mod tests {
 
     const HAND: &str = "KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR";
 
+    /// Whole hands of the flow with `greedy_action` at every seat (and, every third seed,
+    /// a seat choosing its last action instead, to reach other positions): at each decision
+    /// the seat's position is consistent (`check`), its unseen cards are exactly the other
+    /// hidden hands and the stock, and the choice is one of the legal actions.
+    #[test]
+    fn positions_of_the_flow_are_what_the_seat_has_not_seen() {
+        use crate::rng::Rng;
+        use crate::table::Discard;
+        use crate::tusac::flow::{Phase as FlowPhase, Rules};
+        for (seed, players) in (0..9u8).zip([4, 3, 2].into_iter().cycle()) {
+            let mut f = Flow::new(Rules::default(), players, 0).unwrap();
+            f.start(&mut Rng::from_key([seed; 32]), &mut Discard);
+            let s = TuSacSetup { players, ..setup() };
+            for step in 0..2000 {
+                if f.phase == FlowPhase::Over {
+                    break;
+                }
+                let seat = f.pending().first().expect("a seat to act");
+                let actions = f.legal_actions(seat);
+                let pos = TuSacPosition::of_flow(&f, seat);
+                check(&s, &pos).unwrap();
+                let mut hidden = Hand::EMPTY;
+                for t in (0..players).filter(|&t| t != seat) {
+                    for k in f.hands[t].kinds() {
+                        hidden.add(k);
+                    }
+                }
+                for &k in &f.stock {
+                    hidden.add(k);
+                }
+                assert_eq!(pos.unseen, hidden);
+                let i = greedy_action(&f, seat, &actions).unwrap();
+                let pick = if seed % 3 == 2 && step % 5 == 0 {
+                    actions.len() - 1
+                } else {
+                    i
+                };
+                f.act(seat, &actions[pick], &mut Discard).unwrap();
+            }
+            assert_eq!(f.phase, FlowPhase::Over);
+        }
+    }
+
     #[test]
     fn rollouts_end_zero_sum_and_searches_reproduce() {
         let s = setup();
@@ -1209,7 +1383,7 @@ mod tests {
             )
         };
         assert_eq!(run(), run());
-        let g = greedy_choice(&s, &pos, &cands);
+        let g = greedy_choice(&pos, &cands);
         assert!(g < cands.len());
     }
 

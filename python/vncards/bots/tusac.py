@@ -2,6 +2,11 @@
 in no meld) than passing, and discard the card whose loss leaves the fewest rác (a rác itself
 when there is one), preferring cards of which many copies are already in sight.
 
+At a game (:meth:`TuSacGreedyBot.act`) the choice is made in Rust by the search's greedy
+(``src/search/tusac.rs``), the one its rollouts and self-play's greedy seats play; given only a
+view (:meth:`TuSacGreedyBot.choose`) it is made here, in Python, by the same criteria. The two
+are checked against each other on every decision of many games and rule sets.
+
 >>> from vncards.games import new_game
 >>> from vncards.simulate import play_game
 >>> game = new_game("tusac", seed=2)
@@ -15,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .._core import TuSacCard, tusac_min_rac
+from .._core import TuSacCard, TuSacFlow, tusac_min_rac
 from ..errors import RulesError
 from ..table import Seed
 from .base import Turn
@@ -61,9 +66,19 @@ class TuSacGreedyBot:
         return seen
 
     def act(self, turn: Turn) -> Action:
-        """:meth:`choose` for ``turn``; a forced move is taken without building the view."""
+        """:meth:`choose` for ``turn``; a forced move is taken without building the view. At a
+        ``vncards.tusac.Game`` the choice is made in Rust, by the greedy the search's rollouts
+        and self-play's greedy seats play (``TuSacFlow.greedy``, the same choice as
+        :meth:`choose`: ``tests/test_bots.py`` checks the two agree), without the view."""
         legal = turn.legal_actions
-        return legal[0] if len(legal) == 1 else self.choose(turn.view, legal)
+        if len(legal) == 1:
+            return legal[0]
+        flow = getattr(turn.game, "_flow", None)
+        if isinstance(flow, TuSacFlow):
+            i = flow.greedy(turn.seat)
+            if i is not None:
+                return legal[i]
+        return self.choose(turn.view, legal)
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         """A win whenever one is offered; otherwise the action that leaves the hand the fewest rác."""
