@@ -322,7 +322,8 @@ def test_tusac_greedy_in_rust_is_the_python_greedy_on_every_decision(
             seat = g.pending_seats[0]
             legal = g.legal_actions(seat)
             if len(legal) > 1:
-                assert legal[g._flow.greedy(seat)] == python.choose(g.view(seat), legal)
+                pick = g._flow.greedy(seat)
+                assert pick is not None and legal[pick] == python.choose(g.view(seat), legal)
                 decisions += 1
             g.apply(decide(walkers[seat], g, seat))
         assert g.is_over
