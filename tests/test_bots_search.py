@@ -194,7 +194,7 @@ def test_observations_read_passes_and_follows_of_the_others() -> None:
     obs, violators = observations(view["events"], seat, view["hand_counts"])
     assert obs and violators == []
     for s, table, play, later, _low in obs:
-        assert s != seat and table > 0
+        assert s != seat and table is not None and table > 0
         assert play is None or play & later == play
         assert later & cards_to_mask(view["played"][s]) == later
 
@@ -270,7 +270,7 @@ def test_a_seat_searches_with_its_own_bao_mot_violation_and_no_one_elses(monkeyp
         seen.append(kwargs["violators"])
         return real(*args, **kwargs)
 
-    real = search.search_shedding
+    real = search_shedding
     monkeypatch.setattr(search, "search_shedding", spy)
     for seed in range(400):
         g = new_game("samloc", 3, seed=seed)
@@ -334,7 +334,7 @@ def test_tusac_let_go_and_search_bindings() -> None:
     assert masks == [0, 0, pw, pw]
     setup = TuSacRolloutSetup(4)
     base = opening_search_position("KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR", seed=1)
-    cands = [("discard", k, None, []) for k in (8, 12, 16)]
+    cands: list[tuple[str, int, None, list[int]]] = [("discard", k, None, []) for k in (8, 12, 16)]
     best, means, samples, spent = tusac_search(setup, candidates=cands, rollouts=60, **base)
     assert 0 <= best < 3 and spent <= 60 and len(means) == len(samples) == 3
     with pytest.raises(RulesError, match="unseen"):
@@ -363,7 +363,7 @@ def test_shedding_search_bindings_check_their_inputs() -> None:
         )
     # The chain has the bots' bound in the binding too (a RulesError is a ValueError).
     led = [(1, None, cards_to_mask("6♠"), cards_to_mask("6♠"), 5)]
-    most = {"rollouts": 2, "observations": led, "chain": MAX_CHAIN}
+    most: dict[str, Any] = {"rollouts": 2, "observations": led, "chain": MAX_CHAIN}
     assert search_shedding(setup, position, candidates=plays, **most, **base)[3] == 2
     with pytest.raises(ValueError, match=f"chain must be within 0..={MAX_CHAIN}, not {MAX_CHAIN + 1}"):
         search_shedding(setup, position, candidates=plays, **{**most, "chain": MAX_CHAIN + 1}, **base)

@@ -98,7 +98,8 @@ def test_a_whole_game_of_searches_over_policy_rollouts_replays() -> None:
             g.apply(decide(bots[s], g, s))
         ends.append(g.to_json())
     assert ends[0] == ends[1]
-    assert sum(games.from_json(ends[0]).settlement) == 0
+    settlement = games.from_json(ends[0]).settlement
+    assert settlement is not None and sum(settlement) == 0
 
 
 def test_a_search_over_policy_rollouts_is_honest() -> None:
@@ -359,12 +360,9 @@ def test_the_inference_moves_the_deals_and_only_with_observations() -> None:
 
     import vncards.bots.tusac_search as module
 
-    real = module.tusac_search
-    module.tusac_search = capture  # type: ignore[assignment]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "tusac_search", capture)
         decide(bot, g, seat)
-    finally:
-        module.tusac_search = real  # type: ignore[assignment]
     args = calls[-1]  # the race (the first call ordered the candidates)
     assert args["chain"] == 4 and args["observed"]
     setup = TuSacRolloutSetup(4)
@@ -386,7 +384,7 @@ def test_bad_inference_options_are_refused() -> None:
     with pytest.raises(RulesError, match="chain"):
         tusac_search(setup, chain=1001, **_binding_args())
     table = (0, [0, 0, 0, 0], [20, 20, 20, 20], 31)
-    discard = ("discard", 8, None, [])
+    discard: tuple[str, int, None, list[int]] = ("discard", 8, None, [])
     for bad_obs, words in (
         ((4, discard, *table, None, True, 0), "seat below"),
         ((1, discard, *table, (8, True, 1), False, 0), "discard without an offer"),
