@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import VncardsError
 from ..games import parse_rule_options
+from ..learn.config import DISTILL_TARGETS
 from .base import Commands, add_rules_argument
 
 __all__ = ["register", "run"]
@@ -95,6 +96,21 @@ def register(commands: Commands) -> None:
     t.add_argument("--distill-steps", type=int, default=0, help="distillation steps (default %(default)s)")
     t.add_argument(
         "--distill-batch", type=int, default=256, help="decisions per distillation step (default %(default)s)"
+    )
+    t.add_argument(
+        "--distill-targets",
+        choices=DISTILL_TARGETS,
+        default="choice",
+        help="what to learn of each teacher decision: choice, its pick; values, the mean score "
+        "its search found for every action it raced (squared error in units); soft, a softmax "
+        "of those means over --distill-temperature (cross-entropy); values and soft need a "
+        "teacher that searches (default %(default)s)",
+    )
+    t.add_argument(
+        "--distill-temperature",
+        type=float,
+        default=1.0,
+        help="units the search's means are divided by for --distill-targets soft (default %(default)s)",
     )
     t.add_argument(
         "--opponents",
@@ -216,6 +232,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         distill_hands=args.distill_hands,
         distill_steps=args.distill_steps,
         distill_batch=args.distill_batch,
+        distill_targets=args.distill_targets,
+        distill_temperature=args.distill_temperature,
         opponents=args.opponents,
         init=args.init,
         eval_every=args.eval_every,
