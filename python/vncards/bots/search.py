@@ -435,7 +435,7 @@ class _SearchMixin(_SheddingBot):
         index = {id(a): i for i, a in enumerate(legal_actions)}
         for bot in bots:
             if bot._raced is not None:
-                for action, mean, n in zip(*bot._raced):
+                for action, mean, n in zip(*bot._raced, strict=True):
                     values[index[id(action)]] = float(mean)
                     samples[index[id(action)]] = int(n)
         return pick, values, samples

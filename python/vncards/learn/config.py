@@ -166,7 +166,9 @@ def check(cfg: TrainConfig) -> None:
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise RulesError(f"{name} must be a non-negative int, not {v!r}")
     if cfg.distill_targets not in DISTILL_TARGETS:
-        raise RulesError(f"distill_targets must be one of {', '.join(DISTILL_TARGETS)}, not {cfg.distill_targets!r}")
+        raise RulesError(
+            f"distill_targets must be one of {', '.join(DISTILL_TARGETS)}, not {cfg.distill_targets!r}"
+        )
     if not cfg.distill_temperature > 0.0:
         raise RulesError(f"distill_temperature must be positive, not {cfg.distill_temperature}")
     if cfg.distill_targets != "choice" and cfg.distill is None:

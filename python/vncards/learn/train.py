@@ -208,7 +208,9 @@ def _values_fn(cfg: TrainConfig, scale: float) -> Callable[..., Any]:
         return jnp.sum(target * (log_z[seg] - logit) * mask) / batch
 
     @jax.jit
-    def update(params: Any, state: Any, obs: Any, act: Any, seg: Any, mask: Any, target: Any, weight: Any) -> Any:
+    def update(
+        params: Any, state: Any, obs: Any, act: Any, seg: Any, mask: Any, target: Any, weight: Any
+    ) -> Any:
         value, grads = jax.value_and_grad(loss)(params, obs, act, seg, mask, target, weight)
         changes, state = opt.update(grads, state, params)
         return optax.apply_updates(params, changes), state, value
@@ -279,7 +281,9 @@ def _teacher(
     # The first n hands of a run are the same whatever its number of hands: a run made with
     # more or fewer hands reuses them (the data of more hands than wanted is made anew).
     targets = "choice" if cfg.distill_targets == "choice" else "values"
-    fields = ["obs", "rows", "offsets", "choice", "hands"] + (["values", "samples"] if targets == "values" else [])
+    fields = ["obs", "rows", "offsets", "choice", "hands"] + (
+        ["values", "samples"] if targets == "values" else []
+    )
     what: list[Any] = [cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.seed]
     key = json.dumps(what if targets == "choice" else [*what, targets], sort_keys=True)
     parts: list[dict[str, Any]] = []
@@ -619,6 +623,8 @@ def train(
         first = _distill_optimizer(cfg) if cfg.distill_steps else opt
         st = _State(0, 0, params, first.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
         st.scale, st.init = scale, init
+    if cfg.distill_targets != "choice":
+        _check_searching_teacher(cfg, rules)
     frozen, frozen_file = _frozen(cfg, record)
     if st.opponent_weights is None:
         st.opponent_weights = frozen_file
@@ -724,6 +730,21 @@ def train(
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())
     return figures
+
+
+def _check_searching_teacher(cfg: TrainConfig, rules: Any) -> None:
+    """Refuses a teacher that cannot give its search's values (one that does not search), before
+    any of the run's work."""
+    from ..bots import make_bot
+    from ..bots.strength import parse_bot
+
+    name, options = parse_bot(str(cfg.distill))
+    bot = make_bot(name, cfg.game, seed=0, rules=rules, players=cfg.players, **options)
+    if not hasattr(bot, "scored_choice"):
+        raise RulesError(
+            f"--distill-targets {cfg.distill_targets} learns a search's values: the teacher "
+            f"{cfg.distill!r} does not search (give search or a level that searches)"
+        )
 
 
 def _opponent_seats(cfg: TrainConfig, round: int) -> dict[str, list[int]]:
