@@ -2,7 +2,7 @@
 values the teacher data records are those the search computed for the position (a spy on the
 Rust search's answers), a guided search (the Nam ``expert``) records its guided race, the
 recording does not change the teacher's play, the whole run through the CLI as a person types it
-(and resumed, the same run), and the errors for options no run can use."""
+(and a stopped run resumed to the same weights), and the errors for options no run can use."""
 
 from __future__ import annotations
 
@@ -152,9 +152,7 @@ TINY = shlex.split(
 
 @pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
 @pytest.mark.parametrize("targets", ["values", "soft"])
-def test_vncards_train_distills_search_values_and_resume_is_the_same_run(
-    targets: str, tmp_path: Path
-) -> None:
+def test_vncards_train_distills_search_values_as_a_person_types_it(targets: str, tmp_path: Path) -> None:
     teacher = shlex.split(
         f"--distill search:rollouts=30 --distill-targets {targets} --distill-temperature 2 "
         "--distill-hands 2 --distill-steps 20 --distill-batch 8"

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,14 @@ TARGETS = ("choice", "values")
 
 Arrays = dict[str, npt.NDArray[Any]]
 _SHEDDING_FLAGS = ("pass", "declare_sam", "decline_sam")
+
+
+class _Scoring(Protocol):
+    """A teacher that gives its search's values (the search bots' ``scored_choice``)."""
+
+    def scored_choice(
+        self, view: dict[str, Any], legal_actions: Sequence[dict[str, Any]]
+    ) -> tuple[dict[str, Any], list[float | None], list[int]]: ...
 
 
 def action_rows(
@@ -120,7 +128,7 @@ def teacher_data(
                 continue
             view = g.view(seat)
             if targets == "values":
-                pick, scores, deals = bots[seat].scored_choice(view, legal)
+                pick, scores, deals = cast(_Scoring, bots[seat]).scored_choice(view, legal)
                 values.append(np.array([np.nan if x is None else x for x in scores], np.float32))
                 samples.append(np.asarray(deals, np.int32))
             else:
@@ -133,7 +141,7 @@ def teacher_data(
         if progress is not None:
             progress(h + 1)
     width = int(rows[0].shape[1]) if rows else 0
-    data = {
+    data: Arrays = {
         "obs": np.asarray(obs, np.float16).reshape(len(obs), -1),
         "rows": (np.concatenate(rows) if rows else np.zeros((0, width))).astype(np.float16),
         "offsets": np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64),
