@@ -20,7 +20,7 @@ import pytest
 from vncards import _core, games
 from vncards.bots import search as search_module
 from vncards.errors import RulesError
-from vncards.learn.config import TrainConfig, check
+from vncards.learn.config import DISTILL_TARGETS, TrainConfig, check
 from vncards.learn.distill import merge, teacher_data
 
 HAS_JAX = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("optax") is not None
@@ -131,6 +131,9 @@ def test_values_need_a_searching_teacher_and_known_targets() -> None:
         check(TrainConfig("tienlen", 0, distill_targets="soft", distill_temperature=0.0, **base))
     with pytest.raises(RulesError, match="needs a teacher"):
         check(TrainConfig("tienlen", 4, distill_targets="values"))
+    # The CLI writes the targets out (importing them would import numpy with it): the same.
+    cli = (Path(__file__).parents[1] / "python/vncards/cli/train.py").read_text()
+    assert "choices=(" + ", ".join(f'"{t}"' for t in DISTILL_TARGETS) + ")," in cli
     assert TrainConfig.from_dict(TrainConfig("tienlen", 0, distill_targets="soft", **base).to_dict()) == (
         TrainConfig("tienlen", 0, distill_targets="soft", **base)
     )

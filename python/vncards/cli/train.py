@@ -13,7 +13,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import VncardsError
 from ..games import parse_rule_options
-from ..learn.config import DISTILL_TARGETS
 from .base import Commands, add_rules_argument
 
 __all__ = ["register", "run"]
@@ -99,7 +98,9 @@ def register(commands: Commands) -> None:
     )
     t.add_argument(
         "--distill-targets",
-        choices=DISTILL_TARGETS,
+        # vncards.learn.config.DISTILL_TARGETS, written out: importing it here would import
+        # numpy with the CLI (tests/test_distill_values.py checks they are the same).
+        choices=("choice", "values", "soft"),
         default="choice",
         help="what to learn of each teacher decision: choice, its pick; values, the mean score "
         "its search found for every action it raced (squared error in units); soft, a softmax "
