@@ -45,3 +45,33 @@ def test_shipped_method_is_what_its_settings_ran(rollouts: bool, variant: str) -
     cfg = TrainConfig.from_dict(prov["config"])
     ran = train._method(cfg, types.SimpleNamespace(round=prov["rounds"], init=prov.get("init")))
     assert prov["method"] == ran
+
+
+@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+@pytest.mark.parametrize(
+    ("targets", "words"),
+    [
+        ("choice", "distillation of expert (cross-entropy of each decision's legal actions"),
+        ("values", "distillation of expert's search values (squared error"),
+        (
+            "soft",
+            "distillation of expert's search values as soft targets (cross-entropy of each decision's legal actions, the scores divided by 3 units",
+        ),
+    ],
+)
+def test_the_method_names_what_distillation_learned(targets: str, words: str) -> None:
+    """A weights file distilled from a search's values says so (``--distill-targets``); one
+    from the pick (the default, as every shipped file was made) says what it said before."""
+    from vncards.learn import train
+
+    cfg = TrainConfig(
+        "tienlen",
+        0,
+        distill="expert",
+        distill_hands=1,
+        distill_steps=1,
+        distill_targets=targets,
+        distill_temperature=3.0,
+    )
+    method = train._method(cfg, types.SimpleNamespace(round=0, init=None))
+    assert method.startswith(words)

@@ -376,6 +376,8 @@ class _SearchMixin(_SheddingBot):
         }
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
+        #: The last race's actions, their mean scores and deals (for :meth:`scored_choice`).
+        self._raced: tuple[list[Action], list[float], list[int]] | None = None
         self.max_candidates = int(candidates or self.MAX_CANDIDATES)
         self.infer = bool(infer)
         self.sam_samples = int(sam_samples)
@@ -415,6 +417,28 @@ class _SearchMixin(_SheddingBot):
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         return self._decide(view, legal_actions, None)
+
+    def scored_choice(
+        self, view: dict[str, Any], legal_actions: Sequence[Action]
+    ) -> tuple[Action, list[float | None], list[int]]:
+        """:meth:`choose`, with what the search found for each of ``legal_actions``: its mean
+        score (the deciding seat's units over the deals it was played on; None for an action
+        the search did not race, and for every action of a decision taken without a race,
+        e.g. a forced one, the Sâm decisions or the policy's play) and the deals it was played
+        on (0 where None). The teacher data of ``vncards train --distill-targets values``."""
+        bots = [self] if self.guided is None else [self, self.guided]
+        for bot in bots:
+            bot._raced = None
+        pick = self._decide(view, legal_actions, None)
+        values: list[float | None] = [None] * len(legal_actions)
+        samples = [0] * len(legal_actions)
+        index = {id(a): i for i, a in enumerate(legal_actions)}
+        for bot in bots:
+            if bot._raced is not None:
+                for action, mean, n in zip(*bot._raced, strict=True):
+                    values[index[id(action)]] = float(mean)
+                    samples[index[id(action)]] = int(n)
+        return pick, values, samples
 
     def act(self, turn: Turn) -> Action:
         legal = turn.legal_actions
@@ -523,7 +547,7 @@ class _SearchMixin(_SheddingBot):
             v.sam,
             tuple(obs),
         )
-        best, _means, _samples, _spent = search_shedding(
+        best, means, samples, _spent = search_shedding(
             setup,
             rollout_position(v),
             candidates=cands,
@@ -534,6 +558,7 @@ class _SearchMixin(_SheddingBot):
             **self._opponent_model(v, events, obs),
             **self.budget.search_args(start, *facts),
         )
+        self._raced = (actions, means, samples)
         return actions[best]
 
     def _models_greedy(self, v: Facts) -> bool:

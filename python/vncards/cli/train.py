@@ -97,6 +97,23 @@ def register(commands: Commands) -> None:
         "--distill-batch", type=int, default=256, help="decisions per distillation step (default %(default)s)"
     )
     t.add_argument(
+        "--distill-targets",
+        # vncards.learn.config.DISTILL_TARGETS, written out: importing it here would import
+        # numpy with the CLI (tests/test_distill_values.py checks they are the same).
+        choices=("choice", "values", "soft"),
+        default="choice",
+        help="what to learn of each teacher decision: choice, its pick; values, the mean score "
+        "its search found for every action it raced (squared error in units); soft, a softmax "
+        "of those means over --distill-temperature (cross-entropy); values and soft need a "
+        "teacher that searches (default %(default)s)",
+    )
+    t.add_argument(
+        "--distill-temperature",
+        type=float,
+        default=1.0,
+        help="units the search's means are divided by for --distill-targets soft (default %(default)s)",
+    )
+    t.add_argument(
         "--opponents",
         type=_opponents,
         default=(),
@@ -216,6 +233,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         distill_hands=args.distill_hands,
         distill_steps=args.distill_steps,
         distill_batch=args.distill_batch,
+        distill_targets=args.distill_targets,
+        distill_temperature=args.distill_temperature,
         opponents=args.opponents,
         init=args.init,
         eval_every=args.eval_every,

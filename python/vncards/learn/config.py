@@ -20,7 +20,15 @@ from typing import Any
 from ..errors import RulesError
 from .model import Architecture
 
-__all__ = ["TrainConfig", "GAMES", "OPPONENTS", "check", "parse_opponents", "frozen_weights"]
+__all__ = [
+    "TrainConfig",
+    "GAMES",
+    "OPPONENTS",
+    "DISTILL_TARGETS",
+    "check",
+    "parse_opponents",
+    "frozen_weights",
+]
 
 #: The games ``vncards train`` trains.
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
@@ -28,6 +36,17 @@ GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
 #: and the games whose Rust self-play has them. ``policy`` is a frozen network: the shipped
 #: weights, or ``policy:weights=FILE`` (an earlier run's, for a league).
 OPPONENTS = {"greedy": ("tienlen", "tienlen-north", "tusac"), "policy": GAMES}
+
+
+#: What distillation learns of each decision of the teacher (``--distill-targets``):
+#: ``choice``, its pick (cross-entropy of the legal actions' scores, read as logits);
+#: ``values``, the mean score its search found for each action it raced (squared error of the
+#: network's score, in units, weighted by the deals behind each mean: n / (n + 16));
+#: ``soft``, a distribution over the legal actions, the softmax of those means divided by
+#: ``distill_temperature`` (cross-entropy of the scores times the same temperature's inverse,
+#: so the scores stay in units up to a constant per decision). The last two need a teacher
+#: that searches; a decision it took without a race (none in Tiến Lên Nam) is learned as its pick.
+DISTILL_TARGETS = ("choice", "values", "soft")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +71,11 @@ class TrainConfig:
     distill_hands: int = 0
     distill_steps: int = 0
     distill_batch: int = 256
+    #: What distillation learns of each teacher decision (:data:`DISTILL_TARGETS`).
+    distill_targets: str = "choice"
+    #: The temperature, in units, of ``distill_targets="soft"``'s distribution over the
+    #: teacher's values (a softmax of value / temperature).
+    distill_temperature: float = 1.0
     #: ``(bot, share)`` pairs: each seat of each self-play hand is played by ``bot`` with
     #: probability ``share`` (drawn per seat; the rest of the seats play and learn).
     opponents: tuple[tuple[str, float], ...] = ()
@@ -141,6 +165,14 @@ def check(cfg: TrainConfig) -> None:
         v = getattr(cfg, name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise RulesError(f"{name} must be a non-negative int, not {v!r}")
+    if cfg.distill_targets not in DISTILL_TARGETS:
+        raise RulesError(
+            f"distill_targets must be one of {', '.join(DISTILL_TARGETS)}, not {cfg.distill_targets!r}"
+        )
+    if not cfg.distill_temperature > 0.0:
+        raise RulesError(f"distill_temperature must be positive, not {cfg.distill_temperature}")
+    if cfg.distill_targets != "choice" and cfg.distill is None:
+        raise RulesError(f"distill_targets {cfg.distill_targets!r} needs a teacher (--distill)")
     if cfg.seed < 0:
         raise RulesError(f"seed must be a non-negative int, not {cfg.seed}")
     for name in ("epsilon", "epsilon_start"):

@@ -71,13 +71,34 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "vncards train needs JAX and optax: pip install 'vncards[train]'", name=e.name
     ) from e
 
-__all__ = ["TrainConfig", "GAMES", "train", "METHOD", "DISTILL_METHOD", "OPPONENTS_METHOD", "INIT_METHOD"]
+__all__ = [
+    "TrainConfig",
+    "GAMES",
+    "train",
+    "METHOD",
+    "DISTILL_METHOD",
+    "DISTILL_VALUES_METHOD",
+    "DISTILL_SOFT_METHOD",
+    "OPPONENTS_METHOD",
+    "INIT_METHOD",
+]
 
 METHOD = "deep Monte-Carlo self-play (DouZero): every seat plays the net, epsilon-greedy; squared error to the hand's units"
 #: What a run that first distils a teacher records before :data:`METHOD` (or alone, with no self-play).
 DISTILL_METHOD = (
     "distillation of {teacher} (cross-entropy of each decision's legal actions, the scores read as logits, "
     "to the teacher's pick: scores are then preferences, not units)"
+)
+#: What a run that distils the teacher's values (``distill_targets="values"``) records instead.
+DISTILL_VALUES_METHOD = (
+    "distillation of {teacher}'s search values (squared error of each raced action's score, in units, "
+    "to the search's mean for it, weighted by its deals n as n / (n + 16))"
+)
+#: What a run that distils a softmax of the teacher's values (``distill_targets="soft"``) records.
+DISTILL_SOFT_METHOD = (
+    "distillation of {teacher}'s search values as soft targets (cross-entropy of each decision's legal "
+    "actions, the scores divided by {temperature:g} units read as logits, to the softmax of the search's "
+    "means divided by the same; actions not raced have no share)"
 )
 #: What a run with ``opponents`` adds to :data:`METHOD`.
 OPPONENTS_METHOD = "but each seat of a hand is played instead, with these probabilities, by {mix}: its decisions are not learned"
@@ -144,6 +165,93 @@ def _distill_fn(cfg: TrainConfig) -> Callable[..., Any]:
     return update
 
 
+def _rows_scores(t: int, params: Any, obs: Any, act: Any, seg: Any) -> Any:
+    """The network's score of each row ``act`` of the decisions ``obs`` (row ``r`` of
+    decision ``seg[r]``): the state tower once per decision."""
+    x = obs
+    for w, b in params[:t]:
+        x = jax.nn.relu(x @ w.T + b)
+    (js, bs), (ja, ba) = params[t], params[t + 1]
+    z = jax.nn.relu((x @ js.T + bs)[seg] + act @ ja.T + ba)
+    head = params[t + 2 :]
+    for k, (w, b) in enumerate(head):
+        z = z @ w.T + b
+        if k < len(head) - 1:
+            z = jax.nn.relu(z)
+    return z[:, 0]
+
+
+#: Deals at which a search mean's weight in ``distill_targets="values"`` is one half.
+VALUE_WEIGHT_DEALS = 16.0
+
+
+def _values_fn(cfg: TrainConfig, scale: float) -> Callable[..., Any]:
+    """One Adam step of distillation on the teacher's values (``distill_targets`` ``values``
+    or ``soft``, see :data:`vncards.learn.config.DISTILL_TARGETS`); the network's scores are
+    in units divided by ``scale``. ``target`` and ``weight`` per row: for ``values`` the mean
+    (divided by ``scale``) and its weight (0 where none); for ``soft`` the row's share of its
+    decision (``weight`` unused)."""
+    t = len(cfg.tower)
+    opt = _distill_optimizer(cfg)
+    batch = cfg.distill_batch
+    soft = cfg.distill_targets == "soft"
+    factor = scale / cfg.distill_temperature
+
+    def loss(params: Any, obs: Any, act: Any, seg: Any, mask: Any, target: Any, weight: Any) -> Any:
+        q = _rows_scores(t, params, obs, act, seg)
+        if not soft:
+            return jnp.sum(weight * (q - target) ** 2) / jnp.maximum(jnp.sum(weight), 1e-6)
+        logit = jnp.where(mask, q * factor, -1e9)
+        top = jax.ops.segment_max(logit, seg, num_segments=batch)
+        total = jax.ops.segment_sum(jnp.exp(logit - top[seg]) * mask, seg, num_segments=batch)
+        log_z = jnp.log(jnp.maximum(total, 1e-30)) + top
+        return jnp.sum(target * (log_z[seg] - logit) * mask) / batch
+
+    @jax.jit
+    def update(
+        params: Any, state: Any, obs: Any, act: Any, seg: Any, mask: Any, target: Any, weight: Any
+    ) -> Any:
+        value, grads = jax.value_and_grad(loss)(params, obs, act, seg, mask, target, weight)
+        changes, state = opt.update(grads, state, params)
+        return optax.apply_updates(params, changes), state, value
+
+    return update
+
+
+def _values_batch(data: dict[str, Any], picks: Any, cfg: TrainConfig, scale: float) -> tuple[Any, ...]:
+    """The arrays of one step of :func:`_values_fn`: decisions ``picks`` with their rows,
+    padded, and each row's target and weight."""
+    obs, act, seg, mask, chosen = _distill_batch(data, picks)
+    offsets = data["offsets"]
+    lo, counts = offsets[picks], offsets[picks + 1] - offsets[picks]
+    total = int(counts.sum())
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    idx = np.repeat(lo - starts, counts) + np.arange(total)
+    values = data["values"][idx].astype(np.float64)
+    known = np.isfinite(values)
+    target = np.zeros(len(seg), np.float32)
+    weight = np.zeros(len(seg), np.float32)
+    if cfg.distill_targets == "values":
+        deals = data["samples"][idx].astype(np.float64)
+        target[:total] = np.where(known, values, 0.0) / scale
+        weight[:total] = np.where(known, deals / (deals + VALUE_WEIGHT_DEALS), 0.0)
+        return obs, act, seg, mask, target, weight
+    # soft: a softmax of value / temperature over each decision's raced rows; a decision
+    # with none raced is learned as its pick.
+    s = seg[:total]
+    logit = np.where(known, values / cfg.distill_temperature, -np.inf)
+    top = np.full(len(picks), -np.inf)
+    np.maximum.at(top, s, logit)
+    e = np.where(known, np.exp(logit - np.where(np.isfinite(top), top, 0.0)[s]), 0.0)
+    norm = np.zeros(len(picks))
+    np.add.at(norm, s, e)
+    share = np.where(norm[s] > 0, e / np.where(norm[s] > 0, norm[s], 1.0), 0.0)
+    target[:total] = share
+    none = norm == 0
+    target[chosen[none]] = 1.0
+    return obs, act, seg, mask, target, weight
+
+
 def _distill_batch(data: dict[str, Any], picks: Any) -> tuple[Any, ...]:
     """The arrays of one distillation step: decisions ``picks`` with their rows, padded."""
     offsets = data["offsets"]
@@ -172,18 +280,30 @@ def _teacher(
 
     # The first n hands of a run are the same whatever its number of hands: a run made with
     # more or fewer hands reuses them (the data of more hands than wanted is made anew).
-    key = json.dumps([cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.seed], sort_keys=True)
+    targets = "choice" if cfg.distill_targets == "choice" else "values"
+    fields = ["obs", "rows", "offsets", "choice", "hands"] + (
+        ["values", "samples"] if targets == "values" else []
+    )
+    what: list[Any] = [cfg.game, cfg.players, dict(cfg.options), cfg.distill, cfg.seed]
+    key = json.dumps(what if targets == "choice" else [*what, targets], sort_keys=True)
     parts: list[dict[str, Any]] = []
     if path.exists():
         z = np.load(path)
         if bytes(z["key"]).decode() == key and int(z["hands"]) <= cfg.distill_hands:
-            parts.append({k: z[k] for k in ("obs", "rows", "offsets", "choice", "hands")})
+            parts.append({k: z[k] for k in fields})
     done = int(parts[0]["hands"]) if parts else 0
     last = time.monotonic()
     while done < cfg.distill_hands:
         upto = min(cfg.distill_hands, done + 50)
         part = teacher_data(
-            cfg.game, cfg.players, dict(cfg.options), str(cfg.distill), hands=upto, seed=cfg.seed, start=done
+            cfg.game,
+            cfg.players,
+            dict(cfg.options),
+            str(cfg.distill),
+            hands=upto,
+            seed=cfg.seed,
+            start=done,
+            targets=targets,
         )
         parts = [merge([*parts, part])]
         done = upto
@@ -357,7 +477,12 @@ def _method(cfg: TrainConfig, st: _State) -> str:
         mix = ", ".join(f"{bot} {share:g}" for bot, share in cfg.opponents)
         selfplay += f"; {OPPONENTS_METHOD.format(mix=mix)}"
     if cfg.distill_steps:
-        distilled = DISTILL_METHOD.format(teacher=cfg.distill)
+        template = {
+            "choice": DISTILL_METHOD,
+            "values": DISTILL_VALUES_METHOD,
+            "soft": DISTILL_SOFT_METHOD,
+        }[cfg.distill_targets]
+        distilled = template.format(teacher=cfg.distill, temperature=cfg.distill_temperature)
         selfplay = f"{distilled}; then {selfplay}" if st.round else distilled
     if st.init is not None:
         selfplay = f"{INIT_METHOD.format(**st.init)}; {selfplay}"
@@ -498,6 +623,8 @@ def train(
         first = _distill_optimizer(cfg) if cfg.distill_steps else opt
         st = _State(0, 0, params, first.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
         st.scale, st.init = scale, init
+    if cfg.distill_targets != "choice":
+        _check_searching_teacher(cfg, rules)
     frozen, frozen_file = _frozen(cfg, record)
     if st.opponent_weights is None:
         st.opponent_weights = frozen_file
@@ -542,10 +669,15 @@ def train(
 
         data = _teacher(cfg, paths["teacher"], checkpoint_every, teaching)
         st.teacher_hands, st.teacher_decisions = int(data["hands"]), len(data["choice"])
-        distill = _distill_fn(cfg)
+        if cfg.distill_targets != "choice" and st.scale is None:
+            st.scale = cfg.return_scale or _scale_of(data["values"][np.isfinite(data["values"])])
+        scale = float(st.scale or 1.0)
+        by_values = cfg.distill_targets != "choice"
+        distill = _values_fn(cfg, scale) if by_values else _distill_fn(cfg)
         while st.distilled < cfg.distill_steps:
             picks = st.rng.integers(0, len(data["choice"]), size=cfg.distill_batch)
-            st.params, st.opt_state, value = distill(st.params, st.opt_state, *_distill_batch(data, picks))
+            arrays = _values_batch(data, picks, cfg, scale) if by_values else _distill_batch(data, picks)
+            st.params, st.opt_state, value = distill(st.params, st.opt_state, *arrays)
             st.losses.append(round(float(value), 5))
             st.distilled += 1
             st.step += 1
@@ -598,6 +730,21 @@ def train(
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())
     return figures
+
+
+def _check_searching_teacher(cfg: TrainConfig, rules: Any) -> None:
+    """Refuses a teacher that cannot give its search's values (one that does not search), before
+    any of the run's work."""
+    from ..bots import make_bot
+    from ..bots.strength import parse_bot
+
+    name, options = parse_bot(str(cfg.distill))
+    bot = make_bot(name, cfg.game, seed=0, rules=rules, players=cfg.players, **options)
+    if not hasattr(bot, "scored_choice"):
+        raise RulesError(
+            f"--distill-targets {cfg.distill_targets} learns a search's values: the teacher "
+            f"{cfg.distill!r} does not search (give search or a level that searches)"
+        )
 
 
 def _opponent_seats(cfg: TrainConfig, round: int) -> dict[str, list[int]]:
