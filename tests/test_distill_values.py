@@ -31,7 +31,7 @@ def test_recorded_values_are_the_means_the_search_computed(monkeypatch: pytest.M
     means and deals the Rust search returned for its candidates (the spy maps each candidate's
     cards, or None for a pass, to its answer)."""
     answers: list[dict[int | None, tuple[float, int]]] = []
-    real = search_module.search_shedding
+    real = _core.search_shedding
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         out = real(*args, **kwargs)
@@ -77,7 +77,11 @@ def test_a_guided_search_records_its_guided_race_and_plays_as_it_chooses() -> No
     """The Nam ``expert`` decides with its guided options where the policy's weights fit: the
     values recorded are that race's; and recording them changes no decision."""
     rules = games.spec("tienlen").rules({})
-    options = {"rollouts": 30, "tree": "own_seat", "guided": {"rollouts": 24, "policy_rollouts": True}}
+    options: dict[str, Any] = {
+        "rollouts": 30,
+        "tree": "own_seat",
+        "guided": {"rollouts": 24, "policy_rollouts": True},
+    }
     recorder = search_module.TienLenSearchBot(5, rules, **options)
     twin = search_module.TienLenSearchBot(5, rules, **options)
     assert recorder.guided is not None
@@ -123,7 +127,7 @@ def test_values_need_a_searching_teacher_and_known_targets() -> None:
         teacher_data("tienlen", 4, {}, "greedy", hands=1, seed=1, targets="values")
     with pytest.raises(RulesError, match="distill targets are choice, values"):
         teacher_data("tienlen", 4, {}, "greedy", hands=1, seed=1, targets="soft")
-    base = {"distill": "hard", "distill_hands": 2, "distill_steps": 2}
+    base: dict[str, Any] = {"distill": "hard", "distill_hands": 2, "distill_steps": 2}
     check(TrainConfig("tienlen", 0, distill_targets="soft", **base))
     with pytest.raises(RulesError, match="distill_targets must be one of choice, values, soft"):
         check(TrainConfig("tienlen", 0, distill_targets="argmax", **base))

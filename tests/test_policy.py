@@ -33,6 +33,7 @@ from vncards.learn.config import TrainConfig, check, parse_opponents
 from vncards.learn.distill import action_rows, merge, teacher_data
 from vncards.learn.model import Architecture, from_net, init_layers, to_net
 from vncards.session import Seat, Session
+from vncards.shedding.game import SheddingGame
 from vncards.simulate import play_game
 
 GAMES = ("tienlen", "tienlen-north", "samloc", "tusac")
@@ -472,7 +473,7 @@ def test_the_exploration_rate_goes_from_its_start_to_its_end_over_the_decay_step
     assert TrainConfig.from_dict(legacy).return_scale == 1.0
     for bad in ({"epsilon_start": 1.5}, {"lr_end": 0.0}, {"decay_steps": -1}, {"return_scale": -2.0}):
         with pytest.raises(RulesError, match=next(iter(bad))):
-            check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+            check(dataclasses.replace(cfg, **bad))
 
 
 # -- greedy opponents in self-play -----------------------------------------------------------------
@@ -511,8 +512,8 @@ def _replay_with_greedy(game: str, net: Any, seed: int, mask: int, frozen: Any =
             k += 1
             continue
         g.apply(legal[0])
-    units = g.settlement if game == "tusac" else g.hand_settlement
-    assert list(rets) == [units[s] for s in learners]
+    units = g.hand_settlement if isinstance(g, SheddingGame) else g.settlement
+    assert units is not None and list(rets) == [units[s] for s in learners]
     return len(obs), k
 
 
@@ -617,7 +618,7 @@ def test_opponents_are_written_bot_share_and_checked() -> None:
         ({"opponents": (("greedy", 0.5), ("policy", 0.5))}, "shares below 1"),
     ):
         with pytest.raises(RulesError, match=message):
-            check(dataclasses.replace(cfg, **bad))  # type: ignore[arg-type]
+            check(dataclasses.replace(cfg, **bad))
     # A frozen network plays in every game's self-play.
     for game in GAMES:
         check(TrainConfig(game, 100, opponents=(("policy:weights=a.vnpolicy", 0.25),)))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import types
 
 import pytest
 
@@ -43,7 +42,7 @@ def test_shipped_method_is_what_its_settings_ran(rollouts: bool, variant: str) -
 
     prov = json.loads(load_weights(str(shipped_weights(rollouts=rollouts)[variant])).provenance)
     cfg = TrainConfig.from_dict(prov["config"])
-    ran = train._method(cfg, types.SimpleNamespace(round=prov["rounds"], init=prov.get("init")))
+    ran = train._method(cfg, prov["rounds"], prov.get("init"))
     assert prov["method"] == ran
 
 
@@ -73,5 +72,5 @@ def test_the_method_names_what_distillation_learned(targets: str, words: str) ->
         distill_targets=targets,
         distill_temperature=3.0,
     )
-    method = train._method(cfg, types.SimpleNamespace(round=0, init=None))
+    method = train._method(cfg, 0, None)
     assert method.startswith(words)

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vncards import RulesError, _core, games
-from vncards._core import RolloutPosition, cards_to_mask, search_shedding, shedding_policy_scores
-from vncards.bots import LEVELS, bot_view, decide, make_bot
+from vncards._core import PolicyNet, RolloutPosition, cards_to_mask, search_shedding, shedding_policy_scores
+from vncards.bots import bot_view, decide, make_bot
+from vncards.bots.catalog import LEVELS
 from vncards.bots.honesty import decides_honestly, redeal
 from vncards.bots.policy import Guide, rules_record, shipped_policy
 from vncards.bots.search import TienLenSearchBot, _SeatPlays, unlike_greedy
@@ -30,6 +31,13 @@ from vncards.tienlen import Rules as TienLenRules
 #: Small budgets: the tests check behaviour, the benchmarks measure strength.
 GUIDED = {"rollouts": 24, "policy_rollouts": True, "prior": 2.0, "policy_top": 5}
 SHIPPED = ["tienlen", "tienlen-north"]
+
+
+def _shipped(rules: Any) -> PolicyNet:
+    """The shipped Nam policy for ``rules`` (these tests need it to ship)."""
+    net = shipped_policy("tienlen", rules)
+    assert net is not None
+    return net
 
 
 def _walk(game: Any, steps: int, seed: int) -> Any:
@@ -77,7 +85,7 @@ def test_the_root_scores_are_the_policy_bots_scores_of_the_seats_view(
     if not plays:
         return
     v = SheddingView.read(view)
-    net = shipped_policy("tienlen", g.rules)
+    net = _shipped(g.rules)
     cands = [None if a["type"] == "pass" else cards_to_mask(a["cards"]) for a in plays]
     rust = shedding_policy_scores(
         tienlen_setup(g.rules, 4), rollout_position(v), candidates=cands, policy=net
@@ -158,8 +166,8 @@ def test_the_rollouts_play_the_smaller_shipped_network_where_one_ships() -> None
     play = shipped_weights()
     rolled = Guide.of("tienlen", None, None, prior=0.0, rollouts=True, top=None).net
     assert rolled.to_bytes() == fast["tienlen"].read_bytes()
-    assert rolled.encoding == shipped_policy("tienlen", None).encoding
-    assert len(rolled.data()) < len(shipped_policy("tienlen", None).data())
+    assert rolled.encoding == _shipped(None).encoding
+    assert len(rolled.data()) < len(_shipped(None).data())
     prior = Guide.of("tienlen", None, None, prior=2.0, rollouts=False, top=None).net
     assert prior.to_bytes() == play["tienlen"].read_bytes()
     north_rules = games.new_game("tienlen-north", 4, seed=1).rules
@@ -175,7 +183,7 @@ def test_the_guide_changes_the_search() -> None:
     masks = [cards_to_mask(a["cards"]) for a in g.legal_actions(v.me) if a["type"] == "play"][:6]
     args: dict[str, Any] = {"candidates": masks, "seed": 3, "rollouts": 60}
     plain = search_shedding(setup, rollout_position(v), **args)
-    net = shipped_policy("tienlen", g.rules)
+    net = _shipped(g.rules)
     guided = search_shedding(setup, rollout_position(v), policy=net, policy_rollouts=True, **args)
     assert plain[1] != guided[1]
     # A policy given but used for nothing searches as no policy does.
@@ -247,7 +255,7 @@ def test_the_search_bindings_check_the_policy_and_the_played_cards() -> None:
     seen = cards_to_mask("6♠ 7♠")
     unseen = ((1 << 52) - 1) & ~hand & ~seen
     pos = RolloutPosition(me=0, hand=hand, unseen=unseen, counts=[7, 4, 5, 5], played=[0, seen, 0, 0])
-    net = shipped_policy("tienlen", None)
+    net = _shipped(None)
     plays = [cards_to_mask("3♠"), cards_to_mask("9♣ 9♦")]
     base: dict[str, Any] = {"candidates": plays, "seed": 2, "rollouts": 20, "policy": net}
     assert 0 <= search_shedding(setup, pos, **base, policy_rollouts=True)[0] < 2
@@ -304,10 +312,11 @@ def test_the_levels_use_the_policy_where_its_weights_fit_the_table(game: str) ->
     # At a 3-seat table (the weights play four) the levels search with greedy rollouts.
     three = _walk(_fresh(game, 5, players=3), 6, 1)
     seat = three.pending_seats[0]
-    for level, plain in [
+    levels: list[tuple[str, dict[str, Any]]] = [
         ("normal", {"rollouts": 200, "infer": False, "candidates": 8}),
         ("expert", {"rollouts": 40, "tree": "own_seat"}),
-    ]:
+    ]
+    for level, plain in levels:
         opts = {"rollouts": 40} if level == "expert" else {}
         want = decide(make_bot("search", game, 2, three.rules, **plain), three, seat)
         assert decide(make_bot(level, game, 2, three.rules, **opts), three, seat) == want
@@ -361,10 +370,10 @@ def test_seat_plays_since_is_the_union_of_the_seats_plays_from_the_event_on(
 def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_unlike_greedy() -> None:
     core = TienLenRules().core
     deal = {"type": "deal", "counts": [13, 13, 13, 13]}
-    lead = [deal, {"type": "new_round", "leader": 1}, _play(1, "pair", "9♠ 9♥")]
+    lead: list[dict[str, Any]] = [deal, {"type": "new_round", "leader": 1}, _play(1, "pair", "9♠ 9♥")]
     assert unlike_greedy(lead, 0, core) == set()
     # A lower card played after the lead proves it was held then.
-    later = [
+    later: list[dict[str, Any]] = [
         *lead,
         _play(2, "pair", "10♠ 10♥"),
         {"type": "pass", "seat": 3},
@@ -379,11 +388,16 @@ def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_un
     assert unlike_greedy(later, 0, core) == {1}
     # The seat deciding is never modelled; nor a lead containing a 2.
     assert unlike_greedy(later, 1, core) == set()
-    two = [deal, {"type": "new_round", "leader": 1}, _play(1, "pair", "2♠ 2♥"), _play(1, "single", "4♦")]
+    two: list[dict[str, Any]] = [
+        deal,
+        {"type": "new_round", "leader": 1},
+        _play(1, "pair", "2♠ 2♥"),
+        _play(1, "single", "4♦"),
+    ]
     assert unlike_greedy(two, 0, core) == set()
     # A seat of five cards that passed on a 9 and later played a 10 held a beat it declined.
     short = {"type": "deal", "counts": [5, 5, 5, 5]}
-    passed = [
+    passed: list[dict[str, Any]] = [
         short,
         {"type": "new_round", "leader": 0},
         _play(0, "single", "9♠"),
@@ -391,7 +405,7 @@ def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_un
         _play(2, "single", "J♠"),
     ]
     assert unlike_greedy(passed, 3, core) == set()
-    round_two = [
+    round_two: list[dict[str, Any]] = [
         {"type": "pass", "seat": 3},
         {"type": "pass", "seat": 0},
         {"type": "new_round", "leader": 2},
@@ -402,7 +416,7 @@ def test_a_lead_above_a_card_played_later_and_a_short_pass_on_a_held_beat_are_un
     ]
     assert unlike_greedy([*passed, *round_two], 0, core) == {1}
     # With six cards greedy may decline a beat that breaks a pair: no proof.
-    six = [{"type": "deal", "counts": [6, 6, 6, 6]}, *passed[1:], *round_two]
+    six: list[dict[str, Any]] = [{"type": "deal", "counts": [6, 6, 6, 6]}, *passed[1:], *round_two]
     assert unlike_greedy(six, 0, core) == set()
 
 
@@ -430,7 +444,7 @@ def test_the_opponent_model_reaches_the_rollouts() -> None:
     v = SheddingView.of_game(g, g.pending_seats[0])
     setup = tienlen_setup(g.rules, 4)
     masks = [cards_to_mask(a["cards"]) for a in g.legal_actions(v.me) if a["type"] == "play"][:6]
-    net = shipped_policy("tienlen", g.rules)
+    net = _shipped(g.rules)
     args: dict[str, Any] = {
         "candidates": masks,
         "seed": 3,

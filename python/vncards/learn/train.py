@@ -470,8 +470,9 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> _State:
     )
 
 
-def _method(cfg: TrainConfig, st: _State) -> str:
-    """How the weights were made: self-play, distillation, or distillation then self-play."""
+def _method(cfg: TrainConfig, rounds: int, init: dict[str, Any] | None) -> str:
+    """How the weights were made: self-play, distillation, or distillation then self-play
+    (``rounds`` of self-play were run; ``init``: the weights file the run started from)."""
     selfplay = METHOD
     if cfg.opponents:
         mix = ", ".join(f"{bot} {share:g}" for bot, share in cfg.opponents)
@@ -483,16 +484,16 @@ def _method(cfg: TrainConfig, st: _State) -> str:
             "soft": DISTILL_SOFT_METHOD,
         }[cfg.distill_targets]
         distilled = template.format(teacher=cfg.distill, temperature=cfg.distill_temperature)
-        selfplay = f"{distilled}; then {selfplay}" if st.round else distilled
-    if st.init is not None:
-        selfplay = f"{INIT_METHOD.format(**st.init)}; {selfplay}"
+        selfplay = f"{distilled}; then {selfplay}" if rounds else distilled
+    if init is not None:
+        selfplay = f"{INIT_METHOD.format(**init)}; {selfplay}"
     return selfplay
 
 
 def _provenance(cfg: TrainConfig, st: _State, command: str) -> dict[str, Any]:
     return {
         "command": command,
-        "method": _method(cfg, st),
+        "method": _method(cfg, st.round, st.init),
         "seed": cfg.seed,
         "steps": st.step,
         "rounds": st.round,
