@@ -398,25 +398,35 @@ pub fn encoding(game: &str, players: usize) -> Result<Encoding, Error> {
 }
 
 /// A vector table the policy can play: the action rows of the seat to act.
-pub trait Learnable: Game {
+pub trait Learnable: Game + GreedySeat {
     /// Width of one action row.
     fn action_size(&self) -> usize;
     /// Appends one row per legal action of the seat to act, in the legal-action order.
     fn action_rows(&self, out: &mut Vec<f32>);
+}
+
+/// A vector table whose seats the `greedy` bot can play in Rust (self-play's greedy seats).
+/// Tiến Lên's is the table's own ([`SheddingTable::greedy_action`]); Tứ Sắc's is the search's
+/// greedy, which its rollouts play, so its impl sits in `crate::search::tusac` (the search
+/// reads the vector tables; the tables read neither the search nor the policy).
+pub trait GreedySeat {
     /// The `greedy` bot's choice for the seat to act (an index of the legal list), where the
-    /// game has it in Rust (Tiến Lên, Tứ Sắc); `None` elsewhere (Sâm Lốc).
+    /// game has it in Rust (Tiến Lên, Tứ Sắc); `None` elsewhere (Sâm Lốc) or when nobody is
+    /// to act.
     fn greedy(&self) -> Option<usize> {
         None
+    }
+}
+
+impl GreedySeat for SheddingTable {
+    fn greedy(&self) -> Option<usize> {
+        self.greedy_action()
     }
 }
 
 impl Learnable for SheddingTable {
     fn action_size(&self) -> usize {
         SHEDDING_ACTION
-    }
-
-    fn greedy(&self) -> Option<usize> {
-        self.greedy_action()
     }
 
     fn action_rows(&self, out: &mut Vec<f32>) {
@@ -449,11 +459,6 @@ impl Learnable for SheddingTable {
 impl Learnable for TuSacTable {
     fn action_size(&self) -> usize {
         TUSAC_ACTION
-    }
-
-    /// `greedy`'s pick: the search's greedy choice ([`TuSacTable::greedy_action`]).
-    fn greedy(&self) -> Option<usize> {
-        self.greedy_action()
     }
 
     fn action_rows(&self, out: &mut Vec<f32>) {

@@ -41,13 +41,15 @@ use super::guide::{Guide, Scorer};
 use super::infer::{Chain, Evidence};
 use super::{mix, race_keeping_first, Budget, Outcome, Trial};
 use crate::encode::observation::{tusac as write_observation, TuSacView};
-use crate::policy::features::{tusac_row, TuSacAct, TuSacContext};
+use crate::policy::features::{tusac_row, GreedySeat, TuSacAct, TuSacContext};
 use crate::policy::net::argmax;
 use crate::rollout::FastRng;
 use crate::tusac::flow::{Action, Flow, Source};
 use crate::tusac::{
     legal_claims, min_rac, priority, win_total, BungRule, Claim, Hand, Kind, MeldKind, Scoring,
 };
+use crate::vector::tusac::TuSacTable;
+use crate::vector::Game;
 
 /// Most seats at a Tứ Sắc table.
 pub const MAX_SEATS: usize = 4;
@@ -1188,7 +1190,7 @@ pub fn search<'a>(
 
 /// The greedy choice ([`greedy_choice`]) of `seat` at the flow's table among `actions`, its
 /// legal actions in the flow's order ([`Flow::legal_actions`]): an index of `actions`, `None`
-/// when there is none. Self-play's greedy seats ([`crate::vector::tusac::TuSacTable`]) and
+/// when there is none. Self-play's greedy seats ([`TuSacTable`]) and
 /// the `greedy` bot (`TuSacFlow.greedy`) play it.
 pub fn greedy_action(flow: &Flow, seat: usize, actions: &[Action]) -> Option<usize> {
     if actions.is_empty() {
@@ -1197,6 +1199,14 @@ pub fn greedy_action(flow: &Flow, seat: usize, actions: &[Action]) -> Option<usi
     let pos = TuSacPosition::of_flow(flow, seat);
     let cands: Vec<Choice> = actions.iter().map(Choice::of_action).collect();
     Some(greedy_choice(&pos, &cands))
+}
+
+/// Self-play's greedy seats at a Tứ Sắc vector table play the search's greedy
+/// ([`greedy_action`]) for the seat to act.
+impl GreedySeat for TuSacTable {
+    fn greedy(&self) -> Option<usize> {
+        greedy_action(self.flow(), self.seat()?, self.actions())
+    }
 }
 
 /// The greedy choice for the root (the `greedy` bot's, `python/vncards/bots/tusac.py`) among

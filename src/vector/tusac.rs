@@ -5,7 +5,6 @@
 use super::{Game, MAX_SEATS as MAX};
 use crate::encode::observation::{tusac, tusac_size, TuSacView};
 use crate::rng::Rng;
-use crate::search::tusac::greedy_action;
 use crate::table::Discard;
 use crate::tusac::cards::KINDS;
 use crate::tusac::flow::{Action, Flow, Phase, Rules, MAX_SEATS};
@@ -37,11 +36,10 @@ impl TuSacTable {
         &self.flow
     }
 
-    /// The `greedy` bot's choice for the seat to act (an index of the legal list): the
-    /// search's greedy ([`greedy_action`], the one its rollouts play) on that seat's position;
-    /// `None` when no seat is to act.
-    pub fn greedy_action(&self) -> Option<usize> {
-        greedy_action(&self.flow, self.seat?, &self.actions)
+    /// The legal actions of the seat to act, in the legal-action order (empty when nobody is
+    /// to act).
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
     }
 
     fn refresh(&mut self) {

@@ -107,18 +107,31 @@ INIT_METHOD = "starting from the weights {file} (SHA-256 {sha256}, {steps} steps
 CHECKPOINT_VERSION = 1
 
 
-def _q(t: int, params: Any, obs: Any, act: Any) -> Any:
+def _state(t: int, params: Any, obs: Any) -> Any:
+    """The state tower's part of the join layer for each observation (before its ReLU)."""
     x = obs
     for w, b in params[:t]:
         x = jax.nn.relu(x @ w.T + b)
-    (js, bs), (ja, ba) = params[t], params[t + 1]
-    z = jax.nn.relu(x @ js.T + bs + act @ ja.T + ba)
+    js, bs = params[t]
+    return x @ js.T + bs
+
+
+def _score(t: int, params: Any, state: Any, act: Any) -> Any:
+    """The score of each action row ``act`` joined to its decision's ``state`` (from
+    :func:`_state`): the join layer's ReLU, then the head."""
+    ja, ba = params[t + 1]
+    z = jax.nn.relu(state + act @ ja.T + ba)
     head = params[t + 2 :]
     for k, (w, b) in enumerate(head):
         z = z @ w.T + b
         if k < len(head) - 1:
             z = jax.nn.relu(z)
     return z[:, 0]
+
+
+def _q(t: int, params: Any, obs: Any, act: Any) -> Any:
+    """The score of each (observation, action row) pair."""
+    return _score(t, params, _state(t, params, obs), act)
 
 
 def _optimizer(cfg: TrainConfig) -> Any:
@@ -141,17 +154,7 @@ def _distill_fn(cfg: TrainConfig) -> Callable[..., Any]:
     batch = cfg.distill_batch
 
     def loss(params: Any, obs: Any, act: Any, seg: Any, mask: Any, chosen: Any) -> Any:
-        x = obs
-        for w, b in params[:t]:
-            x = jax.nn.relu(x @ w.T + b)
-        (js, bs), (ja, ba) = params[t], params[t + 1]
-        z = jax.nn.relu((x @ js.T + bs)[seg] + act @ ja.T + ba)
-        head = params[t + 2 :]
-        for k, (w, b) in enumerate(head):
-            z = z @ w.T + b
-            if k < len(head) - 1:
-                z = jax.nn.relu(z)
-        q = jnp.where(mask, z[:, 0], -1e9)
+        q = jnp.where(mask, _rows_scores(t, params, obs, act, seg), -1e9)
         top = jax.ops.segment_max(q, seg, num_segments=batch)
         total = jax.ops.segment_sum(jnp.exp(q - top[seg]) * mask, seg, num_segments=batch)
         return jnp.mean(jnp.log(total) + top - q[chosen])
@@ -168,17 +171,7 @@ def _distill_fn(cfg: TrainConfig) -> Callable[..., Any]:
 def _rows_scores(t: int, params: Any, obs: Any, act: Any, seg: Any) -> Any:
     """The network's score of each row ``act`` of the decisions ``obs`` (row ``r`` of
     decision ``seg[r]``): the state tower once per decision."""
-    x = obs
-    for w, b in params[:t]:
-        x = jax.nn.relu(x @ w.T + b)
-    (js, bs), (ja, ba) = params[t], params[t + 1]
-    z = jax.nn.relu((x @ js.T + bs)[seg] + act @ ja.T + ba)
-    head = params[t + 2 :]
-    for k, (w, b) in enumerate(head):
-        z = z @ w.T + b
-        if k < len(head) - 1:
-            z = jax.nn.relu(z)
-    return z[:, 0]
+    return _score(t, params, _state(t, params, obs)[seg], act)
 
 
 #: Deals at which a search mean's weight in ``distill_targets="values"`` is one half.
