@@ -958,7 +958,7 @@ pub fn ranked_arrangements(
 
 /// One split of [`ranked_candidates`]: its classes (back, middle, front), its value by the
 /// hand's tables alone, its refined value (card removal and, under 4-2, the copula) and whether
-/// the refined equilibrium chooses among it (the first [`CANDIDATES`] within [`MARGIN`]).
+/// the refined equilibrium chooses among it (the first [`candidates`] within [`MARGIN`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked {
     pub classes: [u16; 3],
