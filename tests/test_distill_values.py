@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from support.tree import source_tree
 from vncards import _core, games
 from vncards.bots import search as search_module
 from vncards.errors import RulesError
@@ -24,6 +25,7 @@ from vncards.learn.config import DISTILL_TARGETS, TrainConfig, check
 from vncards.learn.distill import merge, teacher_data
 
 HAS_JAX = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("optax") is not None
+NEEDS_TRAIN = pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
 
 
 def test_recorded_values_are_the_means_the_search_computed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,12 +137,16 @@ def test_values_need_a_searching_teacher_and_known_targets() -> None:
         check(TrainConfig("tienlen", 0, distill_targets="soft", distill_temperature=0.0, **base))
     with pytest.raises(RulesError, match="needs a teacher"):
         check(TrainConfig("tienlen", 4, distill_targets="values"))
-    # The CLI writes the targets out (importing them would import numpy with it): the same.
-    cli = (Path(__file__).parents[1] / "python/vncards/cli/train.py").read_text()
-    assert "choices=(" + ", ".join(f'"{t}"' for t in DISTILL_TARGETS) + ")," in cli
     assert TrainConfig.from_dict(TrainConfig("tienlen", 0, distill_targets="soft", **base).to_dict()) == (
         TrainConfig("tienlen", 0, distill_targets="soft", **base)
     )
+
+
+@source_tree
+def test_the_cli_lists_the_distill_targets_the_config_knows() -> None:
+    # The CLI writes the targets out (importing them would import numpy with it): the same.
+    cli = (Path(__file__).parents[1] / "python/vncards/cli/train.py").read_text()
+    assert "choices=(" + ", ".join(f'"{t}"' for t in DISTILL_TARGETS) + ")," in cli
 
 
 # -- vncards train, as a person types it ------------------------------------------------------
@@ -157,7 +163,7 @@ TINY = shlex.split(
 )
 
 
-@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+@NEEDS_TRAIN
 @pytest.mark.parametrize("targets", ["values", "soft"])
 def test_vncards_train_distills_search_values_as_a_person_types_it(targets: str, tmp_path: Path) -> None:
     teacher = shlex.split(
@@ -178,7 +184,7 @@ def test_vncards_train_distills_search_values_as_a_person_types_it(targets: str,
     assert np.isfinite(teacher_file["values"]).mean() > 0.5
 
 
-@pytest.mark.skipif(not HAS_JAX, reason="the train extra (jax, optax) is not installed")
+@NEEDS_TRAIN
 def test_a_stopped_values_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
     """A run stopped after its first checkpoint and resumed gives the uninterrupted run's weights."""
     teacher = shlex.split(
@@ -200,11 +206,17 @@ def test_a_stopped_values_run_resumes_to_the_same_weights(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--distill", "greedy", "--distill-targets", "values"], "the teacher 'greedy' does not search"),
-        (["--distill-targets", "values"], "needs a teacher (--distill)"),
-        (
+        # The CLI asks for the train extra before it reads the options' values.
+        pytest.param(
+            ["--distill", "greedy", "--distill-targets", "values"],
+            "the teacher 'greedy' does not search",
+            marks=NEEDS_TRAIN,
+        ),
+        pytest.param(["--distill-targets", "values"], "needs a teacher (--distill)", marks=NEEDS_TRAIN),
+        pytest.param(
             ["--distill", "hard", "--distill-targets", "soft", "--distill-temperature", "-1"],
             "distill_temperature must be positive",
+            marks=NEEDS_TRAIN,
         ),
         (["--distill", "hard", "--distill-targets", "best"], "invalid choice: 'best'"),
     ],
