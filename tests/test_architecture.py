@@ -325,8 +325,15 @@ RUST_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("games", frozenset({"tienlen", "samloc", "maubinh", "tusac"})),
     # The shedding family's members as one type chosen at run time.
     ("family", frozenset({"family"})),
-    # What runs games: search, rollouts, vector tables, observation encodings.
-    ("engines", frozenset({"search", "rollout", "vector", "encode", "policy"})),
+    # What plays hands quickly: observation encodings, and the rollouts with their greedy
+    # policies (which the `greedy` bots, the vector tables' greedy seats and the searches play).
+    ("rollouts", frozenset({"encode", "rollout"})),
+    # Batched environments: many tables stepped at once.
+    ("tables", frozenset({"vector"})),
+    # The learned policy: its network, its features of the tables' actions, self-play.
+    ("policy", frozenset({"policy"})),
+    # The bots' searches, over the rollouts (and the policy where it guides them).
+    ("search", frozenset({"search"})),
     # The Python bindings, and the test-only fuzz table: import anything, imported by nothing.
     ("bindings", frozenset({"python", "fuzz"})),
 )
@@ -463,7 +470,16 @@ def test_nothing_imports_the_python_bindings() -> None:
         (
             {"vector/mod.rs": "use crate::python::x;\n"},
             [],
-            ["vector (engines) -> python (bindings)"],
+            ["vector (tables) -> python (bindings)"],
+        ),
+        # The tables' greedy seats reading the search's greedy, and rollouts naming a table.
+        (
+            {
+                "vector/tusac.rs": "use crate::search::tusac::greedy_action;\n",
+                "rollout/tusac.rs": "fn f(t: &crate::vector::tusac::TuSacTable) {}\n",
+            },
+            [],
+            ["rollout (rollouts) -> vector (tables)", "vector (tables) -> search (search)"],
         ),
     ],
 )

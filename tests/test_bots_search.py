@@ -14,6 +14,7 @@ import pytest
 from support.tusac_positions import opening_search_position
 from vncards import IllegalMoveError, RulesError
 from vncards._core import (
+    MauBinhRules,
     RolloutPosition,
     TuSacRolloutSetup,
     cards_to_mask,
@@ -369,7 +370,7 @@ def test_shedding_search_bindings_check_their_inputs() -> None:
         search_shedding(setup, position, candidates=plays, **{**most, "chain": MAX_CHAIN + 1}, **base)
     thirteen = cards_to_mask("2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠")
     with pytest.raises(IllegalMoveError, match="the back needs 5 cards"):
-        maubinh_search(thirteen, 4, [(1, 2, 4)], "second", False, False, 1, seed=1, rollouts=10)
+        maubinh_search(thirteen, 4, [(1, 2, 4)], MauBinhRules(), seed=1, rollouts=10)
 
 
 def test_turn_exposes_the_seats_events() -> None:

@@ -165,10 +165,7 @@ class VectorEnv(_Base):  # type: ignore[type-arg]
         self.max_cycles = max_cycles
         self.copy = copy
         if game == "maubinh":
-            wheel, scoop, scoop_all, units, scoring = chosen.core_options
-            self._core = _core.VectorCore.maubinh(
-                wheel, scoop, scoop_all, units, scoring, players, num_envs, max_cycles
-            )
+            self._core = _core.VectorCore.maubinh(chosen.core, players, num_envs, max_cycles)
         else:
             make = _core.VectorCore.tusac if game == "tusac" else _core.VectorCore.shedding
             self._core = make(chosen.flow, players, num_envs, max_cycles)

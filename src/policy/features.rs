@@ -406,9 +406,10 @@ pub trait Learnable: Game + GreedySeat {
 }
 
 /// A vector table whose seats the `greedy` bot can play in Rust (self-play's greedy seats).
-/// Tiến Lên's is the table's own ([`SheddingTable::greedy_action`]); Tứ Sắc's is the search's
-/// greedy, which its rollouts play, so its impl sits in `crate::search::tusac` (the search
-/// reads the vector tables; the tables read neither the search nor the policy).
+/// Each is the table's own: Tiến Lên's [`SheddingTable::greedy_action`], Tứ Sắc's
+/// [`TuSacTable::greedy_action`] (the rollouts' greedy, `crate::rollout::tusac`, which the
+/// search's rollouts play too). The impls sit here, beside the trait: the tables and the
+/// rollouts sit below the policy and read neither it nor the search.
 pub trait GreedySeat {
     /// The `greedy` bot's choice for the seat to act (an index of the legal list), where the
     /// game has it in Rust (Tiến Lên, Tứ Sắc); `None` elsewhere (Sâm Lốc) or when nobody is
@@ -419,6 +420,12 @@ pub trait GreedySeat {
 }
 
 impl GreedySeat for SheddingTable {
+    fn greedy(&self) -> Option<usize> {
+        self.greedy_action()
+    }
+}
+
+impl GreedySeat for TuSacTable {
     fn greedy(&self) -> Option<usize> {
         self.greedy_action()
     }

@@ -8,7 +8,7 @@
 
 use super::errors::to_py;
 use super::guard::{guard, guard_ok};
-use super::maubinh::rules as maubinh_rules;
+use super::maubinh::PyMauBinhRules;
 use super::policy::PyPolicyNet;
 use super::rollout::{combo, mask, PyPosition, PyRolloutSetup};
 use super::tusac::{bung_rule as tusac_bung, exposed_arg, kind_index, meld_kind, scoring, unpack};
@@ -17,12 +17,13 @@ use crate::error::Error;
 use crate::maubinh::Arrangement;
 use crate::policy::features::{SHEDDING_ACTION, TUSAC_ACTION};
 use crate::policy::Net;
+use crate::rollout::tusac::{self as rt, Choice, Offer, TuSacPosition, TuSacSetup};
 use crate::rollout::{check_work, Setup, MAX_ROLLOUT_WORK, MAX_SEATS};
 use crate::search::guide::{root_scores, Guide};
 use crate::search::infer::MAX_CHAIN;
 use crate::search::shedding::Observation;
 use crate::search::tree::{search as search_tree, Branching};
-use crate::search::tusac::{self as ts, Choice, Offer, TuSacPosition, TuSacSetup};
+use crate::search::tusac as ts;
 use crate::search::{maubinh as mbs, sam, shedding, Budget, Outcome};
 use crate::tusac::{Claim, Hand};
 use pyo3::prelude::*;
@@ -391,7 +392,7 @@ impl PyTuSacSetup {
         claim_window: &str,
     ) -> PyResult<Self> {
         guard(|| {
-            if !(2..=ts::MAX_SEATS).contains(&players) {
+            if !(2..=rt::MAX_SEATS).contains(&players) {
                 return Err(rules_err(format!("players must be 2..4, not {players}")));
             }
             let enforce_rac = one_of("discard_rule", discard_rule, "enforce", "penalize")?;
@@ -544,7 +545,7 @@ fn tusac_search(
                 pos.exposed[s] = unpack(e)?;
             }
         }
-        ts::check(&setup, &pos).map_err(rules_err)?;
+        rt::check(&setup, &pos).map_err(rules_err)?;
         let cands = candidates
             .iter()
             .map(choice)
@@ -553,7 +554,7 @@ fn tusac_search(
             if cands.is_empty() {
                 return Err(rules_err("no candidate to search".into()));
             }
-            let g = ts::greedy_choice(&pos, &cands);
+            let g = rt::greedy_choice(&pos, &cands);
             return Ok((g, vec![0.0; cands.len()], vec![0; cands.len()], 0));
         }
         let known = match known {
@@ -652,8 +653,8 @@ fn tusac_observation(o: &ObservedArg, n: usize) -> PyResult<ts::TuSacObservation
     let mut out = ts::TuSacObservation {
         seat: *seat,
         dead: unpack(*dead)?,
-        exposed: [Hand::EMPTY; ts::MAX_SEATS],
-        counts: [0; ts::MAX_SEATS],
+        exposed: [Hand::EMPTY; rt::MAX_SEATS],
+        counts: [0; rt::MAX_SEATS],
         stock: *stock,
         offer: None,
         opening: *opening,
@@ -674,8 +675,8 @@ fn tusac_observation(o: &ObservedArg, n: usize) -> PyResult<ts::TuSacObservation
             seat: by,
         });
     }
-    let win = matches!(out.choice, ts::Choice::Win);
-    if win || out.offer.is_some() == matches!(out.choice, ts::Choice::Discard(_)) {
+    let win = matches!(out.choice, Choice::Win);
+    if win || out.offer.is_some() == matches!(out.choice, Choice::Discard(_)) {
         return Err(rules_err(
             "observed: a discard without an offer, or a claim or pass of one".into(),
         ));
@@ -687,26 +688,22 @@ fn tusac_observation(o: &ObservedArg, n: usize) -> PyResult<ts::TuSacObservation
 /// `cards`) against solver-arranged opponents dealt from the other cards (`known`: their
 /// hands, the cheating bot).
 #[pyfunction]
-#[pyo3(signature = (cards, players, candidates, wheel, scoop, scoop_all, back_straight_flush_units,
-    scoring = "units", *, seed, rollouts = None, think_ms = None, known = None))]
+#[pyo3(signature = (cards, players, candidates, rules, *, seed, rollouts = None, think_ms = None,
+    known = None))]
 #[allow(clippy::too_many_arguments)]
 fn maubinh_search(
     py: Python<'_>,
     cards: u64,
     players: usize,
     candidates: Vec<(u64, u64, u64)>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     seed: u64,
     rollouts: Option<u64>,
     think_ms: Option<f64>,
     known: Option<Vec<u64>>,
 ) -> PyResult<Found> {
     guard(|| {
-        let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let rules = rules.get().0;
         if !(2..=4).contains(&players) {
             return Err(rules_err(format!("players must be 2..4, not {players}")));
         }

@@ -13,7 +13,7 @@ use super::table::{
 };
 use super::table::{choice, seated_flow};
 use crate::error::Error;
-use crate::search::tusac::greedy_action;
+use crate::rollout::tusac::greedy_action;
 use crate::tusac::cards::{Hand, Kind, KINDS};
 use crate::tusac::claims::{BungRule, Claim};
 use crate::tusac::flow::{Action, Answer, Event, Flow, Offer, Outcome, Phase, Rules, Source};
@@ -323,9 +323,9 @@ impl PyTuSacFlow {
         guard(|| Ok(kinds(&self.0.discardable(self.seat(seat)?))))
     }
     /// The `greedy` bot's choice for `seat`: an index of its legal actions (in the order
-    /// `vncards.tusac.Game.legal_actions` lists them), `None` when it has none. The search's
-    /// greedy (`src/search/tusac.rs`, `greedy_action`), which its rollouts and self-play's
-    /// greedy seats play.
+    /// `vncards.tusac.Game.legal_actions` lists them), `None` when it has none. The rollouts'
+    /// greedy (`src/rollout/tusac.rs`, `greedy_action`), which the search's rollouts and
+    /// self-play's greedy seats play.
     fn greedy(&self, seat: usize) -> PyResult<Option<usize>> {
         guard(|| {
             let s = self.seat(seat)?;

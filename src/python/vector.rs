@@ -6,7 +6,7 @@
 use super::errors::to_py;
 use super::flow::PyFlowRules;
 use super::guard::{guard, guard_ok};
-use super::maubinh::rules as maubinh_rules;
+use super::maubinh::PyMauBinhRules;
 use super::tusac_flow::PyTuSacRules;
 use crate::error::Error;
 use crate::vector::maubinh::MauBinhTable;
@@ -167,24 +167,17 @@ impl PyVectorCore {
         })
     }
 
-    /// `num_envs` tables of Mậu Binh with these rules (`wheel`: `"second"` or `"lowest"`;
-    /// `scoring`: `"units"` or `"4-2"`).
+    /// `num_envs` tables of Mậu Binh with these rules.
     #[staticmethod]
-    #[allow(clippy::too_many_arguments)]
     fn maubinh(
         py: Python<'_>,
-        wheel: &str,
-        scoop: bool,
-        scoop_all: bool,
-        back_straight_flush_units: i64,
-        scoring: &str,
+        rules: &Bound<'_, PyMauBinhRules>,
         players: usize,
         num_envs: usize,
         max_cycles: u32,
     ) -> PyResult<PyVectorCore> {
         guard(|| {
-            let rules = maubinh_rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
-            let table = MauBinhTable::new(rules, players).map_err(to_py)?;
+            let table = MauBinhTable::new(rules.get().0, players).map_err(to_py)?;
             PyVectorCore::new(py, table, num_envs, max_cycles, AnyBatch::MauBinh)
         })
     }

@@ -1,8 +1,11 @@
 //! Test fixtures the rollout and search tests share: the default Tiến Lên and Sâm Lốc setups
-//! and a position at the start of a round (nothing on the table).
+//! and a position at the start of a round (nothing on the table); a Tứ Sắc table's rules and
+//! its dealer's position before the first discard.
 
+use super::tusac::{TuSacPosition, TuSacSetup};
 use super::{BaoMot, Payoff, Position, Setup, MAX_SEATS};
 use crate::cards::{parse_card_set, CardSet};
+use crate::tusac::{parse_hand, BungRule, Hand, OddTotal, Scoring};
 use crate::{samloc, tienlen};
 
 /// A card set from its text (`"3♠ 4♦"`); panics on a typo.
@@ -74,3 +77,46 @@ pub(crate) fn open_position(me: usize, hand: CardSet, counts: &[u8]) -> Position
         played: [0; MAX_SEATS],
     }
 }
+
+/// Four seats of Tứ Sắc: a lệnh per set, an odd total by the hand, the triple mandatory, the
+/// Tướng as the tỳ, the hand a draw at 7 cards in the stock, every seat answering an offer.
+pub(crate) fn tusac_setup() -> TuSacSetup {
+    TuSacSetup {
+        players: 4,
+        scoring: Scoring {
+            odd_total: OddTotal::Hand,
+            set_lenh: 1,
+        },
+        triple_optional: false,
+        bung: BungRule::Seed,
+        enforce_rac: false,
+        tuong_as_ty: true,
+        draw_at_stock: 7,
+        flat: false,
+        every_seat: true,
+    }
+}
+
+/// Seat 0, the dealer, holding `hand` (its 21 cards) before its first discard at a four-seat
+/// table: nothing in sight, 20 cards in each other hand, the rest in the stock.
+pub(crate) fn tusac_opening(hand: &str) -> TuSacPosition {
+    let hand = parse_hand(hand).unwrap();
+    TuSacPosition {
+        me: 0,
+        hand,
+        counts: [hand.len() as u8, 20, 20, 20],
+        exposed_lenh: [0; 4],
+        exposed_quad: [false; 4],
+        public: Hand::EMPTY,
+        exposed: [Hand::EMPTY; 4],
+        unseen: Hand::DECK.minus(&hand),
+        stock: 112 - 81,
+        offer: None,
+        opening: true,
+        single: [0; 4],
+    }
+}
+
+/// A dealer's hand of 21 cards.
+pub(crate) const TUSAC_HAND: &str =
+    "KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR";

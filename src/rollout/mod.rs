@@ -8,6 +8,8 @@
 //! it for the root seat with a simplified [`Payoff`] (cards left, thối, cóng, chặt, places,
 //! Sâm). Candidates share the same deals (common random numbers), so their means compare with
 //! less noise than independent samples would give.
+//!
+//! Tứ Sắc's rollouts and greedy policy are its own ([`tusac`]).
 
 use crate::cards::CardSet;
 use crate::samloc::{breaks_bao_mot, legal_plays_into_bao_mot};
@@ -780,6 +782,8 @@ pub fn sam_success(setup: &Setup, pos: &Position, samples: u32, seed: u64) -> f6
     }
     f64::from(wins) / f64::from(samples.max(1))
 }
+
+pub mod tusac;
 
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -1,15 +1,7 @@
-//! Search for Tứ Sắc: a hand played out in Rust by the greedy policy of every seat, and the
-//! root's discards and answers to an offer (claims, pass) raced over deals of the cards it has
-//! not seen to the other hands and the stock (nọc).
-//!
-//! The rollout follows the game's flow (`vncards.tusac.Game`): an offer is answered by every
-//! seat that may act on it, resolved by priority (win > quad > triple > the entitled seat's
-//! other claims; between equals the seat nearest after the offer's seat), a claimer exposes
-//! its meld and discards, an unclaimed offer goes dead and the next card is turned up until
-//! the stock is down to `draw_at_stock`. The greedy policy is the `greedy` bot's: win when
-//! possible; claim when the claim and one discard leave no more rác than the hand has now;
-//! discard the card whose loss leaves the fewest rác, preferring cards with many copies in
-//! sight.
+//! Search for Tứ Sắc: the root's discards and answers to an offer (claims, pass) raced over
+//! deals of the cards it has not seen to the other hands and the stock (nọc), each deal played
+//! out by the rollouts of [`crate::rollout::tusac`] (every seat's greedy policy there, unless
+//! the learned policy plays them).
 //!
 //! **The learned policy in the rollouts.** With a [`Guide`] whose `rollouts` is set, every seat
 //! of a rollout (but those in its `greedy_seats`) discards and answers offers as the learned
@@ -41,535 +33,54 @@ use super::guide::{Guide, Scorer};
 use super::infer::{Chain, Evidence};
 use super::{mix, race_keeping_first, Budget, Outcome, Trial};
 use crate::encode::observation::{tusac as write_observation, TuSacView};
-use crate::policy::features::{tusac_row, GreedySeat, TuSacAct, TuSacContext};
+use crate::policy::features::{tusac_row, TuSacAct, TuSacContext};
 use crate::policy::net::argmax;
-use crate::rollout::FastRng;
-use crate::tusac::flow::{Action, Flow, Source};
-use crate::tusac::{
-    legal_claims, min_rac, priority, win_total, BungRule, Claim, Hand, Kind, MeldKind, Scoring,
+use crate::rollout::tusac::{
+    discardable, entitled, Ask, Choice, Greedy, Offer, Phase, Player, Sim, TuSacPosition,
+    TuSacSetup, MAX_SEATS,
 };
-use crate::vector::tusac::TuSacTable;
-use crate::vector::Game;
+use crate::rollout::FastRng;
+use crate::tusac::cards::KINDS;
+use crate::tusac::{legal_claims, min_rac, Claim, Hand, Kind};
 
-/// Most seats at a Tứ Sắc table.
-pub const MAX_SEATS: usize = 4;
-const KINDS: usize = 28;
-const GENERALS: u8 = 4;
-
-/// A table's rules as the rollouts need them.
-#[derive(Clone, Copy, Debug)]
-pub struct TuSacSetup {
-    pub players: usize,
-    pub scoring: Scoring,
-    pub triple_optional: bool,
-    pub bung: BungRule,
-    /// `discard_rule = "enforce"`: only rác may be discarded while the hand has any.
-    pub enforce_rac: bool,
-    pub tuong_as_ty: bool,
-    pub draw_at_stock: u32,
-    /// `payment = "flat"`: 1 per loser, 2 when the winner holds a quad.
-    pub flat: bool,
-    /// `claim_window = "every_seat"`: every seat but the discarder answers an offer (else only
-    /// those with a claim or the win). Only the learned policy reads it (which seats are still
-    /// to answer is part of its observation).
-    pub every_seat: bool,
+/// Writes `seat`'s observation of the rollout's table (the learning environments' writer, seats
+/// in turn order from it; `pending`: the seats still to act, by seat).
+fn observe(sim: &Sim, setup: &TuSacSetup, seat: usize, pending: u32, out: &mut [f32]) {
+    let n = setup.players;
+    let offer = match sim.phase {
+        Phase::Offer(o, _) => Some(o),
+        Phase::Discard(_) => None,
+    };
+    let mut exposed = [[0u8; KINDS]; MAX_SEATS];
+    let mut counts = [0u32; MAX_SEATS];
+    let (mut to_act, mut offered_by) = (0u32, 0u32);
+    for k in 0..n {
+        let s = (seat + k) % n;
+        exposed[k] = sim.exposed[s].0;
+        counts[k] = sim
+            .shown
+            .map_or(sim.hands[s].len(), |(c, _)| u32::from(c[s]));
+        to_act |= (pending >> s & 1) << k;
+        offered_by |= u32::from(offer.is_some_and(|o| o.seat == s)) << k;
+    }
+    let view = TuSacView {
+        hand: &sim.hands[seat].0,
+        dead: &sim.dead.0,
+        offer: offer.map(|o| o.card.index()),
+        exposed: &exposed[..n],
+        counts: &counts[..n],
+        pending: to_act,
+        offered_by,
+        stock: sim
+            .shown
+            .map_or(sim.stock.len(), |(_, stock)| stock as usize),
+        claim: offer.is_some(),
+    };
+    write_observation(&view, out);
 }
 
-/// The card on offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Offer {
-    pub card: Kind,
-    /// Turned up from the stock (else discarded).
-    pub from_stock: bool,
-    /// The discarder, or the seat that turned the card up.
-    pub seat: usize,
-}
-
-/// What the root knows, and the public state.
-#[derive(Clone, Debug)]
-pub struct TuSacPosition {
-    pub me: usize,
-    pub hand: Hand,
-    /// Hidden cards of every seat (the root's entry is its hand size).
-    pub counts: [u8; MAX_SEATS],
-    pub exposed_lenh: [i32; MAX_SEATS],
-    /// Seats with a quad among their exposed melds (dealt quằn, 4 con khui).
-    pub exposed_quad: [bool; MAX_SEATS],
-    /// Cards in sight of everyone: exposed melds, dead cards, and the offer (if any).
-    pub public: Hand,
-    /// Each seat's exposed cards (its melds), among `public`; the rest of `public` but the
-    /// offer is dead. Only the learned policy tells them apart.
-    pub exposed: [Hand; MAX_SEATS],
-    /// Cards the root has not seen: the other hidden hands and the stock.
-    pub unseen: Hand,
-    pub stock: u32,
-    /// `Some`: an offer waits for answers; `None`: the root must discard.
-    pub offer: Option<Offer>,
-    /// The dealer's first discard (the tỳ), which may be a Tướng under `tuong_as_ty`.
-    pub opening: bool,
-    /// Per seat, bit k: the seat holds at most one copy of kind k (it let one go).
-    pub single: [u32; MAX_SEATS],
-}
-
-impl TuSacPosition {
-    /// The position of seat `me` holding `hand`, with `public` in sight (the exposed and dead
-    /// cards and the offer), `stock` cards left in the stock and `offer` waiting for answers:
-    /// the cards it has not seen are the rest of the deck. The per-seat fields start empty
-    /// (no hidden cards, nothing exposed, nothing let go) for the caller to fill; an error
-    /// when a kind has more than four copies in the hand and in sight.
-    pub fn new(
-        me: usize,
-        hand: Hand,
-        public: Hand,
-        stock: u32,
-        offer: Option<Offer>,
-        opening: bool,
-    ) -> Result<TuSacPosition, String> {
-        let mut unseen = Hand::DECK;
-        for k in 0..KINDS {
-            let used = hand.0[k] + public.0[k];
-            if used > 4 {
-                return Err(format!("kind {k}: more than four copies"));
-            }
-            unseen.0[k] -= used;
-        }
-        Ok(TuSacPosition {
-            me,
-            hand,
-            counts: [0; MAX_SEATS],
-            exposed_lenh: [0; MAX_SEATS],
-            exposed_quad: [false; MAX_SEATS],
-            public,
-            exposed: [Hand::EMPTY; MAX_SEATS],
-            unseen,
-            stock,
-            offer,
-            opening,
-            single: [0; MAX_SEATS],
-        })
-    }
-
-    /// What `seat` knows at the flow's table, as the search bot reads it from the seat's view
-    /// (`vncards.bots.tusac_search`): its hand, every seat's hidden count and exposed melds
-    /// (their lệnh, a quad among them), the dead cards, the offer and the stock. The kinds a
-    /// seat let go are not read (`single` stays empty: the greedy choice needs none).
-    pub fn of_flow(flow: &Flow, seat: usize) -> TuSacPosition {
-        let n = flow.players;
-        let mut exposed = [Hand::EMPTY; MAX_SEATS];
-        let mut public = Hand::EMPTY;
-        for (s, melds) in flow.exposed.iter().enumerate().take(n) {
-            for (_, cards) in melds {
-                for &k in cards {
-                    exposed[s].add(k);
-                    public.add(k);
-                }
-            }
-        }
-        for &k in &flow.dead {
-            public.add(k);
-        }
-        let offer = flow.offer.map(|o| {
-            public.add(o.card);
-            Offer {
-                card: o.card,
-                from_stock: o.source == Source::Stock,
-                seat: o.seat,
-            }
-        });
-        let mut pos = TuSacPosition::new(
-            seat,
-            flow.hands[seat],
-            public,
-            flow.stock.len() as u32,
-            offer,
-            flow.opening,
-        )
-        .expect("a flow holds four copies of each kind");
-        for s in 0..n {
-            pos.counts[s] = flow.hands[s].len() as u8;
-            pos.exposed_lenh[s] = flow.exposed_lenh(s);
-            pos.exposed_quad[s] = flow.exposed[s].iter().any(|(m, _)| m.is_quad());
-        }
-        pos.exposed = exposed;
-        pos
-    }
-}
-
-/// A root decision.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Choice {
-    Discard(Kind),
-    Claim(Claim),
-    Win,
-    Pass,
-}
-
-impl Choice {
-    /// The choice of a legal action of the flow (whose claims name their meld).
-    pub fn of_action(action: &Action) -> Choice {
-        match action {
-            Action::Discard(k) => Choice::Discard(*k),
-            Action::Claim(meld, used) => Choice::Claim(Claim {
-                meld: meld.expect("a legal claim names its meld"),
-                used: used.clone(),
-            }),
-            Action::Win => Choice::Win,
-            Action::Pass => Choice::Pass,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Discard(usize),
-    Offer(Offer, bool),
-}
-
-#[derive(Clone, Debug)]
-struct Sim {
-    hands: [Hand; MAX_SEATS],
-    lenh: [i32; MAX_SEATS],
-    quad: [bool; MAX_SEATS],
-    /// The cards in sight (`dead` and every `exposed`), as `greedy` counts them.
-    seen: Hand,
-    dead: Hand,
-    exposed: [Hand; MAX_SEATS],
-    stock: Vec<Kind>,
-    phase: Phase,
-    opening: bool,
-    over: bool,
-    score: [i32; MAX_SEATS],
-    /// The hidden counts and the stock a seat saw, where the `Sim` holds only that seat's
-    /// hand (a past decision replayed for the inference); `None`: read from the hands and
-    /// the stock.
-    shown: Option<([u8; MAX_SEATS], u32)>,
-}
-
-fn without(h: &Hand, k: Kind) -> Hand {
-    let mut out = *h;
-    out.take(k);
-    out
-}
-
-fn kinds_held(h: &Hand) -> impl Iterator<Item = Kind> + '_ {
-    (0..KINDS as u8)
-        .filter(|&i| h.0[i as usize] > 0)
-        .filter_map(Kind::from_index)
-}
-
-impl Sim {
-    /// Writes `seat`'s observation of the table (the learning environments' writer, seats
-    /// in turn order from it; `pending`: the seats still to act, by seat).
-    fn observe(&self, setup: &TuSacSetup, seat: usize, pending: u32, out: &mut [f32]) {
-        let n = setup.players;
-        let offer = match self.phase {
-            Phase::Offer(o, _) => Some(o),
-            Phase::Discard(_) => None,
-        };
-        let mut exposed = [[0u8; KINDS]; MAX_SEATS];
-        let mut counts = [0u32; MAX_SEATS];
-        let (mut to_act, mut offered_by) = (0u32, 0u32);
-        for k in 0..n {
-            let s = (seat + k) % n;
-            exposed[k] = self.exposed[s].0;
-            counts[k] = self
-                .shown
-                .map_or(self.hands[s].len(), |(c, _)| u32::from(c[s]));
-            to_act |= (pending >> s & 1) << k;
-            offered_by |= u32::from(offer.is_some_and(|o| o.seat == s)) << k;
-        }
-        let view = TuSacView {
-            hand: &self.hands[seat].0,
-            dead: &self.dead.0,
-            offer: offer.map(|o| o.card.index()),
-            exposed: &exposed[..n],
-            counts: &counts[..n],
-            pending: to_act,
-            offered_by,
-            stock: self
-                .shown
-                .map_or(self.stock.len(), |(_, stock)| stock as usize),
-            claim: offer.is_some(),
-        };
-        write_observation(&view, out);
-    }
-
-    /// The greedy discard of `seat`: fewest rác after, then no Tướng, then most copies in sight.
-    fn greedy_discard(&self, setup: &TuSacSetup, seat: usize) -> Kind {
-        let h = &self.hands[seat];
-        self.greedy_discard_of(seat, discardable(setup, h, self.opening))
-            .unwrap_or_else(|| kinds_held(h).next().expect("a hand to discard from"))
-    }
-
-    /// The greedy discard of `seat` among `allowed` (the `greedy` bot's key: fewest rác after,
-    /// then no Tướng, then most copies in sight, then the lowest kind); `None` when `allowed`
-    /// is empty.
-    fn greedy_discard_of(
-        &self,
-        seat: usize,
-        allowed: impl IntoIterator<Item = Kind>,
-    ) -> Option<Kind> {
-        let h = &self.hands[seat];
-        let mut best: Option<((u32, bool, i32, u8), Kind)> = None;
-        for k in allowed {
-            let seen = i32::from(self.seen.count(k)) + i32::from(h.count(k));
-            let key = (min_rac(&without(h, k)), k.is_general(), -seen, k.index());
-            if best.as_ref().map_or(true, |(b, _)| key < *b) {
-                best = Some((key, k));
-            }
-        }
-        best.map(|b| b.1)
-    }
-
-    /// Fewest rác after one non-Tướng discard from `h` (and minus copies in sight), the
-    /// copies in sight counted as the `greedy` bot counts them before its claim: those in
-    /// `held` (the whole hand), the dead and the exposed.
-    fn best_discard(&self, h: &Hand, held: &Hand) -> (u32, i32) {
-        let mut best = (h.len() + 1, 0);
-        for k in kinds_held(h).filter(|k| !k.is_general()) {
-            let seen = i32::from(self.seen.count(k)) + i32::from(held.count(k));
-            best = best.min((min_rac(&without(h, k)), -seen));
-        }
-        best
-    }
-
-    fn discard(&mut self, setup: &TuSacSetup, seat: usize, k: Kind) {
-        let before = self.hands[seat];
-        self.hands[seat].take(k);
-        // A meld card (no rác of the fewest-rác splits) pays đền làng if won on.
-        let penalty = !setup.enforce_rac && min_rac(&self.hands[seat]) >= min_rac(&before);
-        self.opening = false;
-        self.phase = Phase::Offer(
-            Offer {
-                card: k,
-                from_stock: false,
-                seat,
-            },
-            penalty,
-        );
-    }
-
-    /// The greedy answer of `seat` to the offer: its priority and what it does.
-    fn greedy_answer(
-        &self,
-        setup: &TuSacSetup,
-        seat: usize,
-        offer: &Offer,
-        win: bool,
-        claims: Vec<Claim>,
-    ) -> Choice {
-        if win {
-            return Choice::Win;
-        }
-        let entitled = entitled(setup, offer) == seat;
-        let must =
-            claims.iter().any(|c| {
-                c.meld == MeldKind::ClaimedQuad
-                    || (c.meld == MeldKind::ClaimedTriple && !setup.triple_optional)
-            }) || (!claims.is_empty() && entitled && offer.from_stock && offer.card.is_general());
-        self.greedy_claim(seat, claims, must)
-    }
-
-    /// The greedy claim of `seat` among `claims` (the first of those whose claim and best
-    /// discard after leave the fewest rác, then most copies of that discard in sight), made
-    /// when it must claim or when it leaves no more rác than the hand has now; else a pass.
-    fn greedy_claim(&self, seat: usize, claims: Vec<Claim>, must: bool) -> Choice {
-        let h = &self.hands[seat];
-        let mut best: Option<((u32, i32), Claim)> = None;
-        for c in claims {
-            let key = self.best_discard(&h.minus(&Hand::from_kinds(&c.used)), h);
-            if best.as_ref().map_or(true, |(b, _)| key < *b) {
-                best = Some((key, c));
-            }
-        }
-        match best {
-            Some(((rac, _), c)) if must || rac <= min_rac(h) => Choice::Claim(c),
-            _ => Choice::Pass,
-        }
-    }
-
-    /// The seats that may act on the offer answer it in turn from the offer's seat (the root
-    /// with `root`, when given; the others as `player` decides), each asked only while its
-    /// best answer could outrank the best so far (the others' answers could not change the
-    /// outcome); the best answer by priority is carried out.
-    fn resolve(
-        &mut self,
-        setup: &TuSacSetup,
-        me: usize,
-        root: Option<&Choice>,
-        player: &mut Player<'_>,
-    ) {
-        let Phase::Offer(offer, penalty) = self.phase else {
-            return;
-        };
-        let n = setup.players;
-        let k = offer.card;
-        let ent = entitled(setup, &offer);
-        // Each seat's options by its place in the answering order.
-        let mut asks: [Option<Ask>; MAX_SEATS] = Default::default();
-        for (d, ask) in asks.iter_mut().enumerate().take(n) {
-            let t = (offer.seat + d) % n;
-            if !offer.from_stock && t == offer.seat {
-                continue;
-            }
-            let h = &self.hands[t];
-            let win = win_total(h, self.lenh[t], Some(k), setup.scoring).is_some();
-            let claims = legal_claims(h, k, t == ent, setup.triple_optional, setup.bung);
-            *ask = Some(Ask { win, claims });
-        }
-        let mut best: Option<((u8, i32), usize, Choice)> = None;
-        for d in 0..n {
-            let t = (offer.seat + d) % n;
-            let Some(ask) = asks[d].take() else {
-                continue;
-            };
-            let floor = best.as_ref().map(|(b, _, _)| b.0);
-            let answer = match root.filter(|_| t == me) {
-                Some(c) => c.clone(),
-                None => {
-                    // A later seat outranks only with a higher priority (`None`, a seat
-                    // that can only pass, is below every priority).
-                    if ask.potential() <= floor {
-                        continue;
-                    }
-                    // Still to answer: this seat and those after it (under `every_seat`
-                    // every eligible one; else those whose best answer could outrank).
-                    let mut pending = 1u32 << t;
-                    for (e, later) in asks.iter().enumerate().take(n).skip(d + 1) {
-                        let s = (offer.seat + e) % n;
-                        let open = later
-                            .as_ref()
-                            .is_some_and(|a| setup.every_seat || a.potential() > floor);
-                        if open {
-                            pending |= 1 << s;
-                        }
-                    }
-                    player.answer(self, setup, t, &offer, ask, pending)
-                }
-            };
-            let p = match &answer {
-                Choice::Pass | Choice::Discard(_) => continue,
-                Choice::Win => 3,
-                Choice::Claim(c) => priority(Some(c.meld)),
-            };
-            let key = (p, -(d as i32));
-            if best.as_ref().map_or(true, |(b, _, _)| key > *b) {
-                best = Some((key, t, answer));
-            }
-        }
-        match best {
-            Some((_, t, Choice::Win)) => self.win(setup, t, &offer, penalty),
-            Some((_, t, Choice::Claim(c))) => {
-                for &u in &c.used {
-                    self.hands[t].take(u);
-                    self.seen.add(u);
-                    self.exposed[t].add(u);
-                }
-                self.seen.add(k);
-                self.exposed[t].add(k);
-                self.lenh[t] += c.meld.lenh_with(setup.scoring.set_lenh);
-                self.quad[t] |= c.meld.is_quad();
-                self.phase = Phase::Discard(t);
-            }
-            _ => self.dead(setup, &offer),
-        }
-    }
-
-    fn dead(&mut self, setup: &TuSacSetup, offer: &Offer) {
-        self.seen.add(offer.card);
-        self.dead.add(offer.card);
-        let turner = (offer.seat + 1) % setup.players;
-        if self.stock.len() as u32 <= setup.draw_at_stock {
-            self.over = true; // a draw pays nothing
-            return;
-        }
-        let card = self.stock.pop().expect("stock above draw_at_stock");
-        self.phase = Phase::Offer(
-            Offer {
-                card,
-                from_stock: true,
-                seat: turner,
-            },
-            false,
-        );
-    }
-
-    fn win(&mut self, setup: &TuSacSetup, seat: usize, offer: &Offer, penalty: bool) {
-        let h = self.hands[seat];
-        let Some(score) = win_total(&h, self.lenh[seat], Some(offer.card), setup.scoring) else {
-            self.over = true;
-            return;
-        };
-        let mut full = h;
-        full.add(offer.card);
-        let unit = if setup.flat {
-            if self.quad[seat] || full.0.contains(&4) {
-                2
-            } else {
-                1
-            }
-        } else {
-            score
-        };
-        let covering = (penalty && !offer.from_stock).then_some(offer.seat);
-        for loser in (0..setup.players).filter(|&s| s != seat) {
-            let payer = covering.unwrap_or(loser);
-            self.score[payer] -= unit;
-            self.score[seat] += unit;
-        }
-        self.over = true;
-    }
-
-    /// Plays on, `player` deciding for every seat; the root's score.
-    fn finish(&mut self, setup: &TuSacSetup, me: usize, player: &mut Player<'_>) -> i32 {
-        // Every offer either makes a meld (the hand shrinks) or goes dead (the stock shrinks).
-        for _ in 0..1000 {
-            if self.over || player.stopped().is_some() {
-                break;
-            }
-            match self.phase {
-                Phase::Discard(s) => {
-                    let k = player.discard(self, setup, s);
-                    self.discard(setup, s, k);
-                }
-                Phase::Offer(..) => self.resolve(setup, me, None, player),
-            }
-        }
-        self.score[me]
-    }
-}
-
-/// What a seat may answer to an offer: the win, and its legal claims.
-#[derive(Clone, Debug, Default)]
-struct Ask {
-    win: bool,
-    claims: Vec<Claim>,
-}
-
-impl Ask {
-    /// The priority of the best answer (`None`: the seat can only pass).
-    fn potential(&self) -> Option<u8> {
-        if self.win {
-            return Some(3);
-        }
-        self.claims.iter().map(|c| priority(Some(c.meld))).max()
-    }
-
-    /// Must the seat claim (khui, the triple unless optional, a Tướng turned up for it)? As
-    /// the game's flow decides it.
-    fn must(&self, setup: &TuSacSetup, held: u8, entitled: bool, offer: &Offer) -> bool {
-        let any = !self.claims.is_empty();
-        (held == 3 && (self.win || any))
-            || self.claims.iter().any(|c| {
-                c.meld == MeldKind::ClaimedQuad
-                    || (c.meld == MeldKind::ClaimedTriple && !setup.triple_optional)
-            })
-            || (any && entitled && offer.from_stock && offer.card.is_general())
-    }
-}
-
-/// Who decides for the seats of a rollout: the greedy policy, or the learned one.
-enum Player<'a> {
+/// Who decides for the seats of the search's rollouts: the greedy policy, or the learned one.
+enum Policy<'a> {
     Greedy,
     Net(Box<NetSeat<'a>>),
 }
@@ -598,13 +109,13 @@ struct Leaf {
     value: Option<f32>,
 }
 
-impl<'a> Player<'a> {
+impl<'a> Policy<'a> {
     /// The rollouts' player of a search by the root seat `me` under `guide`.
     /// `value_after`: cut each rollout short at the root's `d`-th own decision (only when the
     /// policy plays the rollouts).
-    fn of(guide: Option<&Guide<'a>>, me: usize, value_after: Option<u32>) -> Player<'a> {
+    fn of(guide: Option<&Guide<'a>>, me: usize, value_after: Option<u32>) -> Policy<'a> {
         match guide {
-            Some(g) if g.rollouts => Player::Net(Box::new(NetSeat {
+            Some(g) if g.rollouts => Policy::Net(Box::new(NetSeat {
                 scorer: Scorer::new(g.net),
                 greedy_seats: g.greedy_seats & !(1 << me),
                 acts: Vec::new(),
@@ -615,13 +126,13 @@ impl<'a> Player<'a> {
                     value: None,
                 }),
             })),
-            _ => Player::Greedy,
+            _ => Policy::Greedy,
         }
     }
 
     /// Readies the player for a new rollout (the stop not yet reached).
     fn restart(&mut self) {
-        if let Player::Net(p) = self {
+        if let Policy::Net(p) = self {
             if let Some(leaf) = &mut p.leaf {
                 leaf.left = leaf.after;
                 leaf.value = None;
@@ -630,30 +141,35 @@ impl<'a> Player<'a> {
     }
 
     /// The policy's value where the rollout stopped (`None`: it has not stopped).
-    fn stopped(&self) -> Option<f32> {
+    fn value(&self) -> Option<f32> {
         match self {
-            Player::Net(p) => p.leaf.and_then(|l| l.value),
-            Player::Greedy => None,
+            Policy::Net(p) => p.leaf.and_then(|l| l.value),
+            Policy::Greedy => None,
         }
     }
 
     /// Do the rollouts stop on the policy's value?
     fn cuts(&self) -> bool {
-        matches!(self, Player::Net(p) if p.leaf.is_some())
+        matches!(self, Policy::Net(p) if p.leaf.is_some())
     }
 
     /// The learned policy for `seat`, unless the seat plays greedy.
     fn net_for(&mut self, seat: usize) -> Option<&mut NetSeat<'a>> {
         match self {
-            Player::Net(p) if p.greedy_seats >> seat & 1 == 0 => Some(p),
+            Policy::Net(p) if p.greedy_seats >> seat & 1 == 0 => Some(p),
             _ => None,
         }
     }
+}
 
-    /// What `seat` discards.
+impl Player for Policy<'_> {
+    fn stopped(&self) -> bool {
+        self.value().is_some()
+    }
+
     fn discard(&mut self, sim: &Sim, setup: &TuSacSetup, seat: usize) -> Kind {
         let Some(p) = self.net_for(seat) else {
-            return sim.greedy_discard(setup, seat);
+            return Greedy.discard(sim, setup, seat);
         };
         let kinds = discardable(setup, &sim.hands[seat], sim.opening);
         if kinds.len() < 2 {
@@ -668,8 +184,7 @@ impl<'a> Player<'a> {
         kinds[p.best(sim, setup, seat, 1 << seat)]
     }
 
-    /// What `seat` answers to `offer` (`ask`: its options; `pending`: the seats still to
-    /// answer, itself among them). A win is always taken.
+    /// The learned policy always takes a win.
     fn answer(
         &mut self,
         sim: &Sim,
@@ -680,7 +195,7 @@ impl<'a> Player<'a> {
         pending: u32,
     ) -> Choice {
         let Some(p) = self.net_for(seat) else {
-            return sim.greedy_answer(setup, seat, offer, ask.win, ask.claims);
+            return Greedy.answer(sim, setup, seat, offer, ask, pending);
         };
         if ask.win {
             return Choice::Win;
@@ -719,7 +234,7 @@ impl<'a> Player<'a> {
 impl NetSeat<'_> {
     /// The index of the best-scored of `acts` for `seat` (`pending`: the seats still to act).
     fn best(&mut self, sim: &Sim, setup: &TuSacSetup, seat: usize, pending: u32) -> usize {
-        sim.observe(setup, seat, pending, &mut self.scorer.obs);
+        observe(sim, setup, seat, pending, &mut self.scorer.obs);
         let ctx = TuSacContext::from_observation(&self.scorer.obs);
         let acts = &self.acts;
         let scores = self
@@ -733,54 +248,6 @@ impl NetSeat<'_> {
         }
         argmax(scores)
     }
-}
-
-/// The cards in sight but the offer (the exposed melds and the dead cards): a claim or the
-/// offer going dead puts the offer among them.
-fn in_sight(pos: &TuSacPosition) -> Hand {
-    let mut seen = pos.public;
-    if let Some(o) = pos.offer {
-        seen.take(o.card);
-    }
-    seen
-}
-
-/// The dead cards: those in sight but the offer that no seat has exposed.
-fn dead_of(pos: &TuSacPosition) -> Hand {
-    pos.exposed
-        .iter()
-        .fold(in_sight(pos), |rest, e| rest.minus(e))
-}
-
-fn entitled(setup: &TuSacSetup, offer: &Offer) -> usize {
-    if offer.from_stock {
-        offer.seat
-    } else {
-        (offer.seat + 1) % setup.players
-    }
-}
-
-/// The kinds `h` may discard: no Tướng except as the tỳ (`tuong_as_ty`); under
-/// `enforce_rac` only rác while the hand has any.
-fn discardable(setup: &TuSacSetup, h: &Hand, opening: bool) -> Vec<Kind> {
-    let generals_ok = opening && setup.tuong_as_ty;
-    let mut out: Vec<Kind> = kinds_held(h)
-        .filter(|k| generals_ok || k.index() >= GENERALS)
-        .collect();
-    if setup.enforce_rac {
-        let base = min_rac(h);
-        if base > 0 {
-            let rac: Vec<Kind> = out
-                .iter()
-                .copied()
-                .filter(|&k| min_rac(&without(h, k)) < base)
-                .collect();
-            if !rac.is_empty() {
-                out = rac;
-            }
-        }
-    }
-    out
 }
 
 /// Likelihood of a past decision of another seat that is not the model's choice from the
@@ -847,7 +314,7 @@ pub struct Seen<'a> {
     /// Seat `s`'s observations: `by_seat[from[s]..from[s + 1]]` (the stock, holder
     /// `players`, has none).
     from: [usize; MAX_SEATS + 2],
-    model: Player<'a>,
+    model: Policy<'a>,
 }
 
 impl<'a> Seen<'a> {
@@ -869,7 +336,7 @@ impl<'a> Seen<'a> {
             *f = by_seat.partition_point(|&i| obs[i].seat < s);
         }
         let model = match guide {
-            Some(g) => Player::of(
+            Some(g) => Policy::of(
                 Some(&Guide {
                     rollouts: true,
                     greedy_seats: 0,
@@ -878,7 +345,7 @@ impl<'a> Seen<'a> {
                 me,
                 None,
             ),
-            None => Player::Greedy,
+            None => Policy::Greedy,
         };
         Seen {
             setup,
@@ -965,7 +432,7 @@ struct Rollouts<'a> {
     known: Option<&'a [Hand]>,
     rng: FastRng,
     start: Option<Sim>,
-    player: Player<'a>,
+    player: Policy<'a>,
     /// The inference: the evidence, the chain over the deals, and its steps per deal (see
     /// [`Rollouts::deal`]); `None` without observations or steps.
     infer: Option<(Seen<'a>, Option<Chain<Hand>>, u32)>,
@@ -1054,21 +521,7 @@ impl Rollouts<'_> {
                 Phase::Offer(o, penalty)
             }
         };
-        let seen = in_sight(pos);
-        Sim {
-            hands,
-            lenh: pos.exposed_lenh,
-            quad: pos.exposed_quad,
-            seen,
-            dead: dead_of(pos),
-            exposed: pos.exposed,
-            stock: pool,
-            phase,
-            opening: pos.opening,
-            over: false,
-            score: [0; MAX_SEATS],
-            shown: None,
-        }
+        Sim::dealt(pos, hands, pool, phase)
     }
 }
 
@@ -1089,59 +542,9 @@ impl Trial for Rollouts<'_> {
         if !self.player.cuts() {
             return score;
         }
-        let value = self.player.stopped().map_or(f64::from(score), f64::from);
+        let value = self.player.value().map_or(f64::from(score), f64::from);
         (value * VALUE_SCALE).round() as i32
     }
-}
-
-/// Checks that a position is consistent enough to roll out.
-pub fn check(setup: &TuSacSetup, pos: &TuSacPosition) -> Result<(), String> {
-    let n = setup.players;
-    if !(2..=MAX_SEATS).contains(&n) || pos.me >= n {
-        return Err(format!("seat {} at a {n}-seat table", pos.me));
-    }
-    let hidden: u32 = (0..n)
-        .filter(|&s| s != pos.me)
-        .map(|s| u32::from(pos.counts[s]))
-        .sum();
-    if hidden + pos.stock != pos.unseen.len() {
-        return Err(format!(
-            "{hidden} hidden cards and a stock of {} but {} unseen",
-            pos.stock,
-            pos.unseen.len()
-        ));
-    }
-    let mut exposed = Hand::EMPTY;
-    for (s, e) in pos.exposed.iter().enumerate() {
-        if s >= n && !e.is_empty() {
-            return Err(format!("exposed cards of seat {s} at a {n}-seat table"));
-        }
-        for k in 0..KINDS {
-            exposed.0[k] += e.0[k];
-        }
-    }
-    if !in_sight(pos).contains(&exposed) {
-        return Err("exposed cards that are not in sight".into());
-    }
-    if u32::from(pos.counts[pos.me]) != pos.hand.len() {
-        return Err("the root's count is not its hand size".into());
-    }
-    for k in 0..KINDS {
-        let total = pos.hand.0[k] + pos.public.0[k] + pos.unseen.0[k];
-        if total != 4 {
-            return Err(format!(
-                "kind {k}: {total} copies in hand, sight and unseen"
-            ));
-        }
-    }
-    if let Some(o) = pos.offer {
-        if o.seat >= n {
-            return Err("offer seat out of range".into());
-        }
-    } else if pos.hand.is_empty() {
-        return Err("nothing to discard".into());
-    }
-    Ok(())
 }
 
 /// Races the root's candidate choices (all legal for it now); with a `guide` whose
@@ -1176,7 +579,7 @@ pub fn search<'a>(
         known,
         rng: FastRng::new(mix(seed, 0x7535)),
         start: None,
-        player: Player::of(guide, pos.me, value_after.filter(|&d| d > 0)),
+        player: Policy::of(guide, pos.me, value_after.filter(|&d| d > 0)),
         infer,
     };
     let mut out = race_keeping_first(&mut trial, cands.len(), budget, keep_first);
@@ -1188,163 +591,17 @@ pub fn search<'a>(
     out
 }
 
-/// The greedy choice ([`greedy_choice`]) of `seat` at the flow's table among `actions`, its
-/// legal actions in the flow's order ([`Flow::legal_actions`]): an index of `actions`, `None`
-/// when there is none. Self-play's greedy seats ([`TuSacTable`]) and
-/// the `greedy` bot (`TuSacFlow.greedy`) play it.
-pub fn greedy_action(flow: &Flow, seat: usize, actions: &[Action]) -> Option<usize> {
-    if actions.is_empty() {
-        return None;
-    }
-    let pos = TuSacPosition::of_flow(flow, seat);
-    let cands: Vec<Choice> = actions.iter().map(Choice::of_action).collect();
-    Some(greedy_choice(&pos, &cands))
-}
-
-/// Self-play's greedy seats at a Tứ Sắc vector table play the search's greedy
-/// ([`greedy_action`]) for the seat to act.
-impl GreedySeat for TuSacTable {
-    fn greedy(&self) -> Option<usize> {
-        greedy_action(self.flow(), self.seat()?, self.actions())
-    }
-}
-
-/// The greedy choice for the root (the `greedy` bot's, `python/vncards/bots/tusac.py`) among
-/// `cands`, the root's legal choices: a win whenever one is among them; else the discard of
-/// the fewest rác after (then no Tướng, then most copies in sight) among the candidate
-/// discards; else the claim whose best discard after leaves the fewest rác, made unless a
-/// pass is among them and the claim leaves more rác than the hand has now. The first of equal
-/// keys is taken. The rollouts' greedy seats, self-play's greedy seats and the `greedy` bot
-/// ([`greedy_action`]) and the ordering of the search's candidates play it.
-pub fn greedy_choice(pos: &TuSacPosition, cands: &[Choice]) -> usize {
-    if let Some(i) = cands.iter().position(|c| *c == Choice::Win) {
-        return i;
-    }
-    let sim = Sim {
-        hands: {
-            let mut h = [Hand::EMPTY; MAX_SEATS];
-            h[pos.me] = pos.hand;
-            h
-        },
-        lenh: pos.exposed_lenh,
-        quad: pos.exposed_quad,
-        seen: in_sight(pos),
-        dead: dead_of(pos),
-        exposed: pos.exposed,
-        stock: Vec::new(),
-        phase: Phase::Discard(pos.me),
-        opening: pos.opening,
-        over: false,
-        score: [0; MAX_SEATS],
-        shown: None,
-    };
-    let discards = cands.iter().filter_map(|c| match c {
-        Choice::Discard(k) => Some(*k),
-        _ => None,
-    });
-    let want = match sim.greedy_discard_of(pos.me, discards) {
-        Some(k) => Choice::Discard(k),
-        None => {
-            let claims: Vec<Claim> = cands
-                .iter()
-                .filter_map(|c| match c {
-                    Choice::Claim(c) => Some(c.clone()),
-                    _ => None,
-                })
-                .collect();
-            sim.greedy_claim(pos.me, claims, !cands.contains(&Choice::Pass))
-        }
-    };
-    cands.iter().position(|c| *c == want).unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::policy::features::TUSAC_ACTION;
     use crate::policy::Net;
+    use crate::rollout::fixtures::{
+        tusac_opening as opening, tusac_setup as setup, TUSAC_HAND as HAND,
+    };
+    use crate::rollout::tusac::{check, dead_of, greedy_choice};
     use crate::search::guide::linear_net;
-    use crate::tusac::{parse_hand, OddTotal};
-
-    fn setup() -> TuSacSetup {
-        TuSacSetup {
-            players: 4,
-            scoring: Scoring {
-                odd_total: OddTotal::Hand,
-                set_lenh: 1,
-            },
-            triple_optional: false,
-            bung: BungRule::Seed,
-            enforce_rac: false,
-            tuong_as_ty: true,
-            draw_at_stock: 7,
-            flat: false,
-            every_seat: true,
-        }
-    }
-
-    fn opening(hand: &str) -> TuSacPosition {
-        let hand = parse_hand(hand).unwrap();
-        TuSacPosition {
-            me: 0,
-            hand,
-            counts: [hand.len() as u8, 20, 20, 20],
-            exposed_lenh: [0; 4],
-            exposed_quad: [false; 4],
-            public: Hand::EMPTY,
-            exposed: [Hand::EMPTY; 4],
-            unseen: Hand::DECK.minus(&hand),
-            stock: 112 - 81,
-            offer: None,
-            opening: true,
-            single: [0; 4],
-        }
-    }
-
-    const HAND: &str = "KR KG AW AW AW EY EG RG RW RW RW CY CY CY CR CG HG PY PY PY PR";
-
-    /// Whole hands of the flow with `greedy_action` at every seat (and, every third seed,
-    /// a seat choosing its last action instead, to reach other positions): at each decision
-    /// the seat's position is consistent (`check`), its unseen cards are exactly the other
-    /// hidden hands and the stock, and the choice is one of the legal actions.
-    #[test]
-    fn positions_of_the_flow_are_what_the_seat_has_not_seen() {
-        use crate::rng::Rng;
-        use crate::table::Discard;
-        use crate::tusac::flow::{Phase as FlowPhase, Rules};
-        for (seed, players) in (0..9u8).zip([4, 3, 2].into_iter().cycle()) {
-            let mut f = Flow::new(Rules::default(), players, 0).unwrap();
-            f.start(&mut Rng::from_key([seed; 32]), &mut Discard);
-            let s = TuSacSetup { players, ..setup() };
-            for step in 0..2000 {
-                if f.phase == FlowPhase::Over {
-                    break;
-                }
-                let seat = f.pending().first().expect("a seat to act");
-                let actions = f.legal_actions(seat);
-                let pos = TuSacPosition::of_flow(&f, seat);
-                check(&s, &pos).unwrap();
-                let mut hidden = Hand::EMPTY;
-                for t in (0..players).filter(|&t| t != seat) {
-                    for k in f.hands[t].kinds() {
-                        hidden.add(k);
-                    }
-                }
-                for &k in &f.stock {
-                    hidden.add(k);
-                }
-                assert_eq!(pos.unseen, hidden);
-                let i = greedy_action(&f, seat, &actions).unwrap();
-                let pick = if seed % 3 == 2 && step % 5 == 0 {
-                    actions.len() - 1
-                } else {
-                    i
-                };
-                f.act(seat, &actions[pick], &mut Discard).unwrap();
-            }
-            assert_eq!(f.phase, FlowPhase::Over);
-        }
-    }
+    use crate::tusac::parse_hand;
 
     #[test]
     fn rollouts_end_zero_sum_and_searches_reproduce() {
@@ -1363,12 +620,12 @@ mod tests {
             rng: FastRng::new(3),
             start: None,
             infer: None,
-            player: Player::Greedy,
+            player: Policy::Greedy,
         };
         for _ in 0..50 {
             t.draw();
             let mut sim = t.start.clone().unwrap();
-            sim.finish(&s, 0, &mut Player::Greedy);
+            sim.finish(&s, 0, &mut Greedy);
             assert!(sim.over);
             assert_eq!(sim.score.iter().sum::<i32>(), 0);
             let cards: u32 = sim.hands.iter().map(|h| h.len()).sum::<u32>()
@@ -1413,7 +670,7 @@ mod tests {
             rng: FastRng::new(8),
             start: None,
             infer: None,
-            player: Player::Greedy,
+            player: Policy::Greedy,
         };
         for _ in 0..40 {
             let sim = t.deal();
@@ -1603,7 +860,7 @@ mod tests {
             rng: FastRng::new(11),
             start: None,
             infer: None,
-            player: Player::of(Some(&guide), pos.me, value_after),
+            player: Policy::of(Some(&guide), pos.me, value_after),
         };
         (0..deals)
             .map(|_| {
@@ -1691,14 +948,14 @@ mod tests {
             rng: FastRng::new(2),
             start: None,
             infer: None,
-            player: Player::Greedy,
+            player: Policy::Greedy,
         }
         .deal();
         assert_eq!(sim.exposed[1], parse_hand("HW HW HW").unwrap());
         assert_eq!(sim.dead, parse_hand("EW KY").unwrap());
         let mut obs = vec![0.0; crate::encode::observation::tusac_size(4)];
         // Seat 3's observation: its own hand first, seat 1 (two seats on) exposed a triple.
-        sim.observe(&s, 3, 1 << 3, &mut obs);
+        observe(&sim, &s, 3, 1 << 3, &mut obs);
         let ctx = TuSacContext::from_observation(&obs);
         assert_eq!(ctx.hand, sim.hands[3]);
         let hw = parse_hand("HW").unwrap().kinds()[0];
@@ -1721,7 +978,7 @@ mod tests {
         s: &TuSacSetup,
         seed: u64,
         turns: usize,
-        player: &mut Player<'_>,
+        player: &mut Policy<'_>,
     ) -> (Vec<TuSacObservation>, [Hand; MAX_SEATS]) {
         let pos = opening(HAND);
         let cands = [Choice::Pass];
@@ -1733,7 +990,7 @@ mod tests {
             rng: FastRng::new(seed),
             start: None,
             infer: None,
-            player: Player::Greedy,
+            player: Policy::Greedy,
         };
         let mut sim = t.deal();
         let mut seen: Vec<(Hand, TuSacObservation)> = Vec::new();
@@ -1822,7 +1079,7 @@ mod tests {
                     rollouts: true,
                     ..Guide::of(n)
                 });
-                let mut player = Player::of(guide.as_ref(), 0, None);
+                let mut player = Policy::of(guide.as_ref(), 0, None);
                 let (obs, hands) = played(&s, seed, 400, &mut player);
                 let mut seen = Seen::new(&s, &obs, 0, guide.as_ref());
                 for o in &obs {
@@ -1885,7 +1142,7 @@ mod tests {
                 rng: FastRng::new(11),
                 start: None,
                 infer: (chain > 0).then(|| (Seen::new(&s, &obs, 0, None), None, chain)),
-                player: Player::Greedy,
+                player: Policy::Greedy,
             };
             (0..2000)
                 .filter(|_| {

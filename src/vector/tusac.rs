@@ -5,6 +5,7 @@
 use super::{Game, MAX_SEATS as MAX};
 use crate::encode::observation::{tusac, tusac_size, TuSacView};
 use crate::rng::Rng;
+use crate::rollout::tusac::greedy_action;
 use crate::table::Discard;
 use crate::tusac::cards::KINDS;
 use crate::tusac::flow::{Action, Flow, Phase, Rules, MAX_SEATS};
@@ -40,6 +41,13 @@ impl TuSacTable {
     /// to act).
     pub fn actions(&self) -> &[Action] {
         &self.actions
+    }
+
+    /// The `greedy` bot's choice for the seat to act (an index of the legal list), the
+    /// rollouts' greedy ([`greedy_action`]); `None` when nobody is to act. Self-play's greedy
+    /// seats play it.
+    pub fn greedy_action(&self) -> Option<usize> {
+        greedy_action(&self.flow, self.seat?, &self.actions)
     }
 
     fn refresh(&mut self) {

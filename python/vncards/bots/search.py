@@ -376,8 +376,9 @@ class _SearchMixin(_SheddingBot):
         }
         super().__init__(seed=seed, rules=rules)
         self.budget = SearchBudget(seed, rollouts, think_ms)
-        #: The last race's actions, their mean scores and deals (for :meth:`scored_choice`).
-        self._raced: tuple[list[Action], list[float], list[int]] | None = None
+        #: The last race's actions, as indices into the legal list it was given, their mean
+        #: scores and deals (for :meth:`scored_choice`).
+        self._raced: tuple[list[int], list[float], list[int]] | None = None
         self.max_candidates = int(candidates or self.MAX_CANDIDATES)
         self.infer = bool(infer)
         self.sam_samples = int(sam_samples)
@@ -432,12 +433,11 @@ class _SearchMixin(_SheddingBot):
         pick = self._decide(view, legal_actions, None)
         values: list[float | None] = [None] * len(legal_actions)
         samples = [0] * len(legal_actions)
-        index = {id(a): i for i, a in enumerate(legal_actions)}
         for bot in bots:
             if bot._raced is not None:
-                for action, mean, n in zip(*bot._raced, strict=True):
-                    values[index[id(action)]] = float(mean)
-                    samples[index[id(action)]] = int(n)
+                for i, mean, n in zip(*bot._raced, strict=True):
+                    values[i] = float(mean)
+                    samples[i] = int(n)
         return pick, values, samples
 
     def act(self, turn: Turn) -> Action:
@@ -518,17 +518,17 @@ class _SearchMixin(_SheddingBot):
         greedy = rollout_greedy_choice(setup, v.hand, masks, v.table, v.min_other(), passes is not None)
         idx = self._candidates(v, masks, greedy)
         cands: list[int | None] = [masks[i] for i in idx]
-        actions = [legal[at[i]] for i in idx]
+        picks = [at[i] for i in idx]  # the candidates' places in ``legal``
         if passes is not None:
             # Pass is the greedy choice when greedy declines to play: it goes first then.
             if greedy is None:
                 cands.insert(0, None)
-                actions.insert(0, legal[passes])
+                picks.insert(0, passes)
             else:
                 cands.append(None)
-                actions.append(legal[passes])
-        if len(actions) == 1:
-            return actions[0]
+                picks.append(passes)
+        if len(picks) == 1:
+            return legal[picks[0]]
         limit = MODELLED_OBSERVATIONS if self._models_greedy(v) else MAX_OBSERVATIONS
         obs, violators = observations(events, v.me, v.counts, limit) if events else ([], [])
         if not self.infer:
@@ -558,8 +558,8 @@ class _SearchMixin(_SheddingBot):
             **self._opponent_model(v, events, obs),
             **self.budget.search_args(start, *facts),
         )
-        self._raced = (actions, means, samples)
-        return actions[best]
+        self._raced = (picks, means, samples)
+        return legal[picks[best]]
 
     def _models_greedy(self, v: Facts) -> bool:
         """Whether the rollouts model other seats as the greedy player (``opponents``)."""

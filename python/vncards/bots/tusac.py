@@ -2,10 +2,10 @@
 in no meld) than passing, and discard the card whose loss leaves the fewest rác (a rác itself
 when there is one), preferring cards of which many copies are already in sight.
 
-At a game (:meth:`TuSacGreedyBot.act`) the choice is made in Rust by the search's greedy
-(``src/search/tusac.rs``), the one its rollouts and self-play's greedy seats play; given only a
-view (:meth:`TuSacGreedyBot.choose`) it is made here, in Python, by the same criteria. The two
-are checked against each other on every decision of many games and rule sets.
+At a game (:meth:`TuSacGreedyBot.act`) the choice is made in Rust by the rollouts' greedy
+(``src/rollout/tusac.rs``), the one the search's rollouts and self-play's greedy seats play;
+given only a view (:meth:`TuSacGreedyBot.choose`) it is made here, in Python, by the same
+criteria. The two are checked against each other on every decision of many games and rule sets.
 
 >>> from vncards.games import new_game
 >>> from vncards.simulate import play_game
