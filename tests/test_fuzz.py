@@ -64,11 +64,28 @@ def masks(draw: st.DrawFn) -> int:
     return sum(1 << i for i in draw(st.permutations(range(52)))[:size])
 
 
+def _maubinh_rules(draw: D) -> Any:
+    """Mậu Binh rules as the core takes them (``maubinh.Rules.core``), built from options each
+    possibly junk (the default rules where the core refuses them)."""
+    try:
+        return _core.MauBinhRules(
+            wheel=draw(names),
+            scoop=draw(st.booleans()),
+            scoop_all=draw(st.booleans()),
+            back_straight_flush_units=draw(small_ints),
+            scoring=draw(names),
+        )
+    except CORE_OK:
+        return maubinh.Rules().core
+
+
 @st.composite
-def maubinh_options(draw: st.DrawFn) -> tuple[Any, Any, Any, Any, Any]:
-    """The Mậu Binh rules as the core takes them (``Rules.core_options``: wheel, scoop,
-    scoop_all, back_straight_flush_units, scoring), each possibly junk."""
-    return (draw(names), draw(st.booleans()), draw(st.booleans()), draw(small_ints), draw(names))
+def maubinh_rules(draw: st.DrawFn) -> Any:
+    """The rules argument of a Mậu Binh function: rules the core built (from junk options,
+    see :func:`_maubinh_rules`), or, one time in four, something that is no rules object."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.one_of(st.none(), names, small_ints))
+    return _maubinh_rules(draw)
 
 
 #: The expected tables (one population) in both forms, to damage: the exact u64 counts and the
@@ -390,11 +407,7 @@ def _vector(draw: D) -> Any:
             )
         elif game == "maubinh":
             v = _core.VectorCore.maubinh(
-                draw(names),
-                draw(st.booleans()),
-                draw(st.booleans()),
-                draw(small_ints),
-                draw(names),
+                _maubinh_rules(draw),
                 draw(small_ints),
                 2,
                 3,
@@ -684,6 +697,7 @@ def _policy(draw: D) -> Any:
 
 CORE: dict[str, Callable[[D], Any]] = {
     "TuSacFlowRules": lambda d: repr(_tusac_rules(d)),
+    "MauBinhRules": lambda d: repr(_maubinh_rules(d)),
     "tusac_flow_rules": _tusac_rules,
     "TuSacFlow": _tusac_flow,
     "encode_shedding_view": _encode_view,
@@ -731,19 +745,21 @@ CORE: dict[str, Callable[[D], Any]] = {
     "parse_card": lambda d: _core.parse_card(d(st.sampled_from(CARD_TEXTS + JUNK_TEXTS))),
     "parse_cards": lambda d: _core.parse_cards(d(card_args())),
     "maubinh_best_arrangement": lambda d: _core.maubinh_best_arrangement(
-        d(card_args()), *d(maubinh_options()), d(names)
+        d(card_args()), d(maubinh_rules()), d(names)
     ),
     "maubinh_best_arrangements": lambda d: _core.maubinh_best_arrangements(
         d(st.lists(card_args(), max_size=3)),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
         d(names),
     ),
-    "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(d(card_args()), d(card_args()), d(names)),
+    "maubinh_compare_hands": lambda d: _core.maubinh_compare_hands(
+        d(card_args()), d(card_args()), d(maubinh_rules())
+    ),
     "maubinh_expected_value": lambda d: _core.maubinh_expected_value(
         d(masks()),
         d(masks()),
         d(masks()),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
         d(names),
     ),
     "maubinh_exploitability": lambda d: _core.maubinh_exploitability(
@@ -754,22 +770,26 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(st.sampled_from([0, 1, 5])),
         d(ints),
         d(st.one_of(masks(), st.just((1 << 52) - 1), st.just((1 << 52) - (1 << 24)))),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
         d(st.one_of(st.none(), st.binary(max_size=64))),
     ),
-    "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(names)),
-    "maubinh_hand_rank": lambda d: _core.maubinh_hand_rank(d(card_args()), d(names)),
-    "maubinh_hand_ranks": lambda d: _core.maubinh_hand_ranks(d(st.lists(card_args(), max_size=3)), d(names)),
+    "maubinh_hand_category": lambda d: _core.maubinh_hand_category(d(card_args()), d(maubinh_rules())),
+    "maubinh_hand_rank": lambda d: _core.maubinh_hand_rank(d(card_args()), d(maubinh_rules())),
+    "maubinh_hand_ranks": lambda d: _core.maubinh_hand_ranks(
+        d(st.lists(card_args(), max_size=3)), d(maubinh_rules())
+    ),
     "maubinh_head_to_head": lambda d: _core.maubinh_head_to_head(
         d(works),
         d(ints),
         d(small_ints),
         d(names),
         d(names),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
     ),
-    "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(names), d(names)),
-    "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(d(masks()), d(masks()), d(masks()), d(names)),
+    "maubinh_instant_win": lambda d: _core.maubinh_instant_win(d(card_args()), d(maubinh_rules())),
+    "maubinh_is_fouled": lambda d: _core.maubinh_is_fouled(
+        d(masks()), d(masks()), d(masks()), d(maubinh_rules())
+    ),
     "maubinh_position_histograms": lambda d: _core.maubinh_position_histograms(
         d(works),
         d(ints),
@@ -792,23 +812,23 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(table_files()), compact=d(st.booleans())
     ),
     "maubinh_position_tables": lambda d: _core.maubinh_position_tables(
-        d(names), d(small_ints), d(names), d(names), d(masks())
+        d(maubinh_rules()), d(names), d(masks())
     ),
     "maubinh_removal_entries": lambda d: _core.maubinh_removal_entries(
-        d(names), d(small_ints), d(names), d(names), d(masks()), d(st.tuples(ints, ints, ints))
+        d(maubinh_rules()), d(names), d(masks()), d(st.tuples(ints, ints, ints))
     ),
     "maubinh_ranked_candidates": lambda d: _core.maubinh_ranked_candidates(
-        d(card_args()), *d(maubinh_options()), d(ints)
+        d(card_args()), d(maubinh_rules()), d(ints)
     ),
     "maubinh_ranked_arrangements": lambda d: _core.maubinh_ranked_arrangements(
         d(card_args()),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
         d(names),
         d(ints),
     ),
     "maubinh_settle": lambda d: _core.maubinh_settle(
         d(st.lists(st.one_of(st.none(), st.tuples(masks(), masks(), masks())), max_size=6)),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
     ),
     "rollout_evaluate": _evaluate,
     "search_shedding": _search_shedding,
@@ -829,7 +849,7 @@ CORE: dict[str, Callable[[D], Any]] = {
         d(masks()),
         d(small_ints),
         d(st.lists(st.tuples(masks(), masks(), masks()), max_size=3)),
-        *d(maubinh_options()),
+        d(maubinh_rules()),
         seed=d(st.integers(0, 2**64 - 1)),
         rollouts=d(st.one_of(st.none(), works)),
         think_ms=d(think),

@@ -3,7 +3,9 @@ table flow (``maubinh.Game``) with its snapshots, replay, views and uniform inte
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 from typing import Any
 
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 
 from support.actions import open_actions
 from support.ledger import net_totals
-from vncards import Card, IllegalMoveError, RulesError, SnapshotError, maubinh
+from vncards import Card, IllegalMoveError, RulesError, SnapshotError, _core, maubinh
 from vncards.cards import to_mask
 from vncards.maubinh import (
     INSTANT_WINS,
@@ -21,6 +23,7 @@ from vncards.maubinh import (
     Game,
     Rules,
     best_arrangement,
+    hand_rank,
     instant_win,
     is_fouled,
     settle,
@@ -436,6 +439,35 @@ def test_rules_options() -> None:
         Game(players=5)
     with pytest.raises(RulesError):
         best_arrangement(DRAGON, rules="south")  # type: ignore[arg-type]
+
+
+def test_the_core_reads_one_rules_object_built_with_the_rules() -> None:
+    """``Rules.core`` (the options as the core reads them) is built once with the rules object
+    and kept there; it equals one built from the same options, changes with them, survives a
+    copy or a pickle of the rules, and the core refuses options it cannot play."""
+    r = Rules(wheel="lowest", scoop=True, back_straight_flush_units=5)
+    assert r.core is r.core
+    assert r.core == _core.MauBinhRules(wheel="lowest", scoop=True, back_straight_flush_units=5)
+    assert hash(r.core) == hash(_core.MauBinhRules(wheel="lowest", scoop=True, back_straight_flush_units=5))
+    assert Rules().core == _core.MauBinhRules() != r.core
+    assert r.replace(scoop=False).core == _core.MauBinhRules(wheel="lowest", back_straight_flush_units=5)
+    for again in (copy.deepcopy(r), pickle.loads(pickle.dumps(r))):
+        assert again == r and again.core == r.core
+    for bad in (
+        {"wheel": "middle"},
+        {"scoring": "3-1"},
+        {"back_straight_flush_units": 0},
+        {"back_straight_flush_units": 25},
+        {"scoring": "4-2", "scoop": True},
+    ):
+        with pytest.raises(RulesError):
+            _core.MauBinhRules(**bad)
+    with pytest.raises(TypeError):
+        _core.maubinh_hand_rank("A♠ K♠ Q♠ J♠ 10♠", "second")  # type: ignore[arg-type]
+    # Every function reads the rules it is given: the wheel ranks A-2-3-4-5 lowest here.
+    wheel, six_high = "A♠ 2♦ 3♣ 4♥ 5♠", "2♠ 3♦ 4♣ 5♥ 6♠"
+    assert hand_rank(wheel, Rules(wheel="lowest")) < hand_rank(six_high, Rules(wheel="lowest"))
+    assert hand_rank(wheel, Rules()) > hand_rank(six_high, Rules())
 
 
 @pytest.mark.slow

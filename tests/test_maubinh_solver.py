@@ -284,9 +284,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
     majority from them."""
     ranks = split_ranks(cards, rules)
     mask = sum(1 << c.index for c in cards)
-    t = _core.maubinh_position_tables(
-        rules.wheel, rules.back_straight_flush_units, "4-2", "equilibrium", mask
-    )
+    t = _core.maubinh_position_tables(rules.replace(scoring="4-2").core, "equilibrium", mask)
     b, m, f = t["back"][ranks[0]], t["middle"][ranks[1]], t["front"][ranks[2]]
     win, tie, lose, value = 0, 1, 2, 5
 
@@ -308,7 +306,7 @@ def joint_brute_force(cards: list[Card], rules: Rules) -> tuple[int, int, int]:
 
     def corrected(strengths: tuple[int, int, int], _table_value: float) -> float:
         rows = _core.maubinh_removal_entries(
-            rules.wheel, rules.back_straight_flush_units, "4-2", "equilibrium", mask, strengths
+            rules.replace(scoring="4-2").core, "equilibrium", mask, strengths
         )
         e = np.array(rows)
         x, y, z = e[:, win]
@@ -380,7 +378,7 @@ def test_the_equilibrium_sees_the_cards_held_alike_whatever_the_suits_are_called
     back_class, middle_class, front_class = (int(r) for r in ranks_of(best, rules))
     classes = (back_class, middle_class, front_class)
     mask, moved_mask = (sum(1 << c.index for c in h) for h in (cards, renamed))
-    options = (rules.wheel, rules.back_straight_flush_units, scoring, "equilibrium")
+    options = (rules.core, "equilibrium")
     assert _core.maubinh_removal_entries(*options, mask, classes) == _core.maubinh_removal_entries(
         *options, moved_mask, classes
     )
@@ -391,7 +389,7 @@ def test_removal_entries_correct_the_class_tables_for_the_cards_held() -> None:
     tables get different entries for the same classes); the expected objective's are its
     tables'; a class beyond a position's or a hand of other than 13 cards is refused."""
     rules = Rules(scoring="4-2")
-    options = (rules.wheel, rules.back_straight_flush_units, "4-2")
+    options = (rules.core,)
     # Same aces, kings, distinct ranks and longest suit; different ranks and suits otherwise.
     a = to_mask("A♠ K♥ Q♦ J♣ 9♠ 8♥ 7♦ 6♣ 5♠ 4♥ 3♦ 2♣ 2♠")
     b = to_mask("A♥ K♠ Q♣ J♦ 10♥ 8♠ 7♣ 6♦ 5♥ 4♠ 3♣ 3♦ 2♥")

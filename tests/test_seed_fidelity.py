@@ -418,7 +418,7 @@ def test_core_refuses_out_of_range_new_options() -> None:
 
     for units in (0, 25, 300):
         with pytest.raises(RulesError):
-            _core.maubinh_position_tables("second", units, "units", "expected", 0)
+            _core.MauBinhRules(back_straight_flush_units=units)
     for set_lenh in (-1, 2, 300):
         with pytest.raises(RulesError):
             _core.tusac_win_total("KR AR", 0, "ER", "hand", set_lenh)

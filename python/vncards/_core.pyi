@@ -436,11 +436,7 @@ class VectorCore:
     def tusac(rules: TuSacFlowRules, players: int, num_envs: int, max_cycles: int) -> VectorCore: ...
     @staticmethod
     def maubinh(
-        wheel: str,
-        scoop: bool,
-        scoop_all: bool,
-        back_straight_flush_units: int,
-        scoring: str,
+        rules: MauBinhRules,
         players: int,
         num_envs: int,
         max_cycles: int,
@@ -473,80 +469,75 @@ MAUBINH_INSTANT_WINS: list[tuple[str, int]]
 
 _MbSolution = tuple[int, int, int, float, str | None]
 
-def maubinh_hand_rank(cards: str | Card | Iterable[str | Card], wheel: str) -> int: ...
-def maubinh_hand_category(cards: str | Card | Iterable[str | Card], wheel: str) -> str: ...
-def maubinh_hand_ranks(hands: Any, wheel: str) -> Any: ...
+@final
+class MauBinhRules:
+    """The Mậu Binh options as the core reads them, checked once: what
+    :attr:`vncards.maubinh.Rules.core` keeps beside the rules object, and what every
+    ``maubinh_*`` function, :func:`maubinh_search` and :meth:`VectorCore.maubinh` take.
+    Immutable, keyword-only, the defaults those of :class:`vncards.maubinh.Rules`.
+
+    >>> MauBinhRules(scoring="4-2") == MauBinhRules(scoring="4-2") != MauBinhRules()
+    True
+    """
+
+    def __new__(
+        cls,
+        *,
+        wheel: str = "second",
+        scoop: bool = False,
+        scoop_all: bool = False,
+        back_straight_flush_units: int = 1,
+        scoring: str = "units",
+    ) -> MauBinhRules: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def maubinh_hand_rank(cards: str | Card | Iterable[str | Card], rules: MauBinhRules) -> int: ...
+def maubinh_hand_category(cards: str | Card | Iterable[str | Card], rules: MauBinhRules) -> str: ...
+def maubinh_hand_ranks(hands: Any, rules: MauBinhRules) -> Any: ...
 def maubinh_compare_hands(
-    a: str | Card | Iterable[str | Card], b: str | Card | Iterable[str | Card], wheel: str
+    a: str | Card | Iterable[str | Card], b: str | Card | Iterable[str | Card], rules: MauBinhRules
 ) -> int: ...
-def maubinh_is_fouled(back: int, middle: int, front: int, wheel: str) -> bool: ...
-def maubinh_instant_win(cards: str | Card | Iterable[str | Card], wheel: str, scoring: str) -> str | None: ...
+def maubinh_is_fouled(back: int, middle: int, front: int, rules: MauBinhRules) -> bool: ...
+def maubinh_instant_win(cards: str | Card | Iterable[str | Card], rules: MauBinhRules) -> str | None: ...
 def maubinh_best_arrangement(
     cards: str | Card | Iterable[str | Card],
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     objective: str,
 ) -> _MbSolution: ...
 def maubinh_best_arrangements(
     hands: Any,
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     objective: str,
 ) -> list[_MbSolution]: ...
 def maubinh_ranked_arrangements(
     cards: str | Card | Iterable[str | Card],
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     objective: str,
     count: int,
 ) -> list[tuple[int, int, int, float]]: ...
 def maubinh_ranked_candidates(
     cards: str | Card | Iterable[str | Card],
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     count: int,
 ) -> list[tuple[tuple[int, int, int], float, float, bool]]: ...
 def maubinh_expected_value(
     back: int,
     middle: int,
     front: int,
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     objective: str,
 ) -> float: ...
-def maubinh_position_tables(
-    wheel: str, back_straight_flush_units: int, scoring: str, objective: str, hand: int
-) -> dict[str, Any]: ...
+def maubinh_position_tables(rules: MauBinhRules, objective: str, hand: int) -> dict[str, Any]: ...
 def maubinh_removal_entries(
-    wheel: str,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     objective: str,
     hand: int,
     classes: tuple[int, int, int],
 ) -> list[list[float]]: ...
 def maubinh_settle(
     seats: Sequence[tuple[int, int, int] | None],
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
 ) -> tuple[list[int], list[tuple[int, int, int, str]], list[str | None], list[bool]]: ...
 def maubinh_position_histograms(
     deals: int,
@@ -571,11 +562,7 @@ def maubinh_head_to_head(
     players: int,
     a: str,
     b: str,
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
 ) -> tuple[int, int]: ...
 def maubinh_exploitability(
     strategy: str | Callable[[int], tuple[int, int, int]],
@@ -585,11 +572,7 @@ def maubinh_exploitability(
     held_out: int,
     seed: int,
     deck: int,
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str,
+    rules: MauBinhRules,
     histograms: bytes | None = None,
 ) -> tuple[
     float,
@@ -901,11 +884,7 @@ def maubinh_search(
     cards: int,
     players: int,
     candidates: Sequence[tuple[int, int, int]],
-    wheel: str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: int,
-    scoring: str = "units",
+    rules: MauBinhRules,
     *,
     seed: int,
     rollouts: int | None = None,

@@ -24,38 +24,75 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-pub(super) fn rules(
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
-) -> PyResult<Rules> {
-    let wheel = match wheel {
-        "second" => Wheel::Second,
-        "lowest" => Wheel::Lowest,
-        other => {
-            return Err(to_py(Error::Rules(format!(
-                "wheel must be 'second' or 'lowest', not {other:?}"
-            ))))
-        }
-    };
+/// The Mậu Binh options as the core reads them, checked once (`vncards.maubinh.Rules.core`,
+/// built with the Python rules object and kept beside it); every `maubinh_*` function and the
+/// Mậu Binh search and vector tables take one.
+#[pyclass(module = "vncards._core", name = "MauBinhRules", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyMauBinhRules(pub(super) Rules);
+
+#[pymethods]
+impl PyMauBinhRules {
+    /// The options of `vncards.maubinh.Rules` (`wheel`: `"second"` or `"lowest"`; `scoring`:
+    /// `"units"` or `"4-2"`), the defaults theirs.
+    #[new]
+    #[pyo3(signature = (*, wheel = "second", scoop = false, scoop_all = false,
+        back_straight_flush_units = 1, scoring = "units"))]
+    fn new(
+        wheel: &str,
+        scoop: bool,
+        scoop_all: bool,
+        back_straight_flush_units: i64,
+        scoring: &str,
+    ) -> PyResult<PyMauBinhRules> {
+        guard(|| {
+            let wheel = match wheel {
+                "second" => Wheel::Second,
+                "lowest" => Wheel::Lowest,
+                other => {
+                    return Err(to_py(Error::Rules(format!(
+                        "wheel must be 'second' or 'lowest', not {other:?}"
+                    ))))
+                }
+            };
+            Ok(PyMauBinhRules(checked(Rules {
+                wheel,
+                scoop,
+                scoop_all,
+                back_straight_flush_units: units_arg(back_straight_flush_units)?,
+                scoring: scoring_arg(scoring)?,
+            })?))
+        })
+    }
+}
+
+/// A straight flush in the back's units: `1..=MAX_BACK_STRAIGHT_FLUSH_UNITS`.
+fn units_arg(units: i64) -> PyResult<u8> {
     let max = mb::MAX_BACK_STRAIGHT_FLUSH_UNITS;
-    let back_straight_flush_units = u8::try_from(back_straight_flush_units)
+    u8::try_from(units)
         .ok()
         .filter(|u| (1..=max).contains(u))
         .ok_or_else(|| {
             to_py(Error::Rules(format!(
-                "back_straight_flush_units must be in 1..={max}, not {back_straight_flush_units}"
+                "back_straight_flush_units must be in 1..={max}, not {units}"
             )))
-        })?;
-    let r = Rules {
-        wheel,
-        scoop,
-        scoop_all,
-        back_straight_flush_units,
-        scoring: mb::Scoring::from_name(scoring).map_err(to_py)?,
-    };
+        })
+}
+
+fn scoring_arg(scoring: &str) -> PyResult<mb::Scoring> {
+    mb::Scoring::from_name(scoring).map_err(to_py)
+}
+
+/// The default rules with `scoring` (the shipped tables' and the joint cells' own).
+fn default_rules(scoring: &str) -> PyResult<Rules> {
+    checked(Rules {
+        scoring: scoring_arg(scoring)?,
+        ..Rules::default()
+    })
+}
+
+/// `r` if the engine can play it ([`Rules::validate`]), else the error as Python's.
+fn checked(r: Rules) -> PyResult<Rules> {
     r.validate().map_err(to_py)?;
     Ok(r)
 }
@@ -242,28 +279,20 @@ fn batch_masks(hands: &Bound<'_, PyAny>, width: Option<usize>) -> PyResult<Vec<u
     hands.try_iter()?.map(|h| mask_from_py(&h?)).collect()
 }
 
-/// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie); `wheel` is `"second"` or `"lowest"`.
+/// Strength of a 5- or 3-card hand as an integer (higher is stronger, equal is a tie) under
+/// `rules` (their wheel).
 #[pyfunction]
-fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<u16> {
-    guard(|| {
-        mb::hand_rank(
-            mask_from_py(cards)?,
-            &rules(wheel, false, false, 1, "units")?,
-        )
-        .map_err(to_py)
-    })
+fn maubinh_hand_rank(cards: &Bound<'_, PyAny>, rules: &Bound<'_, PyMauBinhRules>) -> PyResult<u16> {
+    guard(|| mb::hand_rank(mask_from_py(cards)?, &rules.get().0).map_err(to_py))
 }
 
 /// Category name of a 5- or 3-card hand (`"high_card"` … `"straight_flush"`).
 #[pyfunction]
-fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'static str> {
-    guard(|| {
-        mb::hand_category(
-            mask_from_py(cards)?,
-            &rules(wheel, false, false, 1, "units")?,
-        )
-        .map_err(to_py)
-    })
+fn maubinh_hand_category(
+    cards: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyMauBinhRules>,
+) -> PyResult<&'static str> {
+    guard(|| mb::hand_category(mask_from_py(cards)?, &rules.get().0).map_err(to_py))
 }
 
 /// `maubinh_hand_rank` for a batch: a list of hands or a numpy uint8 array (N, 5) or (N, 3) of
@@ -271,10 +300,10 @@ fn maubinh_hand_category(cards: &Bound<'_, PyAny>, wheel: &str) -> PyResult<&'st
 #[pyfunction]
 fn maubinh_hand_ranks<'py>(
     hands: &Bound<'py, PyAny>,
-    wheel: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     guard(|| {
-        let r = rules(wheel, false, false, 1, "units")?;
+        let r = rules.get().0;
         let ev = r.evaluator();
         let py = hands.py();
         arrays::require(py, "maubinh.hand_ranks")?;
@@ -312,15 +341,12 @@ fn maubinh_hand_ranks<'py>(
 
 /// -1, 0 or 1 as hand `a` is weaker than, ties or beats hand `b` (two 5-card or two 3-card hands).
 #[pyfunction]
-fn maubinh_compare_hands(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, wheel: &str) -> PyResult<i32> {
-    guard(|| {
-        mb::compare_hands(
-            mask_from_py(a)?,
-            mask_from_py(b)?,
-            &rules(wheel, false, false, 1, "units")?,
-        )
-        .map_err(to_py)
-    })
+fn maubinh_compare_hands(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyMauBinhRules>,
+) -> PyResult<i32> {
+    guard(|| mb::compare_hands(mask_from_py(a)?, mask_from_py(b)?, &rules.get().0).map_err(to_py))
 }
 
 fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
@@ -335,10 +361,13 @@ fn arrangement(back: u64, middle: u64, front: u64) -> PyResult<Arrangement> {
 
 /// Whether the arrangement given as three card masks breaks back >= middle >= front (binh lủng).
 #[pyfunction]
-fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResult<bool> {
-    guard(|| {
-        Ok(arrangement(back, middle, front)?.is_fouled(&rules(wheel, false, false, 1, "units")?))
-    })
+fn maubinh_is_fouled(
+    back: u64,
+    middle: u64,
+    front: u64,
+    rules: &Bound<'_, PyMauBinhRules>,
+) -> PyResult<bool> {
+    guard(|| Ok(arrangement(back, middle, front)?.is_fouled(&rules.get().0)))
 }
 
 /// Name of the strongest instant win (mậu binh trắng) of 13 cards, or None (always under 4-2
@@ -346,8 +375,7 @@ fn maubinh_is_fouled(back: u64, middle: u64, front: u64, wheel: &str) -> PyResul
 #[pyfunction]
 fn maubinh_instant_win(
     cards: &Bound<'_, PyAny>,
-    wheel: &str,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
 ) -> PyResult<Option<&'static str>> {
     guard(|| {
         let mask = mask_from_py(cards)?;
@@ -357,7 +385,7 @@ fn maubinh_instant_win(
                 format!("an instant win needs 13 cards, not {}", mask.count_ones()),
             )));
         }
-        Ok(instant_win(mask, &rules(wheel, false, false, 1, scoring)?).map(|k| k.name()))
+        Ok(instant_win(mask, &rules.get().0).map(|k| k.name()))
     })
 }
 
@@ -366,15 +394,11 @@ fn maubinh_instant_win(
 #[pyfunction]
 fn maubinh_best_arrangement(
     cards: &Bound<'_, PyAny>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
 ) -> PyResult<SolutionTuple> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         best_arrangement(mask_from_py(cards)?, &r, obj)
             .map(solution_tuple)
@@ -387,15 +411,11 @@ fn maubinh_best_arrangement(
 #[pyfunction]
 fn maubinh_best_arrangements(
     hands: &Bound<'_, PyAny>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
 ) -> PyResult<Vec<SolutionTuple>> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         let masks = batch_masks(hands, Some(13))?;
         hands
@@ -412,19 +432,14 @@ fn maubinh_best_arrangements(
 
 /// The best `count` arrangements with distinct hand classes, as `(back, middle, front, value)`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn maubinh_ranked_arrangements(
     cards: &Bound<'_, PyAny>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
     count: usize,
 ) -> PyResult<Vec<(u64, u64, u64, f64)>> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         let ranked = ranked_arrangements(mask_from_py(cards)?, &r, obj, count).map_err(to_py)?;
         Ok(ranked
@@ -440,18 +455,13 @@ type RankedTuple = ((u16, u16, u16), f64, f64, bool);
 /// The equilibrium's best `count` splits in its tables' order, as `((back, middle, front)
 /// classes, tables' value, refined value, candidate)` (see `solver::ranked_candidates`).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn maubinh_ranked_candidates(
     cards: &Bound<'_, PyAny>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     count: usize,
 ) -> PyResult<Vec<RankedTuple>> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let ranked = ranked_candidates(mask_from_py(cards)?, &r, count).map_err(to_py)?;
         Ok(ranked
             .into_iter()
@@ -466,20 +476,15 @@ fn maubinh_ranked_candidates(
 /// Expected units of an arrangement (three card masks) against one opponent, from the shipped
 /// tables of `objective`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn maubinh_expected_value(
     back: u64,
     middle: u64,
     front: u64,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
 ) -> PyResult<f64> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let model = Objective::from_name(objective).map_err(to_py)?.model();
         let a = arrangement(back, middle, front)?;
         Ok(Population::shipped(&r, model).arrangement_value(&a, &r))
@@ -492,15 +497,13 @@ fn maubinh_expected_value(
 /// are otherwise.
 #[pyfunction]
 fn maubinh_removal_entries(
-    wheel: &str,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
     hand: u64,
     classes: (u16, u16, u16),
 ) -> PyResult<Vec<[f64; 6]>> {
     guard(|| {
-        let r = rules(wheel, false, false, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         crate::maubinh::solver::check_hand(hand).map_err(to_py)?;
         let population =
             Population::shipped(&r, Objective::from_name(objective).map_err(to_py)?.model());
@@ -529,15 +532,13 @@ fn maubinh_removal_entries(
 #[pyfunction]
 fn maubinh_position_tables<'py>(
     py: Python<'py>,
-    wheel: &str,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     objective: &str,
     hand: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
         arrays::require(py, "maubinh.position_tables")?;
-        let r = rules(wheel, false, false, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let population =
             Population::shipped(&r, Objective::from_name(objective).map_err(to_py)?.model());
         let t = population.for_hand(hand);
@@ -569,11 +570,7 @@ fn maubinh_position_tables<'py>(
 #[allow(clippy::type_complexity)]
 fn maubinh_settle(
     seats: Vec<Option<(u64, u64, u64)>>,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
 ) -> PyResult<(
     Vec<i64>,
     Vec<(usize, usize, i64, String)>,
@@ -581,7 +578,7 @@ fn maubinh_settle(
     Vec<bool>,
 )> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let seats: Vec<Option<Arrangement>> = seats
             .into_iter()
             .map(|s| {
@@ -628,7 +625,7 @@ fn maubinh_position_histograms<'py>(
     scheme: u8,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
-        let r = rules("second", false, false, 1, scoring)?;
+        let r = default_rules(scoring)?;
         let obj = Objective::from_name(objective).map_err(to_py)?;
         let population = match histograms {
             Some(b) => Population::from_census(&Census::from_bytes(b).map_err(to_py)?, &r),
@@ -679,7 +676,7 @@ fn maubinh_joint_cells<'py>(
     play: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(|| {
-        let r = rules("second", false, false, 1, "4-2")?;
+        let r = default_rules("4-2")?;
         let model = mb::expected::Model::Equilibrium;
         let population = match play {
             "tables" => Arc::new(Population::from_census(
@@ -787,7 +784,6 @@ fn maubinh_tables_recode<'py>(
 
 /// Head-to-head: total units won by the seats using objective `a`, and the number of seat-deals.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn maubinh_head_to_head(
     py: Python<'_>,
     deals: u64,
@@ -795,11 +791,7 @@ fn maubinh_head_to_head(
     players: usize,
     a: &str,
     b: &str,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
 ) -> PyResult<(i64, u64)> {
     guard(|| {
         if !(2..=4).contains(&players) {
@@ -807,7 +799,7 @@ fn maubinh_head_to_head(
                 "Mậu Binh takes 2–4 players, not {players}"
             ))));
         }
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         let deals = deals_arg(deals)?;
         let (a, b) = (
             Objective::from_name(a).map_err(to_py)?,
@@ -859,7 +851,7 @@ enum PyStrategy {
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (
     strategy, players, deals, samples, held_out, seed, deck,
-    wheel, scoop, scoop_all, back_straight_flush_units, scoring, histograms = None
+    rules, histograms = None
 ))]
 fn maubinh_exploitability(
     py: Python<'_>,
@@ -870,15 +862,11 @@ fn maubinh_exploitability(
     held_out: u64,
     seed: u64,
     deck: u64,
-    wheel: &str,
-    scoop: bool,
-    scoop_all: bool,
-    back_straight_flush_units: i64,
-    scoring: &str,
+    rules: &Bound<'_, PyMauBinhRules>,
     histograms: Option<&[u8]>,
 ) -> PyResult<ExploitTuple> {
     guard(|| {
-        let r = rules(wheel, scoop, scoop_all, back_straight_flush_units, scoring)?;
+        let r = rules.get().0;
         for (name, value) in [
             ("deals", deals),
             ("samples", samples),
@@ -993,6 +981,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|k| (k.name(), k.units()))
         .collect();
     m.add("MAUBINH_INSTANT_WINS", instants)?;
+    m.add_class::<PyMauBinhRules>()?;
     m.add_function(wrap_pyfunction!(maubinh_hand_rank, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_hand_category, m)?)?;
     m.add_function(wrap_pyfunction!(maubinh_hand_ranks, m)?)?;

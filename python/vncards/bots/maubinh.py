@@ -144,7 +144,7 @@ class SearchBot(SolverBot):
             mask,
             len(view["confirmed"]),
             cands,
-            *r.core_options,
+            r.core,
             known=known,
             **self.budget.search_args(start, "maubinh", mask, len(view["confirmed"])),
         )

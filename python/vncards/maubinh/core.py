@@ -134,11 +134,24 @@ class Rules(RulesBase):
         data.setdefault("scoring", "units")
         return data
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        core = _core.MauBinhRules(
+            wheel=self.wheel,
+            scoop=self.scoop,
+            scoop_all=self.scoop_all,
+            back_straight_flush_units=self.back_straight_flush_units,
+            scoring=self.scoring,
+        )
+        object.__setattr__(self, "_core", core)
+
     @property
-    def core_options(self) -> tuple[str, bool, bool, int, str]:
-        """``(wheel, scoop, scoop_all, back_straight_flush_units, scoring)`` as the core takes
-        them."""
-        return (self.wheel, self.scoop, self.scoop_all, self.back_straight_flush_units, self.scoring)
+    def core(self) -> _core.MauBinhRules:
+        """The options as the Rust core reads them, built once with the rules object."""
+        return self._core  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self).from_dict, (self.to_dict(),))
 
     def _check(self) -> None:
         if self.scoring == "4-2" and (self.scoop or self.scoop_all or self.back_straight_flush_units != 1):
@@ -402,7 +415,7 @@ def hand_rank(cards: CardsLike, rules: Rules | None = None) -> int:
     >>> hand_rank("A♠ 2♥ 3♦ 4♣ 5♠", Rules(wheel="lowest")) > hand_rank("6♠ 2♥ 3♦ 4♣ 5♠", Rules(wheel="lowest"))
     False
     """
-    return int(_core.maubinh_hand_rank(cards, _rules(rules).wheel))
+    return int(_core.maubinh_hand_rank(cards, _rules(rules).core))
 
 
 @_typed_cards
@@ -414,7 +427,7 @@ def hand_category(cards: CardsLike, rules: Rules | None = None) -> str:
     >>> hand_category("J♠ Q♥ K♦")
     'high_card'
     """
-    return str(_core.maubinh_hand_category(cards, _rules(rules).wheel))
+    return str(_core.maubinh_hand_category(cards, _rules(rules).core))
 
 
 @_typed_cards
@@ -430,7 +443,7 @@ def hand_ranks(
     >>> hand_ranks(np.array([[44, 40, 36, 32, 28], [0, 1, 2, 3, 4]], dtype=np.uint8)).tolist()
     [7461, 7309]
     """
-    ranks: npt.NDArray[np.int32] = _core.maubinh_hand_ranks(hands, _rules(rules).wheel)
+    ranks: npt.NDArray[np.int32] = _core.maubinh_hand_ranks(hands, _rules(rules).core)
     return ranks
 
 
@@ -443,7 +456,7 @@ def compare_hands(a: CardsLike, b: CardsLike, rules: Rules | None = None) -> int
     >>> compare_hands("K♠ K♣ 9♦ 5♥ 2♠", "K♦ K♥ 9♠ 5♣ 2♥")
     0
     """
-    return int(_core.maubinh_compare_hands(a, b, _rules(rules).wheel))
+    return int(_core.maubinh_compare_hands(a, b, _rules(rules).core))
 
 
 @_typed_cards
@@ -457,7 +470,7 @@ def is_fouled(arrangement: Arrangement | Sequence[CardsLike], rules: Rules | Non
     >>> is_fouled(("2♠ 2♥ 5♦ 7♣ 8♠", "A♥ K♦ J♣ 10♠ 9♠", "A♠ K♣ Q♦"))
     True
     """
-    return bool(_core.maubinh_is_fouled(*_arrangement(arrangement).masks, _rules(rules).wheel))
+    return bool(_core.maubinh_is_fouled(*_arrangement(arrangement).masks, _rules(rules).core))
 
 
 @_typed_cards
@@ -468,7 +481,7 @@ def instant_win(cards: CardsLike, rules: Rules | None = None) -> str | None:
     'six_pairs'
     """
     r = _rules(rules)
-    kind = _core.maubinh_instant_win(cards, r.wheel, r.scoring)
+    kind = _core.maubinh_instant_win(cards, r.core)
     return None if kind is None else str(kind)
 
 
@@ -509,7 +522,7 @@ def best_arrangement(
     """
     _check_objective(objective)
     r = _rules(rules)
-    return _solution(_core.maubinh_best_arrangement(cards, *r.core_options, objective))
+    return _solution(_core.maubinh_best_arrangement(cards, r.core, objective))
 
 
 @_typed_cards
@@ -536,7 +549,7 @@ def best_arrangements(
     """
     _check_objective(objective)
     r = _rules(rules)
-    raw = _core.maubinh_best_arrangements(hands, *r.core_options, objective)
+    raw = _core.maubinh_best_arrangements(hands, r.core, objective)
     return [_solution(t) for t in raw]
 
 
@@ -553,7 +566,7 @@ def expected_value(
     _check_objective(objective)
     r = _rules(rules)
     back, middle, front = _arrangement(arrangement).masks
-    return float(_core.maubinh_expected_value(back, middle, front, *r.core_options, objective))
+    return float(_core.maubinh_expected_value(back, middle, front, r.core, objective))
 
 
 def position_tables(
@@ -572,9 +585,7 @@ def position_tables(
     _check_objective(objective)
     r = _rules(rules)
     # Mask 0: one population's tables, or a split population's class of no ace and no king.
-    tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(
-        r.wheel, r.back_straight_flush_units, r.scoring, objective, 0
-    )
+    tables: dict[str, npt.NDArray[np.float64]] = _core.maubinh_position_tables(r.core, objective, 0)
     return tables
 
 
@@ -631,7 +642,7 @@ def settle_itemised(arrangements_or_cards_by_seat: Sequence[Any], rules: Rules |
     """
     r = _rules(rules)
     seats = [_seat(v, r) for v in arrangements_or_cards_by_seat]
-    totals, payments, instants, fouled = _core.maubinh_settle(seats, *r.core_options)
+    totals, payments, instants, fouled = _core.maubinh_settle(seats, r.core)
     ledger = [{"from": f, "to": t, "units": u, "reason": why} for f, t, u, why in payments]
     return Settlement(list(totals), ledger, list(instants), list(fouled))
 
@@ -667,7 +678,7 @@ def head_to_head(
     players = count_arg("players", players, minimum=2, maximum=4)
     seed = count_arg("seed", seed, minimum=0, maximum=2**64 - 1)
     r = _rules(rules)
-    units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, *r.core_options)
+    units, seat_deals = _core.maubinh_head_to_head(deals, seed, players, a, b, r.core)
     return float(units) / float(seat_deals)
 
 
@@ -690,7 +701,7 @@ def ranked_arrangements(
     # More than a hand's 72,072 splits can only give the same list: clamp, allocate nothing more.
     count = count_arg("count", count, minimum=1, maximum=MAX_ARRANGEMENTS, clamp=True)
     r = _rules(rules)
-    raw = _core.maubinh_ranked_arrangements(cards, *r.core_options, objective, count)
+    raw = _core.maubinh_ranked_arrangements(cards, r.core, objective, count)
     return [Arrangement._from_masks(b, m, f, None, v) for b, m, f, v in raw]
 
 

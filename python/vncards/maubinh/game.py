@@ -237,7 +237,7 @@ class Game(TableGame):
 
     def _compute_result(self) -> tuple[dict[str, Any], list[tuple[int, int, int, str]]]:
         r = self._rules
-        totals, payments, instants, fouled = _core.maubinh_settle(self._settle_seats(), *r.core_options)
+        totals, payments, instants, fouled = _core.maubinh_settle(self._settle_seats(), r.core)
         reveal = [None if a is None else [_text(m) for m in a] for a in self._settle_seats()]
         result = {
             "arrangements": reveal,
