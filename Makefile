@@ -47,13 +47,13 @@ fuzz: ## long fuzzing: proptest properties (20,000 cases each) and the hypothesi
 	VNCARDS_PROFILE=slow $(PYTHON) -m pytest -q tests/test_fuzz.py tests/test_hardening.py tests/test_side_channels.py
 
 .PHONY: lint
-lint: ## rustfmt, clippy, ruff, mypy --strict (package and tests) and stubtest
+lint: ## rustfmt, clippy, ruff, mypy --strict (package, tests, benches, scripts, examples) and stubtest
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
 	$(PYTHON) -m ruff check python tests benches scripts examples
 	$(PYTHON) -m ruff format --check python tests benches scripts examples
-	$(PYTHON) -m mypy --strict python/vncards tests
+	$(PYTHON) -m mypy --strict python/vncards tests benches scripts examples
 	$(PYTHON) -m mypy.stubtest vncards._core --allowlist stubtest-allowlist.txt
 
 .PHONY: bench

@@ -43,6 +43,18 @@ def _per_call(fn: Callable[[], object], calls: int) -> float:
     return (time.process_time() - start) / calls * 1e6
 
 
+def _reads(name: str, cls: Any, game: Any) -> dict[str, Callable[[], float]]:
+    """The read figures of one finished hand ``game`` of the game ``name`` (class ``cls``)."""
+    text = game.to_json()
+    return {
+        f"{name} events": lambda: _per_call(lambda: game.events, 100),
+        f"{name} actions": lambda: _per_call(lambda: game.actions, 100),
+        f"{name} events_for(0)": lambda: _per_call(lambda: game.events_for(0), 100),
+        f"{name} to_json": lambda: _per_call(game.to_json, 100),
+        f"{name} from_json": lambda: _per_call(lambda: cls.from_json(text), 20),
+    }
+
+
 def _measures() -> dict[str, Callable[[], float]]:
     """Each figure as a function taking one measurement (µs)."""
     from vncards.games import GAMES as CLASSES
@@ -63,20 +75,17 @@ def _measures() -> dict[str, Callable[[], float]]:
                     game.apply(action)
             return (time.process_time() - start) / moves * 1e6
 
-        game, text = hands[1], hands[1].to_json()
         out[f"{name} apply"] = apply
-        out[f"{name} events"] = lambda g=game: _per_call(lambda: g.events, 100)
-        out[f"{name} actions"] = lambda g=game: _per_call(lambda: g.actions, 100)
-        out[f"{name} events_for(0)"] = lambda g=game: _per_call(lambda: g.events_for(0), 100)
-        out[f"{name} to_json"] = lambda g=game: _per_call(g.to_json, 100)
-        out[f"{name} from_json"] = lambda c=cls, t=text: _per_call(lambda: c.from_json(t), 20)
+        out.update(_reads(name, cls, hands[1]))
     try:
         from vncards.server.table import TableSession
     except ImportError:  # no server extra: no frame figure
         return out
     session = TableSession.create("bench", "tienlen")
-    session.game = _finished(CLASSES["tienlen"].load().Game, 1)
-    sent = len(session.game.events) - 2
+    game = session.game  # the table's hand, played to its end in place
+    while not game.is_over:
+        game.auto_play(game.pending_seats[0])
+    sent = len(game.events) - 2
     out["tienlen server frame"] = lambda: _per_call(lambda: session.frame(0, sent, with_table=False), 100)
     return out
 

@@ -1,8 +1,12 @@
-"""Where the Mậu Binh equilibrium loses to a best response under 4-2 (the solver guide's
-"joint term" figures): per hand, the best ``--top`` splits by the equilibrium's tables alone (before the joint term) are
-scored against opponents dealt from the 39 cards it does not hold (hands of a pool of random
-hands arranged by the equilibrium, half to choose on, half held out to score), and the gain
-over the tables' own choice (the equilibrium before the joint term) is measured for:
+"""Where the Mậu Binh equilibrium's tables lose to a best response under 4-2, and how much of it
+each refinement wins back (the solver guide's "joint term" figures, docs/guides/solver.md).
+
+Per hand, the best ``--top`` splits (distinct strengths) by the equilibrium's class tables
+alone, the positions taken as independent (the solver's pruned search before any refinement;
+the bench re-sorts the splits by that value, since ``ranked_arrangements`` lists the refined
+candidates first), are scored against opponents dealt from the 39 cards the hand does not hold
+(hands of a pool of random hands arranged by the shipped equilibrium, half to choose on, half
+held out to score). The gain over the tables' first split is measured for:
 
 - ``response``: the best of the splits on the choosing half (a best response restricted to
   them);
@@ -10,9 +14,17 @@ over the tables' own choice (the equilibrium before the joint term) is measured 
   probabilities counted exactly on the choosing half, the positions independent;
 - ``joint outcome``: the tables' value plus (the majority counted exactly on the choosing half
   minus the majority of independent positions with those probabilities);
-- ``both``: the card-removal model plus the copula's correction (below);
-- ``copula K``: the tables' value plus the correction of a 16³ copula counted on the pool,
-  among the best K splits only (what ``src/maubinh/joint.rs`` does with the shipped cells).
+- ``both``: the card-removal model plus the copula's correction (below), among all the splits;
+- ``copula K`` (K = 2, 4, 8, 16, up to ``--top``): the tables' value plus the correction of a
+  16³ copula counted on the pool, among the best K splits only.
+
+The shipped solver (``src/maubinh/solver.rs``, ``search_refined``) refines among the tables'
+best ``CANDIDATES_42`` = 6 splits under 4-2 that are within ``MARGIN`` = 0.1 points of the
+first (four under the default scoring), and plays the one with the most refined value: each
+position's entries corrected for the cards the hand holds (estimated from the shipped
+card-removal pool, ``src/maubinh/removal.rs``, where ``card removal`` here counts them
+exactly) plus the copula's correction from the shipped cells (``src/maubinh/joint.rs``). It
+is the ``both`` pick made among those six, between the ``copula 4`` and ``copula 8`` rows.
 
 It also counts the response's changes by the direction of each position's strength.
 Dev seeds only (not 2026 or 2035):
@@ -124,11 +136,10 @@ def main() -> None:
         hand = int((np.uint64(1) << row.astype(np.uint64)).sum(dtype=np.uint64))
         cands = ranked_arrangements(from_mask(hand), rules, "equilibrium", count=args.top)
         ranks = np.array([[hand_rank(part, rules) for part in (a.back, a.middle, a.front)] for a in cands])
-        # The tables' own values (the shipped solver lists its first eight by the corrected
-        # value): the hand's class tables, the positions independent, best first.
-        t = _core.maubinh_position_tables(
-            rules.wheel, rules.back_straight_flush_units, "4-2", "equilibrium", hand
-        )
+        # The tables' own values (the shipped solver lists its candidates, the first six
+        # within 0.1 of the best, by the refined value): the hand's class tables, the
+        # positions independent, best first.
+        t = _core.maubinh_position_tables(rules.core, "equilibrium", hand)
         rows = [[t[p][r] for p, r in zip(("back", "middle", "front"), c, strict=True)] for c in ranks]
         model = np.array(
             [independent_majority(*(np.array([e[i] for e in r]) for i in range(3))) for r in rows]

@@ -97,18 +97,14 @@ def main() -> None:
         if len(cands) < 2:
             continue
         split = np.array([[hand_rank(x, rules) for x in (a.back, a.middle, a.front)] for a in cands])
-        t = _core.maubinh_position_tables(
-            rules.wheel, rules.back_straight_flush_units, args.scoring, "equilibrium", hand
-        )
+        t = _core.maubinh_position_tables(rules.core, "equilibrium", hand)
         opponents = truth_ranks[(truth_held & np.uint64(hand)) == 0]
         whole = ranks[(held & np.uint64(hand)) == 0]
         est = {k: np.zeros((len(cands), 3)) for k in ["truth", *errors]}
         shifts = np.zeros((len(cands), 3, 2))
         for k, classes in enumerate(split):
             shipped = _core.maubinh_removal_entries(
-                rules.wheel,
-                rules.back_straight_flush_units,
-                args.scoring,
+                rules.core,
                 "equilibrium",
                 hand,
                 (int(classes[0]), int(classes[1]), int(classes[2])),

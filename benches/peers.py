@@ -143,12 +143,12 @@ def main() -> None:
         if note:
             continue
         counts = move_counts.setdefault(name, [])
-        fn: Callable[[], object] = (
+        run: Callable[[], object] = (
             partial(simulate, "tienlen", args.games, ["random"], jobs=1)
             if loop is None
             else partial(loop, args.games, 1000, counts)
         )
-        timed.append((games, fn, lambda: args.games))
+        timed.append((games, run, lambda: args.games))
 
     load_before = os.getloadavg()[0]
     seen: dict[int, list[float]] = {id(r): [] for r, _, _ in timed}

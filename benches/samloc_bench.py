@@ -40,7 +40,7 @@ def random_game(seed: list[int]) -> None:
     rng = Rng(seed[0])
     g = Game(players=4, seed=seed[0])
     while not g.is_over:
-        acts = g.legal_actions()
+        acts = g.legal_actions(g.pending_seats[0])
         g.apply(acts[-1] if acts[0]["type"] == "declare_sam" else acts[rng.below(len(acts))])
 
 

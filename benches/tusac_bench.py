@@ -52,7 +52,7 @@ def main() -> None:
     def can_win_packed() -> object:
         nonlocal i
         i = (i + 1) % 1000
-        return _core.tusac_win_total_packed(packed[i], 0, offers[i].index, True)
+        return _core.tusac_win_total_packed(packed[i], 0, offers[i].index, "hand", 1)
 
     rate("tusac.min_rac(20 TuSacCard)", min_rac_list, n)
     rate("tusac.can_win(20 TuSacCard, offer=card)", can_win_list, n)

@@ -62,7 +62,8 @@ def action_features(obs: np.ndarray, num_actions: np.ndarray, width: int) -> np.
         np.float32
     )  # [tables, width, 3]
     facts = state_facts(obs)[:, None, None, :]  # [tables, 1, 1, 4]
-    return (place[..., :, None] * facts).reshape(len(obs), width, FEATURES).astype(np.float32)
+    features: np.ndarray = (place[..., :, None] * facts).reshape(len(obs), width, FEATURES).astype(np.float32)
+    return features
 
 
 def policy(theta: np.ndarray, obs: np.ndarray, num_actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

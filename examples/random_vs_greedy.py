@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,9 @@ def main(name: str = "tienlen_v0", hands: int = 200) -> None:
     except ImportError as e:
         print(f"(RLlib not available: {e}; pip install 'vncards[rllib]')")
         return
-    rllib_env = PettingZooEnv(VARIANTS[name].env(observation_key="observations"))
+    # RLlib's wrapper has no annotations: its environment is read as Any.
+    wrap: Any = PettingZooEnv
+    rllib_env: Any = wrap(VARIANTS[name].env(observation_key="observations"))
     obs, _ = rllib_env.reset(seed=1)
     for _ in range(4):
         (agent,) = obs  # the agent to act, with its observation and action mask
