@@ -6,13 +6,16 @@ recording does not change the teacher's play, the whole run through the CLI as a
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib.util
 import json
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pytest
@@ -107,6 +110,48 @@ def test_a_guided_search_records_its_guided_race_and_plays_as_it_chooses() -> No
     assert seen == 6
 
 
+class _Copies(Sequence[dict[str, Any]]):
+    """A legal list that hands out a fresh copy of an action at every read (as a list built on
+    demand would): the same actions, none of them the same object twice."""
+
+    def __init__(self, actions: Sequence[dict[str, Any]]) -> None:
+        self._actions = list(actions)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return copy.deepcopy(self._actions[i])
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+
+def test_scored_choice_maps_the_race_by_place_in_the_legal_list() -> None:
+    """The values land on the actions raced, read by their place in the legal list, not by
+    object identity: a legal list whose reads are fresh copies gives the same pick, values and
+    deals as the list itself."""
+    rules = games.spec("tienlen").rules({})
+    plain = search_module.TienLenSearchBot(9, rules, rollouts=40)
+    copied = search_module.TienLenSearchBot(9, rules, rollouts=40)
+    game = games.new_game("tienlen", 4, rules, seed=12)
+    seen = 0
+    while not game.is_over and seen < 8:
+        seat = game.pending_seats[0]
+        legal = game.legal_actions(seat)
+        if len(legal) > 1:
+            view = game.view(seat)
+            pick, values, deals = plain.scored_choice(view, legal)
+            assert copied.scored_choice(view, _Copies(legal)) == (pick, values, deals)
+            assert sum(v is not None for v in values) >= 2 and sum(deals) > 0
+            seen += 1
+            game.apply(pick)
+        else:
+            game.apply(legal[0])
+    assert seen == 8
+
+
 def test_values_data_made_in_parts_is_the_data_made_at_once() -> None:
     whole = teacher_data("tienlen", 4, {}, "search:rollouts=30", hands=2, seed=4, targets="values")
     parts = merge(
@@ -124,9 +169,20 @@ def test_values_data_made_in_parts_is_the_data_made_at_once() -> None:
         merge([whole, teacher_data("tienlen", 4, {}, "greedy", hands=1, seed=4)])
 
 
-def test_values_need_a_searching_teacher_and_known_targets() -> None:
+def test_values_need_a_searching_teacher_and_known_targets(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RulesError, match="needs a search bot"):
         teacher_data("tienlen", 4, {}, "greedy", hands=1, seed=1, targets="values")
+
+    # Refused before any work: no hand is dealt, and a call that would play none is refused too.
+    def no_hands(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a hand was dealt before the teacher was checked")
+
+    monkeypatch.setattr(games, "new_game", no_hands)
+    with pytest.raises(RulesError, match="needs a search bot"):
+        teacher_data("tienlen", 4, {}, "greedy", hands=3, seed=1, targets="values")
+    with pytest.raises(RulesError, match="needs a search bot"):
+        teacher_data("tienlen", 4, {}, "greedy", hands=3, seed=1, start=3, targets="values")
+    monkeypatch.undo()
     with pytest.raises(RulesError, match="distill targets are choice, values"):
         teacher_data("tienlen", 4, {}, "greedy", hands=1, seed=1, targets="soft")
     base: dict[str, Any] = {"distill": "hard", "distill_hands": 2, "distill_steps": 2}
@@ -206,17 +262,12 @@ def test_a_stopped_values_run_resumes_to_the_same_weights(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        # The CLI asks for the train extra before it reads the options' values.
-        pytest.param(
-            ["--distill", "greedy", "--distill-targets", "values"],
-            "the teacher 'greedy' does not search",
-            marks=NEEDS_TRAIN,
-        ),
-        pytest.param(["--distill-targets", "values"], "needs a teacher (--distill)", marks=NEEDS_TRAIN),
-        pytest.param(
+        # The CLI reads the options' values before it asks for the train extra.
+        (["--distill", "greedy", "--distill-targets", "values"], "the teacher 'greedy' does not search"),
+        (["--distill-targets", "values"], "needs a teacher (--distill)"),
+        (
             ["--distill", "hard", "--distill-targets", "soft", "--distill-temperature", "-1"],
             "distill_temperature must be positive",
-            marks=NEEDS_TRAIN,
         ),
         (["--distill", "hard", "--distill-targets", "best"], "invalid choice: 'best'"),
     ],
@@ -229,3 +280,58 @@ def test_vncards_train_refuses_distill_targets_it_cannot_use(
     done = _train("tienlen", "--steps", "1", "--out", str(out), "--tiny", *hands, *flags)
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not out.exists()
+
+
+# JAX, optax and numpy made unimportable, as where only vncards is installed.
+WITHOUT_TRAIN = (
+    "import runpy, sys; sys.modules['jax'] = sys.modules['optax'] = sys.modules['numpy'] = None; "
+    "sys.argv = ['vncards', *sys.argv[1:]]; runpy.run_module('vncards', run_name='__main__')"
+)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--distill", "greedy", "--distill-targets", "values"], "the teacher 'greedy' does not search"),
+        (["--lr", "-1"], "lr must be positive"),
+        (["--opponents", "greedy:0.5,random:0.2"], "opponents may be greedy, policy; not 'random'"),
+        ([], "vncards train needs the train extra (numpy is missing)"),
+    ],
+)
+def test_vncards_train_refuses_a_bad_option_with_its_reason_without_the_train_extra(
+    flags: list[str], message: str, tmp_path: Path
+) -> None:
+    """Without JAX (nor numpy) a bad option is refused for what is wrong with it; only a run whose options
+    are good is told to install the train extra."""
+    out = tmp_path / "x.vnpolicy"
+    hands = ["--distill-hands", "1", "--distill-steps", "1"] if "--distill" in flags else []
+    args = ["train", "tienlen", "--steps", "1", "--out", str(out), "--tiny", *hands, *flags]
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_TRAIN, *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert not out.exists()
+
+
+@NEEDS_TRAIN
+def test_the_teacher_set_saved_as_it_grows_is_the_set_made_at_once(tmp_path: Path) -> None:
+    """``vncards train``'s teacher set, made 50 hands at a time and merged only when saved,
+    is the set made at once, whether it is saved after every part or once; a run of fewer
+    hands saved before is resumed, not made anew."""
+    from vncards.learn.train import _teacher
+
+    hands = 120  # three parts: 50, 50, 20
+    cfg = TrainConfig("tienlen", 0, distill="greedy", distill_hands=hands, distill_steps=1, seed=6)
+    whole = teacher_data("tienlen", 4, {}, "greedy", hands=hands, seed=6)
+    reported: list[int] = []
+    every_part = _teacher(cfg, tmp_path / "a.npz", 0.0, reported.append)
+    once = _teacher(cfg, tmp_path / "b.npz", float("inf"), lambda done: None)
+    assert reported == [50, 100, 120]
+    first = _teacher(dataclasses.replace(cfg, distill_hands=50), tmp_path / "c.npz", 0.0, lambda done: None)
+    resumed: list[int] = []
+    grown = _teacher(cfg, tmp_path / "c.npz", 0.0, resumed.append)
+    assert resumed == [100, 120] and int(first["hands"]) == 50
+    for made in (every_part, once, grown):
+        assert made.keys() == whole.keys()
+        for key, value in whole.items():
+            np.testing.assert_array_equal(value, made[key], err_msg=key)

@@ -98,8 +98,8 @@ def register(commands: Commands) -> None:
     )
     t.add_argument(
         "--distill-targets",
-        # vncards.learn.config.DISTILL_TARGETS, written out: importing it here would import
-        # numpy with the CLI (tests/test_distill_values.py checks they are the same).
+        # vncards.learn.config.DISTILL_TARGETS, written out: the parser imports nothing of
+        # vncards.learn (tests/test_distill_values.py checks they are the same).
         choices=("choice", "values", "soft"),
         default="choice",
         help="what to learn of each teacher decision: choice, its pick; values, the mean score "
@@ -208,12 +208,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
             raise VncardsError("--tiny is a size of its own: give it or --tower/--join/--head, not both")
         sizes = {"tower": (32,), "join": 16, "head": (8,)}
     sizes = {k: v for k, v in sizes.items() if v is not None}
-    try:
-        from ..learn.train import TrainConfig, train
-    except ModuleNotFoundError as e:
-        raise VncardsError(
-            f"vncards train needs the train extra ({e.name} is missing): pip install 'vncards[train]'"
-        ) from None
+    from ..learn.config import TrainConfig, check
+
     cfg = TrainConfig(
         game=args.game,
         steps=args.steps,
@@ -242,6 +238,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
         eval_seed=args.eval_seed,
         **sizes,
     )
+    # The options first (their refusals need no ML library), then the train extra.
+    check(cfg)
+    try:
+        from ..learn.train import train
+    except ModuleNotFoundError as e:
+        raise VncardsError(
+            f"vncards train needs the train extra ({e.name} is missing): pip install 'vncards[train]'"
+        ) from None
     command = (
         "vncards " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["train"] else f"vncards train {args.game}"
     )

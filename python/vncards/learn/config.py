@@ -15,10 +15,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
-from .model import Architecture
+
+if TYPE_CHECKING:
+    from .model import Architecture  # numpy's: imported where a run asks for it
 
 __all__ = [
     "TrainConfig",
@@ -92,6 +95,8 @@ class TrainConfig:
     @property
     def arch(self) -> Architecture:
         """The network's layer widths."""
+        from .model import Architecture
+
         return Architecture(self.tower, self.join, self.head)
 
     def epsilon_at(self, step: int) -> float:
@@ -204,6 +209,30 @@ def check(cfg: TrainConfig) -> None:
     if not cfg.return_scale >= 0.0:
         raise RulesError(
             f"return_scale must be positive (or 0: from the first round), not {cfg.return_scale}"
+        )
+    if cfg.distill_targets != "choice":
+        check_searching_teacher(
+            cfg.game, cfg.players, dict(cfg.options), str(cfg.distill), cfg.distill_targets
+        )
+
+
+def check_searching_teacher(
+    game: str, players: int, options: Mapping[str, Any], teacher: str, targets: str
+) -> None:
+    """Refuses a ``teacher`` (a bot as ``bench-bots`` names it) that cannot give its search's
+    values for distillation ``targets`` other than ``"choice"`` (a bot that does not search);
+    ``vncards train`` asks before any of a run's work, ``teacher_data`` before any hand."""
+    from .. import games
+    from ..bots import make_bot
+    from ..bots.strength import parse_bot
+
+    name, bot_options = parse_bot(teacher)
+    rules = games.spec(game).rules(dict(options))
+    bot = make_bot(name, game, seed=0, rules=rules, players=players, **bot_options)
+    if not hasattr(bot, "scored_choice"):
+        raise RulesError(
+            f"--distill-targets {targets} needs a search bot as the teacher: the teacher "
+            f"{teacher!r} does not search (give search or a level that searches)"
         )
 
 

@@ -39,6 +39,7 @@ from .. import _core, games
 from ..bots.strength import parse_bot
 from ..bots.view_parts import tusac_parts
 from ..integrations.encoding import action_cards, observation
+from .config import check_searching_teacher
 
 __all__ = ["teacher_data", "action_rows", "deal_seeds", "merge", "TARGETS"]
 
@@ -103,6 +104,8 @@ def teacher_data(
 
     if targets not in TARGETS:
         raise RulesError(f"distill targets are {', '.join(TARGETS)}; not {targets!r}")
+    if targets == "values":  # refused before any hand is played
+        check_searching_teacher(game, players, options, teacher, targets)
     name, bot_options = parse_bot(teacher)
     rules = games.spec(game).rules(dict(options))
     seeds = deal_seeds(seed, hands)
@@ -118,8 +121,6 @@ def teacher_data(
             make_bot(name, game, seed=seeds[h] ^ (s + 1), rules=rules, players=players, **bot_options)
             for s in range(players)
         ]
-        if targets == "values" and not hasattr(bots[0], "scored_choice"):
-            raise RulesError(f"--distill-targets values needs a search bot as the teacher, not {teacher!r}")
         while not g.is_over:
             seat = g.pending_seats[0]
             legal = g.legal_actions(seat)

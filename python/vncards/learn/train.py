@@ -267,8 +267,9 @@ def _distill_batch(data: dict[str, Any], picks: Any) -> tuple[Any, ...]:
 def _teacher(
     cfg: TrainConfig, path: Path, checkpoint_every: float, report: Callable[[int], None]
 ) -> dict[str, Any]:
-    """The teacher's decisions: read from ``path`` if made before, else made (and saved as
-    they grow, every ``checkpoint_every`` seconds, so that a stopped run resumes them)."""
+    """The teacher's decisions: read from ``path`` if made before, else made 50 hands at a
+    time (merged and saved as they grow, every ``checkpoint_every`` seconds, so that a stopped
+    run resumes them)."""
     from .distill import merge, teacher_data
 
     # The first n hands of a run are the same whatever its number of hands: a run made with
@@ -298,11 +299,15 @@ def _teacher(
             start=done,
             targets=targets,
         )
-        parts = [merge([*parts, part])]
+        parts.append(part)
         done = upto
         report(done)
         if time.monotonic() - last >= checkpoint_every or done == cfg.distill_hands:
             import io
+
+            # Merged only when saved: merging at every 50 hands copied the whole set each
+            # time (quadratic in the hands; 500 MB at 16,000 hands of a searching teacher).
+            parts = [merge(parts)]
 
             buf = io.BytesIO()
             np.savez(buf, key=np.frombuffer(key.encode(), np.uint8), **parts[0])
@@ -617,8 +622,6 @@ def train(
         first = _distill_optimizer(cfg) if cfg.distill_steps else opt
         st = _State(0, 0, params, first.init(params), np.random.default_rng([cfg.seed, 0xB47C]), [])
         st.scale, st.init = scale, init
-    if cfg.distill_targets != "choice":
-        _check_searching_teacher(cfg, rules)
     frozen, frozen_file = _frozen(cfg, record)
     if st.opponent_weights is None:
         st.opponent_weights = frozen_file
@@ -724,21 +727,6 @@ def train(
     _write_outputs(out, cfg, st, command, record)
     figures: dict[str, Any] = json.loads(paths["curve"].read_text())
     return figures
-
-
-def _check_searching_teacher(cfg: TrainConfig, rules: Any) -> None:
-    """Refuses a teacher that cannot give its search's values (one that does not search), before
-    any of the run's work."""
-    from ..bots import make_bot
-    from ..bots.strength import parse_bot
-
-    name, options = parse_bot(str(cfg.distill))
-    bot = make_bot(name, cfg.game, seed=0, rules=rules, players=cfg.players, **options)
-    if not hasattr(bot, "scored_choice"):
-        raise RulesError(
-            f"--distill-targets {cfg.distill_targets} learns a search's values: the teacher "
-            f"{cfg.distill!r} does not search (give search or a level that searches)"
-        )
 
 
 def _opponent_seats(cfg: TrainConfig, round: int) -> dict[str, list[int]]:
