@@ -22,6 +22,7 @@ from vncards.games import GAMES
 from vncards.session import Hand, Seat, Session, hand_key
 from vncards.shedding.game import SheddingGame
 from vncards.snapshot import sign
+from vncards.table import TableGame
 
 KEY = b"test key"
 
@@ -431,15 +432,15 @@ def test_play_bots_plays_bot_seats_only() -> None:
         assert s.play_bots() > 0 or s.game.is_over
         assert s.game.is_over
         s.next_hand()
-    s = Session("samloc", players=["An", Seat(bot="greedy"), Seat(bot="random")], seed=9)
-    while not s.game.is_over:
-        s.play_bots()
-        if not s.game.is_over:
-            assert s.game.pending_seats == [0]
-            s.game.auto_play(0)
-    s = Session("maubinh", players=["An", Seat(bot="solver")], seed=9)
-    s.play_bots()
-    assert s.game.pending_seats == [0]
+    sam = Session("samloc", players=["An", Seat(bot="greedy"), Seat(bot="random")], seed=9)
+    while not sam.game.is_over:
+        sam.play_bots()
+        if not sam.game.is_over:
+            assert sam.game.pending_seats == [0]
+            sam.game.auto_play(0)
+    mau = Session("maubinh", players=["An", Seat(bot="solver")], seed=9)
+    mau.play_bots()
+    assert mau.game.pending_seats == [0]
 
 
 def test_keep_hands_and_pop_hands() -> None:
@@ -695,7 +696,7 @@ def test_require_signature_never_accepts_an_unsigned_match() -> None:
             "keep_hands must be None or an int in 0..4294967296",
         ),
         (
-            lambda: Session("tienlen", 4, keep_hands=1.5),  # type: ignore[arg-type]  # refused at run time
+            lambda: Session("tienlen", 4, keep_hands=1.5),  # type: ignore[call-overload]  # refused at run time
             "keep_hands must be None or an int in 0..4294967296",
         ),
         (lambda: Session("tienlen", 4, seed=1).play_bots("x"), "max_actions must be an int in 1..1000000000"),  # type: ignore[arg-type]  # not an int: refused at run time
@@ -820,3 +821,19 @@ def test_hands_verified_but_not_kept_are_counted() -> None:
     assert Session.from_json(s.to_json()).verified_hands == 0 and s.verified_hands == 0
     with pytest.raises(SnapshotError):
         Session.from_json(s.to_json(), hands=s.hands[:2])
+
+
+def test_a_literal_name_types_the_session_by_its_game() -> None:
+    """``Session("tusac").game`` is a ``tusac.Game`` to a type checker (this module is checked
+    with ``mypy --strict``: the annotated assignments below are the test) and at run time; a
+    restored session, whose game is known only at run time, is a ``Session[TableGame]``."""
+    s: Session[tusac.Game] = Session("tusac", seed=3)
+    game: tusac.Game = s.game
+    assert isinstance(game, tusac.Game) and game.dealer == 0
+    north: Session[tienlen.Game] = Session("tienlen-north", seed=3)
+    assert isinstance(north.game, tienlen.Game)
+    restored: Session[TableGame] = Session.from_json(s.to_json())
+    assert isinstance(restored.game, tusac.Game)
+    general: Session[TableGame] = s  # covariant: a Session[tusac.Game] is a Session[TableGame]
+    assert general.game is game
+    assert Session[tusac.Game]("tusac", seed=3).game.setup == game.setup  # subscriptable at run time

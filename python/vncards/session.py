@@ -63,7 +63,7 @@ import itertools
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from ._args import count_arg
 from ._core import Rng
@@ -87,7 +87,17 @@ from .snapshot import (
 from .table import Seed, TableGame, _digest, _rng_key, _rules_digest
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    from . import maubinh, samloc, tienlen, tusac
     from .bots import Bot
+
+    #: The engine game a session deals (a bare ``Session`` is a ``Session[TableGame]``).
+    G = TypeVar("G", bound=TableGame, covariant=True, default=TableGame)
+else:
+    from typing import TypeVar
+
+    G = TypeVar("G", bound=TableGame, covariant=True)
 
 __all__ = ["Seat", "Hand", "Session", "hand_key", "MAX_HANDS", "MAX_NAME"]
 
@@ -133,7 +143,7 @@ def _chain(previous: str, hand_digest: str) -> str:
     return hashlib.sha256(bytes.fromhex(previous) + bytes.fromhex(hand_digest)).hexdigest()
 
 
-class Session:
+class Session(Generic[G]):
     """A match of many hands of game ``game`` (a name of :data:`vncards.games.GAMES`).
 
     ``players``: the number of seats (all open), or one entry per seat: a player id, a
@@ -143,6 +153,10 @@ class Session:
     ``keep_hands``: how many finished hands :attr:`hands` keeps in memory (None: all; a
     server that stores each hand :meth:`next_hand` returns may keep none; at most 2**32,
     the most hands a session plays). The seat count is checked before any seat is made.
+
+    A literal game name types the session by the game it deals, as
+    :func:`~vncards.games.new_game` does: ``Session("tusac").game`` is a ``tusac.Game`` to a
+    type checker, and a name known only at run time gives a ``Session[TableGame]``.
     """
 
     _spec: GameSpec
@@ -156,8 +170,63 @@ class Session:
     _base: list[int]
     _seats: list[Seat]
     _hand_seats: list[Seat]
-    _game: TableGame
+    _game: G
 
+    @overload
+    def __init__(
+        self: Session[tienlen.Game],
+        game: Literal["tienlen", "tienlen-north"],
+        players: int | Sequence[str | Seat | None] = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        setup: Mapping[str, Any] | None = None,
+        keep_hands: int | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Session[samloc.Game],
+        game: Literal["samloc"],
+        players: int | Sequence[str | Seat | None] = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        setup: Mapping[str, Any] | None = None,
+        keep_hands: int | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Session[maubinh.Game],
+        game: Literal["maubinh"],
+        players: int | Sequence[str | Seat | None] = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        setup: Mapping[str, Any] | None = None,
+        keep_hands: int | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Session[tusac.Game],
+        game: Literal["tusac"],
+        players: int | Sequence[str | Seat | None] = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        setup: Mapping[str, Any] | None = None,
+        keep_hands: int | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Session[TableGame],
+        game: str,
+        players: int | Sequence[str | Seat | None] = 4,
+        rules: Any = None,
+        seed: Seed = None,
+        *,
+        setup: Mapping[str, Any] | None = None,
+        keep_hands: int | None = None,
+    ) -> None: ...
     def __init__(
         self,
         game: str,
@@ -228,8 +297,8 @@ class Session:
         self._verified = 0
         self._bots: dict[tuple[int, int, str], Bot] = {}
 
-    def _deal(self, setup: Mapping[str, Any]) -> TableGame:
-        return self._cls(
+    def _deal(self, setup: Mapping[str, Any]) -> G:
+        return self._cls(  # type: ignore[return-value]  # the class the session's name chose
             players=self._players,
             rules=self._rules,
             seed=hand_key(self._key, self._number),
@@ -257,8 +326,9 @@ class Session:
         return self._spec.title
 
     @property
-    def game(self) -> TableGame:
-        """The hand in play: the engine game the table plays (``apply``, ``view``…)."""
+    def game(self) -> G:
+        """The hand in play: the engine game the table plays (``apply``, ``view``…), typed as
+        that game's class where the session was made with a literal name."""
         with self._lock:
             return self._game
 
@@ -567,7 +637,7 @@ class Session:
         *,
         hands: Iterable[Any] | None = None,
         require_signature: bool = False,
-    ) -> Session:
+    ) -> Session[TableGame]:
         """Restore from :meth:`to_json` text, trusting nothing in it: the size is bounded; with
         ``key`` the HMAC must match; the hand in play is replayed from its actions (as
         :meth:`~vncards.table.TableGame.from_json` does), its deal must be the session's for
@@ -592,7 +662,7 @@ class Session:
         *,
         hands: Iterable[Any] | None = None,
         require_signature: bool = False,
-    ) -> Session:
+    ) -> Session[TableGame]:
         """Restore from :meth:`to_dict` data, checked as :meth:`from_json` checks text."""
         key = check_key(key, require=require_signature)
         if key is not None:
@@ -613,7 +683,7 @@ class Session:
         players = expect_int(d["players"], "players", game_cls.MIN_PLAYERS, game_cls.MAX_PLAYERS)
         rules = game_cls._rules_from(d["rules"])
         expect(d["rules_sha256"] == _digest(d["rules"]), "rules_sha256: does not match the rules")
-        session = cls.__new__(cls)
+        session: Session[TableGame] = cls.__new__(cls)
         session._spec = game_spec
         first_setup = expect_dict(d["first_setup"], "first_setup")
         keep = d["keep_hands"]
@@ -764,7 +834,7 @@ class Session:
 
     # -- copies ----------------------------------------------------------------------------------
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Session:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Session[G]:
         new = object.__new__(type(self))
         memo[id(self)] = new
         memo[id(self._rules)] = self._rules
@@ -777,7 +847,7 @@ class Session:
                 new.__dict__[name] = copy.deepcopy(value, memo)
         return new
 
-    def __reduce__(self) -> tuple[Callable[..., Session], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[Callable[..., Session[TableGame]], tuple[Any, ...]]:
         """Pickles through the snapshot and the kept hands' histories (verified again when
         unpickled)."""
         with self._lock:
@@ -788,7 +858,7 @@ class Session:
         return f"<Session {self.name} hand {self._number}, {self._players} seats, totals {self.totals}>"
 
 
-def _unpickle(text: str, kept: list[str], dropped: int) -> Session:
+def _unpickle(text: str, kept: list[str], dropped: int) -> Session[TableGame]:
     hands = [h for t in kept for h in loads(t).hands]
     if dropped:  # the first hands are gone: the kept ones are replayed, not chained
         session = Session.from_json(text)
