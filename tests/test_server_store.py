@@ -21,6 +21,7 @@ pytest.importorskip("starlette")
 from support.postgres import fresh_database
 from support.server_client import TestClient, join, live, new_table, play_moves, scripted
 from vncards.server import create_app
+from vncards.server.game_server import GameServer
 from vncards.server.store import TableStore
 
 KEY = b"a test key of the server, 32 b."
@@ -188,3 +189,33 @@ def test_the_serve_commands_lease_default_is_the_stores() -> None:
     from vncards.server.store import LEASE_SECONDS
 
     assert serve.LEASE_SECONDS == LEASE_SECONDS
+
+
+def test_a_takeover_lost_to_another_process_sends_the_request_there(db: str) -> None:
+    """Two processes see a table's lease run out at once and both try to take it over: the
+    one that loses the race sends the request to the one that won (it serves the table now),
+    never answering "no such table" for a table that is there (the SIGKILL test of
+    ``tests/test_server_cluster.py`` met that answer once)."""
+    a = GameServer(scripted(db, key=KEY))
+    a.store = TableStore(db, KEY, owner="a")
+    a.relay = object()  # as on PostgreSQL: requests for another process's table go there
+    b = TableStore(db, KEY, owner="b")
+    b.insert("t1", "tienlen", {"players": 4}, "{}")
+    b.release("t1")  # as a dead owner's lease runs out
+    asked: list[str | None] = []
+    owner_of = a.store.owner_of
+
+    def racing(table_id: str, now: float | None = None) -> str | None:
+        """The lease is free when ``a`` first looks; ``b`` takes it before ``a`` can."""
+        asked.append(owner := owner_of(table_id, now))
+        if len(asked) == 1:
+            assert owner is None and b.acquire(table_id) is not None
+        return owner
+
+    a.store.owner_of = racing  # type: ignore[method-assign]  # the race, made to happen
+    assert a.route("t1") == "b"
+    assert asked == [None, "b"] and "t1" not in a.tables
+    # No such table, or the lease still free after a failed takeover: answered here.
+    assert a.route("t9") is None
+    a.store.close()
+    b.close()

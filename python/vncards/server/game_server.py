@@ -410,8 +410,14 @@ class GameServer(TableDriver):
         assert self.store is not None
         owner = self.store.owner_of(table_id)
         if owner is None:
-            self.take_over(table_id)
-            return None
+            if self.take_over(table_id) is not None:
+                return None
+            # Not taken here: there is no open table, or another process took the lease
+            # between the two reads (it serves the table now: the request goes there, where
+            # answering it here would say "no such table").
+            owner = self.store.owner_of(table_id)
+            if owner is None:
+                return None
         if owner == self.store.owner:
             return None
         if relayed:
