@@ -247,6 +247,12 @@ class TableGame(GameSurface, Journal):
         which)."""
         raise NotImplementedError
 
+    def _moves(self, seat: int) -> Sequence[dict[str, Any]]:
+        """*hook* (the bots': :class:`vncards.bots.base.Turn`): ``legal_actions(seat)``, or where
+        building every action dict costs, a sequence that builds each when it is read (the same
+        actions, in the same order). ``legal_actions(seat)`` by default."""
+        return self.legal_actions(seat)
+
     # -- shared behaviour ----------------------------------------------------------------------
 
     @property

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from .._core import Rng
 from ..errors import RulesError
-from ..table import Seed
+from ..table import Seed, TableGame
 
 __all__ = ["BENCHMARK_ONLY", "LEVEL_NAMES", "Bot", "RandomBot", "Turn", "bot_view", "decide", "decider"]
 
@@ -72,8 +72,10 @@ class Turn:
     def legal_actions(self) -> Sequence[Action]:
         """The seat's legal actions (lazily built dicts where the game supports it)."""
         if self._legal is None:
-            moves = getattr(self.game, "_moves", None)
-            self._legal = moves(self.seat) if moves is not None else self.game.legal_actions(self.seat)
+            game = self.game
+            self._legal = (
+                game._moves(self.seat) if isinstance(game, TableGame) else game.legal_actions(self.seat)
+            )
         return self._legal
 
 

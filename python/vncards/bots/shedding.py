@@ -264,10 +264,8 @@ class _SheddingBot:
         return masks, at
 
     def _two_finish_allowed(self, v: Facts) -> bool:
-        """May the seat to act empty its hand with a 2 without penalty (Sâm Lốc: while a Sâm is
-        declared, under the house rule ``sam_may_finish_on_two``)?"""
-        exempt = v.sam is not None and getattr(self._rules, "sam_may_finish_on_two", False)
-        return bool(self._rules.finish_on_two == "allowed" or exempt)
+        """May the seat to act empty its hand with a 2 without penalty?"""
+        return bool(self._rules.finish_on_two == "allowed")
 
     def choose(self, view: dict[str, Any], legal_actions: Sequence[Action]) -> Action:
         if not legal_actions:
@@ -344,6 +342,12 @@ class SamLocGreedyBot(_SheddingBot):
 
     def _make_setup(self, players: int) -> RolloutSetup:
         return samloc_setup(self._rules, players)
+
+    def _two_finish_allowed(self, v: Facts) -> bool:
+        """As in Tiến Lên, and while a Sâm is declared, the declarer under the house rule
+        ``sam_may_finish_on_two``."""
+        exempt = v.sam is not None and self._rules.sam_may_finish_on_two
+        return bool(exempt or super()._two_finish_allowed(v))
 
     def _plays(self, v: Facts, legal: Sequence[Action]) -> Plays:
         masks, at = super()._plays(v, legal)

@@ -20,9 +20,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .._core import TuSacCard, TuSacFlow, tusac_min_rac
+from .._core import TuSacCard, tusac_min_rac
 from ..errors import RulesError
 from ..table import Seed
+from ..tusac.game import Game as TuSacGame
 from .base import Turn
 
 __all__ = ["TuSacGreedyBot"]
@@ -73,9 +74,8 @@ class TuSacGreedyBot:
         legal = turn.legal_actions
         if len(legal) == 1:
             return legal[0]
-        flow = getattr(turn.game, "_flow", None)
-        if isinstance(flow, TuSacFlow):
-            i = flow.greedy(turn.seat)
+        if isinstance(turn.game, TuSacGame):
+            i = turn.game._greedy_index(turn.seat)
             if i is not None:
                 return legal[i]
         return self.choose(turn.view, legal)

@@ -277,6 +277,13 @@ class Game(TableGame):
     def _answers(self, s: int) -> list[dict[str, Any]]:
         return [_answer_dict(s, a) for a in self._flow.answers(s)]
 
+    def _greedy_index(self, seat: int) -> int | None:
+        """*hook* (the bots': :class:`vncards.bots.tusac.TuSacGreedyBot`): where in
+        ``legal_actions(seat)`` the greedy policy's choice is, made in Rust by the greedy the
+        search's rollouts and self-play's greedy seats play; None where it leaves the choice to
+        the bot."""
+        return self._flow.greedy(seat)
+
     @property
     def pending_seats(self) -> list[int]:
         """Seats that may act now (the seat to discard, or the seats still to answer an offer)."""
