@@ -14,6 +14,7 @@ import pytest
 
 from support.tables import NAMES, midgame, random_step
 from vncards import Card, Rng, maubinh, samloc, tienlen, tusac
+from vncards.rules import RulesBase
 from vncards.table import TableGame
 
 COPIERS: dict[str, Callable[[TableGame], TableGame]] = {
@@ -78,6 +79,10 @@ def test_values_pickle_and_copy() -> None:
         for c in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
             assert c == v and type(c) is type(v)
             assert hash(c) == hash(v)
+            # Rules pickle by their options (RulesBase): the core objects they keep come back.
+            for kept in ("core", "flow"):
+                if isinstance(v, RulesBase) and hasattr(v, kept):
+                    assert getattr(c, kept) == getattr(v, kept)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -142,6 +142,11 @@ class RulesBase:
         """The options as a JSON-safe dict."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rules pickle by their options: the core objects a game's rules build from them
+        (``core``, ``flow``) are built anew where they are loaded."""
+        return (type(self).from_dict, (self.to_dict(),))
+
     @classmethod
     def schema(cls, defaults: RulesBase | None = None) -> list[dict[str, Any]]:
         """Every option as data: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``),

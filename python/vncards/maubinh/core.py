@@ -150,9 +150,6 @@ class Rules(RulesBase):
         """The options as the Rust core reads them, built once with the rules object."""
         return self._core  # type: ignore[attr-defined, no-any-return]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self).from_dict, (self.to_dict(),))
-
     def _check(self) -> None:
         if self.scoring == "4-2" and (self.scoop or self.scoop_all or self.back_straight_flush_units != 1):
             raise RulesError(

@@ -120,6 +120,3 @@ class Rules(RulesBase):
         """The flow rules (declarations, báo 1, finishing on a 2, payments) as the Rust core
         reads them."""
         return self._flow  # type: ignore[attr-defined, no-any-return]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self).from_dict, (self.to_dict(),))

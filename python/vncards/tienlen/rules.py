@@ -13,7 +13,7 @@ vncards.errors.RulesError: scoring='ranked' does not fit ending='first_out': ...
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Literal
 
 from .._core import SheddingFlowRules, SheddingRules, tienlen_flow_rules
 from ..errors import RulesError
@@ -176,6 +176,3 @@ class Rules(RulesBase):
         if not self.pair_sequences:
             table = dataclasses.replace(table, three_pair_sequence=0, four_pair_sequence=0)
         return table
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self).from_dict, (self.to_dict(),))

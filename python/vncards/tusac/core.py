@@ -200,9 +200,6 @@ class Rules(RulesBase):
         """The options as the Rust flow reads them."""
         return self._flow  # type: ignore[attr-defined, no-any-return]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self).from_dict, (self.to_dict(),))
-
     def lenh(self, kind: str) -> int:
         """The lệnh of a meld kind (a key of :data:`MELD_LENH`) under these rules."""
         return self.set_lenh if kind in SET_KINDS else MELD_LENH[kind]
